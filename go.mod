@@ -1,0 +1,3 @@
+module orcs
+
+go 1.26

@@ -1,0 +1,99 @@
+// Package rng provides small, fast, reproducible random streams.
+//
+// Every simulation run draws from its own Stream, derived from the user's
+// seed and the run index, so that results do not depend on how runs are
+// spread over threads or machines. The generator is xoshiro256** seeded with
+// SplitMix64; bounded integers use Lemire's unbiased multiply-shift method.
+// The algorithms are fixed here (not taken from math/rand) so that a seed
+// gives the same streams with every Go release.
+package rng
+
+import "math/bits"
+
+// Stream is one independent random stream. It is not safe for concurrent use.
+type Stream struct {
+	s [4]uint64
+}
+
+// splitmix64 advances x and returns the next SplitMix64 output.
+func splitmix64(x *uint64) uint64 {
+	*x += 0x9e3779b97f4a7c15
+	z := *x
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9
+	z = (z ^ (z >> 27)) * 0x94d049bb133111eb
+	return z ^ (z >> 31)
+}
+
+// New returns the stream numbered index of the given seed. Streams with
+// different (seed, index) pairs are statistically independent.
+func New(seed, index uint64) *Stream {
+	r := &Stream{}
+	r.Reset(seed, index)
+	return r
+}
+
+// Reset re-seeds r in place as New(seed, index) would.
+func (r *Stream) Reset(seed, index uint64) {
+	// Mix the two words through SplitMix64 so that neighbouring indices give
+	// unrelated states.
+	x := seed
+	k := splitmix64(&x) ^ (index * 0xd1342543de82ef95)
+	for i := range r.s {
+		r.s[i] = splitmix64(&k)
+	}
+	if r.s[0]|r.s[1]|r.s[2]|r.s[3] == 0 {
+		r.s[0] = 1
+	}
+}
+
+// Uint64 returns the next 64 random bits.
+func (r *Stream) Uint64() uint64 {
+	s := &r.s
+	result := bits.RotateLeft64(s[1]*5, 7) * 9
+	t := s[1] << 17
+	s[2] ^= s[0]
+	s[3] ^= s[1]
+	s[1] ^= s[2]
+	s[0] ^= s[3]
+	s[2] ^= t
+	s[3] = bits.RotateLeft64(s[3], 45)
+	return result
+}
+
+// IntN returns a uniform integer in [0, n). It panics if n <= 0.
+func (r *Stream) IntN(n int) int {
+	if n <= 0 {
+		panic("rng: IntN with n <= 0")
+	}
+	bound := uint64(n)
+	hi, lo := bits.Mul64(r.Uint64(), bound)
+	if lo < bound {
+		threshold := -bound % bound
+		for lo < threshold {
+			hi, lo = bits.Mul64(r.Uint64(), bound)
+		}
+	}
+	return int(hi)
+}
+
+// Float64 returns a uniform float64 in [0, 1) with 53 random bits.
+func (r *Stream) Float64() float64 {
+	return float64(r.Uint64()>>11) / (1 << 53)
+}
+
+// Shuffle permutes n elements uniformly at random (Fisher–Yates), calling
+// swap(i, j) to exchange elements i and j.
+func (r *Stream) Shuffle(n int, swap func(i, j int)) {
+	for i := n - 1; i > 0; i-- {
+		j := r.IntN(i + 1)
+		swap(i, j)
+	}
+}
+
+// ShuffleInt32 permutes s uniformly at random in place.
+func (r *Stream) ShuffleInt32(s []int32) {
+	for i := len(s) - 1; i > 0; i-- {
+		j := r.IntN(i + 1)
+		s[i], s[j] = s[j], s[i]
+	}
+}
