@@ -1,0 +1,245 @@
+package lft
+
+import (
+	"fmt"
+	"strings"
+)
+
+// DestID names a routing destination inside a Builder. Destinations are
+// names that need not be nodes yet (a dot comment may name a host before
+// the host's own edges appear).
+type DestID int32
+
+// AnyDest is the wildcard destination: the dot comment "*".
+const AnyDest DestID = -1
+
+// Builder assembles a Fabric from nodes, links and routing entries. Routing
+// entries follow the ORCS rule: for a node and a destination, the first entry
+// added (in order) wins, and AnyDest matches every destination.
+type Builder struct {
+	nodes  []Node
+	links  []Link
+	byName map[string]int32
+	// destination names; destNode[d] is the node id of destination d once
+	// that name is a node, else -1.
+	destNames []string
+	destNode  []int32
+	destByKey map[string]DestID
+	routes    []route
+}
+
+type route struct {
+	link int32
+	dest DestID
+}
+
+// NewBuilder returns an empty Builder.
+func NewBuilder() *Builder {
+	return &Builder{byName: map[string]int32{}, destByKey: map[string]DestID{}}
+}
+
+// Node returns the id of the node named name, adding it with the given kind
+// if it is new. Nodes get ids in the order they are first added.
+func (b *Builder) Node(name string, kind NodeKind) int32 {
+	if id, ok := b.byName[name]; ok {
+		return id
+	}
+	id := int32(len(b.nodes))
+	b.nodes = append(b.nodes, Node{Name: name, Kind: kind})
+	b.byName[name] = id
+	return id
+}
+
+// NodeBytes is Node for a name held in a byte slice; it does not allocate
+// when the node exists already.
+func (b *Builder) NodeBytes(name []byte, kind NodeKind) int32 {
+	if id, ok := b.byName[string(name)]; ok {
+		return id
+	}
+	return b.Node(string(name), kind)
+}
+
+// SetNodeInfo records the GUID and description of node id.
+func (b *Builder) SetNodeInfo(id int32, guid uint64, desc string) {
+	b.nodes[id].GUID = guid
+	b.nodes[id].Desc = desc
+}
+
+// NumNodes returns how many nodes were added so far.
+func (b *Builder) NumNodes() int { return len(b.nodes) }
+
+// NodeName returns the name of node id.
+func (b *Builder) NodeName(id int32) string { return b.nodes[id].Name }
+
+// Link adds a directed link and returns its id. Links get ids in order.
+func (b *Builder) Link(from, to int32, fromPort, toPort int) int32 {
+	id := int32(len(b.links))
+	b.links = append(b.links, Link{From: from, To: to, FromPort: int32(fromPort), ToPort: int32(toPort)})
+	return id
+}
+
+// Dest returns the destination id for a name.
+func (b *Builder) Dest(name string) DestID {
+	if d, ok := b.destByKey[name]; ok {
+		return d
+	}
+	return b.newDest(name)
+}
+
+// DestBytes is Dest for a name held in a byte slice; it does not allocate
+// when the destination is known already.
+func (b *Builder) DestBytes(name []byte) DestID {
+	if d, ok := b.destByKey[string(name)]; ok {
+		return d
+	}
+	return b.newDest(string(name))
+}
+
+func (b *Builder) newDest(name string) DestID {
+	d := DestID(len(b.destNames))
+	b.destNames = append(b.destNames, name)
+	b.destByKey[name] = d
+	return d
+}
+
+// Route says that traffic for dest may leave on link (AnyDest: for every
+// destination). Earlier entries of the same node take precedence.
+func (b *Builder) Route(link int32, dest DestID) {
+	b.routes = append(b.routes, route{link, dest})
+}
+
+// Build compiles the fabric. It fails if there are no hosts.
+func (b *Builder) Build() (*Fabric, error) {
+	f := &Fabric{Nodes: b.nodes, Links: b.links, names: b.byName}
+	n := len(b.nodes)
+	f.hostOf = make([]int32, n)
+	f.switchOf = make([]int32, n)
+	for v, node := range b.nodes {
+		f.hostOf[v], f.switchOf[v] = -1, -1
+		if node.Kind == Host {
+			f.hostOf[v] = int32(len(f.hosts))
+			f.hosts = append(f.hosts, int32(v))
+		} else {
+			f.switchOf[v] = int32(len(f.switches))
+			f.switches = append(f.switches, int32(v))
+		}
+	}
+	if len(f.hosts) == 0 {
+		return nil, fmt.Errorf("fabric has no hosts (host names start with H)")
+	}
+	// CSR of out-links, keeping link order.
+	f.outStart = make([]int32, n+1)
+	for _, l := range b.links {
+		f.outStart[l.From+1]++
+	}
+	for v := 0; v < n; v++ {
+		f.outStart[v+1] += f.outStart[v]
+	}
+	f.outLinks = make([]int32, len(b.links))
+	fill := make([]int32, n)
+	copy(fill, f.outStart[:n])
+	for id, l := range b.links {
+		f.outLinks[fill[l.From]] = int32(id)
+		fill[l.From]++
+	}
+	f.next = make([]int32, len(b.links))
+	for id, l := range b.links {
+		if h := f.hostOf[l.To]; h >= 0 {
+			f.next[id] = ^h
+		} else {
+			f.next[id] = f.switchOf[l.To]
+		}
+	}
+	f.compileTables(b)
+	return f, nil
+}
+
+// compileTables turns the ordered routing entries into flat tables.
+func (f *Fabric) compileTables(b *Builder) {
+	H := len(f.hosts)
+	// destination id → host index (or -1 when the name is not a host).
+	destHost := make([]int32, len(b.destNames))
+	for d, name := range b.destNames {
+		destHost[d] = -1
+		if v, ok := b.byName[name]; ok {
+			destHost[d] = f.hostOf[v]
+		}
+	}
+	f.swTab = make([]int32, len(f.switches)*H)
+	for i := range f.swTab {
+		f.swTab[i] = -1
+	}
+	// Hosts: uniform (one link for everything) unless some host routes by
+	// destination; then every host gets a full row.
+	const unset = -1
+	uniform := make([]int32, H)
+	for i := range uniform {
+		uniform[i] = unset
+	}
+	var hostRows []int32 // allocated on first need
+	hostHasEntries := make([]bool, H)
+	for _, r := range b.routes {
+		from := b.links[r.link].From
+		if s := f.switchOf[from]; s >= 0 {
+			row := f.swTab[int(s)*H : int(s+1)*H]
+			if r.dest == AnyDest {
+				for i, v := range row {
+					if v < 0 {
+						row[i] = r.link
+					}
+				}
+			} else if h := destHost[r.dest]; h >= 0 && row[h] < 0 {
+				row[h] = r.link
+			}
+			continue
+		}
+		h := f.hostOf[from]
+		if uniform[h] != unset {
+			continue // an earlier "*" already matches everything
+		}
+		if r.dest == AnyDest && !hostHasEntries[h] {
+			uniform[h] = r.link
+			continue
+		}
+		if hostRows == nil {
+			hostRows = make([]int32, H*H)
+			for i := range hostRows {
+				hostRows[i] = -1
+			}
+		}
+		hostHasEntries[h] = true
+		row := hostRows[int(h)*H : int(h+1)*H]
+		if r.dest == AnyDest {
+			for i, v := range row {
+				if v < 0 {
+					row[i] = r.link
+				}
+			}
+		} else if d := destHost[r.dest]; d >= 0 && row[d] < 0 {
+			row[d] = r.link
+		}
+	}
+	if hostRows == nil {
+		f.hostUniform = true
+		f.hostTab = uniform
+		return
+	}
+	for h := 0; h < H; h++ {
+		if uniform[h] != unset {
+			row := hostRows[h*H : (h+1)*H]
+			for i := range row {
+				row[i] = uniform[h]
+			}
+		}
+	}
+	f.hostTab = hostRows
+}
+
+// quoteID quotes a dot identifier.
+func quoteID(s string) string {
+	if !strings.ContainsAny(s, "\"\\\n") {
+		return `"` + s + `"`
+	}
+	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
+	return `"` + r.Replace(s) + `"`
+}

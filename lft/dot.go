@@ -1,0 +1,551 @@
+package lft
+
+import (
+	"bytes"
+	"fmt"
+	"strings"
+
+	"github.com/awalterschulze/gographviz"
+	"github.com/awalterschulze/gographviz/ast"
+)
+
+// DotOptions controls ReadDot.
+type DotOptions struct {
+	// Topology skips routing: edges need no comment attribute. Otherwise
+	// every edge must carry one (possibly empty), as in ORCS files.
+	Topology bool
+	// KeepAttrs keeps every edge's attributes in Fabric.LinkAttrs so that
+	// the graph can be written again with extra attributes.
+	KeepAttrs bool
+}
+
+// Attr is one key="value" attribute of a dot statement.
+type Attr struct {
+	Key, Value string
+}
+
+// ReadDotFile reads a routed dot file ("-" for standard input, gzip
+// accepted). See ReadDot.
+func ReadDotFile(path string, opt DotOptions) (*Fabric, error) {
+	data, err := ReadInput(path)
+	if err != nil {
+		return nil, err
+	}
+	if path == "-" {
+		path = "<stdin>"
+	}
+	return ReadDot(data, path, opt)
+}
+
+// ReadDot parses a fabric in ORCS dot: nodes whose name starts with H are
+// hosts, others switches; every edge is one link; an edge's comment lists
+// the destination hosts routed over it ("*" = all), and a node uses its
+// first matching out-edge in file order. file names the input in errors.
+//
+// Files with one statement per line (as every ORCS tool writes them) are read
+// by a streaming parser without building a syntax tree; any other dot is
+// handed to gographviz.
+func ReadDot(data []byte, file string, opt DotOptions) (*Fabric, error) {
+	p := dotParser{file: file, opt: opt, b: NewBuilder()}
+	ok, err := p.fast(data)
+	if err != nil {
+		return nil, err
+	}
+	if !ok {
+		fallbackLine := p.line
+		p = dotParser{file: file, opt: opt, b: NewBuilder()}
+		if err := p.slow(data, fallbackLine); err != nil {
+			return nil, err
+		}
+	}
+	f, err := p.b.Build()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", file, err)
+	}
+	f.GraphName = p.graphName
+	f.LinkAttrs = p.attrs
+	return f, nil
+}
+
+type dotParser struct {
+	file      string
+	opt       DotOptions
+	b         *Builder
+	line      int // current line (fast path), 1-based
+	graphName string
+	attrs     [][]Attr
+	unq       []byte // scratch for unescaping
+}
+
+func kindOfName(name []byte) NodeKind {
+	if len(name) > 0 && name[0] == 'H' {
+		return Host
+	}
+	return Switch
+}
+
+// errorf returns an error located at the current line.
+func (p *dotParser) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", p.file, p.line, fmt.Sprintf(format, args...))
+}
+
+// fast parses data line by line. It returns false (and p.line set to the
+// offending line) when a line is not in the one-statement-per-line form, so
+// that the caller falls back to the full parser; semantic errors are returned.
+func (p *dotParser) fast(data []byte) (bool, error) {
+	state := 0 // 0 before header, 1 in body, 2 after closing brace
+	for len(data) > 0 {
+		p.line++
+		var line []byte
+		if i := bytes.IndexByte(data, '\n'); i >= 0 {
+			line, data = data[:i], data[i+1:]
+		} else {
+			line, data = data, nil
+		}
+		s := lineScanner{buf: line}
+		s.skipSpace()
+		if s.done() || s.hasPrefix("//") || s.hasPrefix("#") {
+			continue
+		}
+		switch state {
+		case 0:
+			ok, err := p.header(&s)
+			if !ok || err != nil {
+				return false, err
+			}
+			state = 1
+		case 1:
+			if s.peek() == '}' {
+				s.pos++
+				s.skipSpace()
+				if s.peek() == ';' {
+					s.pos++
+				}
+				if !s.endOfStatement() {
+					return false, nil
+				}
+				state = 2
+				continue
+			}
+			ok, err := p.statement(&s)
+			if !ok || err != nil {
+				return false, err
+			}
+		default:
+			return false, nil // text after the closing brace
+		}
+	}
+	if state != 2 {
+		if state == 0 {
+			p.line = 1
+		}
+		return false, nil
+	}
+	return true, nil
+}
+
+// header parses `[strict] digraph [ID] {`.
+func (p *dotParser) header(s *lineScanner) (bool, error) {
+	w := s.word()
+	if string(w) == "strict" {
+		s.skipSpace()
+		w = s.word()
+	}
+	switch string(w) {
+	case "digraph":
+	case "graph":
+		return false, p.errorf("undirected graph: a fabric must be a digraph (every cable is two directed edges)")
+	default:
+		return false, nil
+	}
+	s.skipSpace()
+	if s.peek() != '{' {
+		id, ok := p.id(s)
+		if !ok {
+			return false, nil
+		}
+		p.graphName = string(id)
+		s.skipSpace()
+	}
+	if s.peek() != '{' {
+		return false, nil
+	}
+	s.pos++
+	return s.endOfStatement(), nil
+}
+
+// statement parses one node, edge or attribute statement.
+func (p *dotParser) statement(s *lineScanner) (bool, error) {
+	from, ok := p.id(s)
+	if !ok {
+		return false, nil
+	}
+	s.skipSpace()
+	switch {
+	case s.hasPrefix("->"):
+		s.pos += 2
+		s.skipSpace()
+		fromID := p.b.NodeBytes(from, kindOfName(from))
+		to, ok := p.id(s)
+		if !ok {
+			return false, nil
+		}
+		toID := p.b.NodeBytes(to, kindOfName(to))
+		s.skipSpace()
+		link := p.b.Link(fromID, toID, 0, 0)
+		var attrs []Attr
+		comment, hasComment := []byte(nil), false
+		for s.peek() == '[' {
+			ok := p.attrList(s, func(k, v []byte) {
+				if string(k) == "comment" {
+					comment, hasComment = v, true
+				}
+				if p.opt.KeepAttrs {
+					attrs = append(attrs, Attr{string(k), string(v)})
+				}
+			})
+			if !ok {
+				return false, nil
+			}
+			s.skipSpace()
+		}
+		if s.peek() == ';' {
+			s.pos++
+		}
+		if !s.endOfStatement() {
+			return false, nil
+		}
+		if p.opt.KeepAttrs {
+			p.attrs = append(p.attrs, attrs)
+		}
+		return true, p.routeComment(link, comment, hasComment)
+	case s.peek() == '=':
+		// graph attribute: ID = ID
+		s.pos++
+		s.skipSpace()
+		if _, ok := p.id(s); !ok {
+			return false, nil
+		}
+	default:
+		keyword := string(from)
+		isAttrStmt := keyword == "node" || keyword == "edge" || keyword == "graph"
+		if isAttrStmt && s.peek() != '[' {
+			return false, nil
+		}
+		for s.peek() == '[' {
+			ok := p.attrList(s, func(k, v []byte) {
+				if keyword == "edge" && string(k) == "comment" {
+					isAttrStmt = false // default routing: let the full parser apply it
+				}
+			})
+			if !ok || (keyword == "edge" && !isAttrStmt) {
+				return false, nil
+			}
+			s.skipSpace()
+		}
+		if !isAttrStmt {
+			p.b.NodeBytes(from, kindOfName(from))
+		}
+	}
+	s.skipSpace()
+	if s.peek() == ';' {
+		s.pos++
+	}
+	return s.endOfStatement(), nil
+}
+
+// routeComment records the routing of one edge.
+func (p *dotParser) routeComment(link int32, comment []byte, has bool) error {
+	if p.opt.Topology {
+		return nil
+	}
+	if !has {
+		return p.errorf("edge %s has no comment attribute (the destinations routed over it, or \"*\")",
+			p.b.linkName(link))
+	}
+	addCommentRoutes(p.b, link, comment)
+	return nil
+}
+
+// addCommentRoutes splits an ORCS routing comment into destinations.
+func addCommentRoutes(b *Builder, link int32, comment []byte) {
+	if len(comment) == 1 && comment[0] == '*' {
+		b.Route(link, AnyDest)
+		return
+	}
+	for len(comment) > 0 {
+		i := 0
+		for i < len(comment) && isCommentSep(comment[i]) {
+			i++
+		}
+		j := i
+		for j < len(comment) && !isCommentSep(comment[j]) {
+			j++
+		}
+		if j > i {
+			b.Route(link, b.DestBytes(comment[i:j]))
+		}
+		comment = comment[j:]
+	}
+}
+
+func isCommentSep(c byte) bool {
+	return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'
+}
+
+// attrList parses `[ k = v (,|;)? ... ]`, calling fn for each attribute.
+func (p *dotParser) attrList(s *lineScanner, fn func(k, v []byte)) bool {
+	s.pos++ // '['
+	for {
+		s.skipSpace()
+		if s.peek() == ']' {
+			s.pos++
+			return true
+		}
+		k, ok := p.id(s)
+		if !ok {
+			return false
+		}
+		key := k
+		s.skipSpace()
+		v := []byte("true")
+		if s.peek() == '=' {
+			s.pos++
+			s.skipSpace()
+			if v, ok = p.id(s); !ok {
+				return false
+			}
+		}
+		fn(key, v)
+		s.skipSpace()
+		if c := s.peek(); c == ',' || c == ';' {
+			s.pos++
+		}
+	}
+}
+
+// id parses a dot ID: a quoted string, a name or a numeral. The returned
+// slice is only valid until the next call.
+func (p *dotParser) id(s *lineScanner) ([]byte, bool) {
+	if s.done() {
+		return nil, false
+	}
+	c := s.peek()
+	if c == '"' {
+		start := s.pos + 1
+		escaped := false
+		for i := start; i < len(s.buf); i++ {
+			switch s.buf[i] {
+			case '\\':
+				if i+1 >= len(s.buf) {
+					return nil, false // line continuation
+				}
+				escaped = true
+				i++
+			case '"':
+				s.pos = i + 1
+				raw := s.buf[start:i]
+				if escaped {
+					p.unq = p.unq[:0]
+					for j := 0; j < len(raw); j++ {
+						if raw[j] == '\\' && j+1 < len(raw) && raw[j+1] == '"' {
+							j++
+						}
+						p.unq = append(p.unq, raw[j])
+					}
+					raw = p.unq
+				}
+				// "a" + "b" concatenation is left to the full parser.
+				save := s.pos
+				s.skipSpace()
+				if s.peek() == '+' {
+					return nil, false
+				}
+				s.pos = save
+				return raw, true
+			}
+		}
+		return nil, false
+	}
+	start := s.pos
+	if isIDStart(c) {
+		for !s.done() && isIDChar(s.peek()) {
+			s.pos++
+		}
+		return s.buf[start:s.pos], true
+	}
+	if c == '-' || c == '.' || (c >= '0' && c <= '9') {
+		s.pos++
+		for !s.done() && (s.peek() == '.' || (s.peek() >= '0' && s.peek() <= '9')) {
+			s.pos++
+		}
+		w := s.buf[start:s.pos]
+		if string(w) == "-" || string(w) == "." {
+			s.pos = start
+			return nil, false
+		}
+		return w, true
+	}
+	return nil, false
+}
+
+func isIDStart(c byte) bool {
+	return c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c >= 0x80
+}
+
+func isIDChar(c byte) bool { return isIDStart(c) || (c >= '0' && c <= '9') }
+
+// lineScanner walks one line.
+type lineScanner struct {
+	buf []byte
+	pos int
+}
+
+func (s *lineScanner) done() bool { return s.pos >= len(s.buf) }
+func (s *lineScanner) peek() byte {
+	if s.pos >= len(s.buf) {
+		return 0
+	}
+	return s.buf[s.pos]
+}
+func (s *lineScanner) hasPrefix(p string) bool {
+	return bytes.HasPrefix(s.buf[s.pos:], []byte(p))
+}
+func (s *lineScanner) skipSpace() {
+	for s.pos < len(s.buf) {
+		switch s.buf[s.pos] {
+		case ' ', '\t', '\r', '\f', '\v':
+			s.pos++
+		default:
+			return
+		}
+	}
+}
+func (s *lineScanner) word() []byte {
+	start := s.pos
+	for !s.done() && isIDChar(s.peek()) {
+		s.pos++
+	}
+	return s.buf[start:s.pos]
+}
+
+// endOfStatement accepts trailing blanks and a // comment.
+func (s *lineScanner) endOfStatement() bool {
+	s.skipSpace()
+	return s.done() || s.hasPrefix("//")
+}
+
+// linkName describes a link while building.
+func (b *Builder) linkName(l int32) string {
+	k := b.links[l]
+	return quoteID(b.nodes[k.From].Name) + " -> " + quoteID(b.nodes[k.To].Name)
+}
+
+// slow parses any dot with gographviz and walks its syntax tree in order.
+func (p *dotParser) slow(data []byte, fastLine int) error {
+	g, err := gographviz.Parse(data)
+	if err != nil {
+		msg := strings.TrimSpace(err.Error())
+		return fmt.Errorf("%s:%d: malformed dot: %s", p.file, fastLine, msg)
+	}
+	if !g.Type {
+		return fmt.Errorf("%s: undirected graph: a fabric must be a digraph (every cable is two directed edges)", p.file)
+	}
+	p.graphName = unquoteID(string(g.ID))
+	p.line = 0
+	return p.walk(g.StmtList, nil)
+}
+
+// walk visits statements in file order; edgeDefaults are the attributes set
+// by `edge [...]` statements in scope.
+func (p *dotParser) walk(stmts ast.StmtList, edgeDefaults []Attr) error {
+	for _, st := range stmts {
+		p.line++ // statement counter: gographviz keeps no positions
+		switch st := st.(type) {
+		case ast.NodeStmt:
+			name := unquoteID(string(st.NodeID.ID))
+			p.b.Node(name, kindOfName([]byte(name)))
+		case *ast.NodeStmt:
+			name := unquoteID(string(st.NodeID.ID))
+			p.b.Node(name, kindOfName([]byte(name)))
+		case ast.EdgeStmt:
+			if err := p.edge(&st, edgeDefaults); err != nil {
+				return err
+			}
+		case *ast.EdgeStmt:
+			if err := p.edge(st, edgeDefaults); err != nil {
+				return err
+			}
+		case ast.EdgeAttrs:
+			edgeDefaults = mergeAttrs(edgeDefaults, ast.AttrList(st))
+		case *ast.SubGraph:
+			if err := p.walk(st.StmtList, edgeDefaults); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+func mergeAttrs(base []Attr, list ast.AttrList) []Attr {
+	out := append([]Attr(nil), base...)
+	for _, al := range list {
+		for _, a := range al {
+			k, v := unquoteID(string(a.Field)), unquoteID(string(a.Value))
+			replaced := false
+			for i := range out {
+				if out[i].Key == k {
+					out[i].Value, replaced = v, true
+				}
+			}
+			if !replaced {
+				out = append(out, Attr{k, v})
+			}
+		}
+	}
+	return out
+}
+
+func (p *dotParser) edge(st *ast.EdgeStmt, defaults []Attr) error {
+	attrs := mergeAttrs(defaults, st.Attrs)
+	src := st.Source
+	for _, rh := range st.EdgeRHS {
+		if !src.IsNode() || !rh.Destination.IsNode() {
+			return fmt.Errorf("%s: statement %d: subgraphs as edge ends are not supported", p.file, p.line)
+		}
+		a := unquoteID(string(src.GetID()))
+		bname := unquoteID(string(rh.Destination.GetID()))
+		from := p.b.Node(a, kindOfName([]byte(a)))
+		to := p.b.Node(bname, kindOfName([]byte(bname)))
+		link := p.b.Link(from, to, 0, 0)
+		var comment []byte
+		has := false
+		for _, at := range attrs {
+			if at.Key == "comment" {
+				comment, has = []byte(at.Value), true
+			}
+		}
+		if p.opt.KeepAttrs {
+			p.attrs = append(p.attrs, attrs)
+		}
+		if !p.opt.Topology && !has {
+			return fmt.Errorf("%s: statement %d: edge %s has no comment attribute (the destinations routed over it, or \"*\")",
+				p.file, p.line, p.b.linkName(link))
+		}
+		if !p.opt.Topology {
+			addCommentRoutes(p.b, link, comment)
+		}
+		src = rh.Destination
+	}
+	return nil
+}
+
+// unquoteID strips the quotes of a quoted dot ID and its \" escapes.
+func unquoteID(s string) string {
+	if len(s) >= 2 && s[0] == '"' && s[len(s)-1] == '"' {
+		s = s[1 : len(s)-1]
+		s = strings.ReplaceAll(s, "\\\n", "")
+		s = strings.ReplaceAll(s, `\"`, `"`)
+	}
+	return s
+}

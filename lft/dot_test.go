@@ -1,0 +1,341 @@
+package lft
+
+import (
+	"bytes"
+	"compress/gzip"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func mustRead(t *testing.T, src string) *Fabric {
+	t.Helper()
+	f, err := ReadDot([]byte(src), "test.dot", DotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// routeNames walks src→dst and names the nodes visited.
+func routeNames(t *testing.T, f *Fabric, src, dst string) string {
+	t.Helper()
+	s, _ := f.NodeByName(src)
+	d, _ := f.NodeByName(dst)
+	links, st := f.AppendRoute(nil, f.HostIndex(s), f.HostIndex(d))
+	if st != RouteOK {
+		t.Fatalf("route %s->%s: status %d", src, dst, st)
+	}
+	names := []string{src}
+	for _, l := range links {
+		names = append(names, f.Nodes[f.Links[l].To].Name)
+	}
+	return strings.Join(names, " ")
+}
+
+func TestManualListing1(t *testing.T) {
+	f, err := ReadDotFile("../testdata/manual4.dot", DotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.NumHosts() != 4 || f.NumSwitches() != 3 || len(f.Links) != 16 {
+		t.Fatalf("hosts %d switches %d links %d, want 4 3 16", f.NumHosts(), f.NumSwitches(), len(f.Links))
+	}
+	for i, want := range []string{"H1", "H2", "H3", "H4"} {
+		if got := f.HostName(i); got != want {
+			t.Errorf("host %d = %s, want %s", i, got, want)
+		}
+	}
+	if got := routeNames(t, f, "H3", "H1"); got != "H3 S1 H1" {
+		t.Errorf("route H3->H1 = %q", got)
+	}
+	// S11 routes H1,H2 over its first edge to S1 and H3,H4 over the second.
+	s11, _ := f.NodeByName("S11")
+	out := f.OutLinks(s11)
+	for dst, want := range []int32{out[0], out[0], out[1], out[1]} {
+		if got := f.NextHop(s11, int32(dst)); got != want {
+			t.Errorf("S11 towards host %d uses link %d, want %d", dst, got, want)
+		}
+	}
+	if c := f.CheckRoutes([]int32{0, 1, 2, 3}, 5, 2); !c.OK() || c.Pairs != 12 {
+		t.Fatalf("check: %+v", c)
+	}
+}
+
+func TestFirstMatchInFileOrder(t *testing.T) {
+	f := mustRead(t, `digraph g {
+"HA" -> "S" [comment="*"];
+"HB" -> "S" [comment="*"];
+"HC" -> "S" [comment="*"];
+"S" -> "T" [comment="HB HC"];
+"S" -> "HA" [comment="HA"];
+"S" -> "HB" [comment="HB"];
+"T" -> "HC" [comment="HC,*"];
+"T" -> "S" [comment="*"];
+"HC" -> "T" [comment="*"];
+}`)
+	// S sends HB to T first (file order), then T has no entry for HB except
+	// "*" back to S: a loop S -> T -> S.
+	s, _ := f.NodeByName("S")
+	b := f.HostIndex(mustNode(t, f, "HB"))
+	e := f.Explain(f.HostIndex(mustNode(t, f, "HA")), b)
+	if e == nil || e.Status != Loop {
+		t.Fatalf("want loop, got %+v", e)
+	}
+	msg := e.Message(f)
+	if !strings.Contains(msg, "routing loop from HA to HB at node S: S -> T -> S") {
+		t.Errorf("message %q", msg)
+	}
+	_ = s
+	// "HC,*" lists HC and a host literally named "*": not a wildcard, so T has no
+	// entry for HA other than its "*" edge back to S.
+	if got := routeNames(t, f, "HC", "HA"); got != "HC S HA" {
+		t.Errorf("route = %q", got)
+	}
+	c := f.CheckRoutes([]int32{0, 1, 2}, 10, 1)
+	if c.Loops != 2 || c.Unroutable != 0 {
+		t.Fatalf("check = %+v, want 2 loops (HA->HB, HC->HB)", c)
+	}
+}
+
+func mustNode(t *testing.T, f *Fabric, name string) int32 {
+	t.Helper()
+	v, ok := f.NodeByName(name)
+	if !ok {
+		t.Fatalf("no node %s", name)
+	}
+	return v
+}
+
+func TestUnroutableMessage(t *testing.T) {
+	f := mustRead(t, `digraph g {
+H1 -> S1 [comment="*"];
+S1 -> H1 [comment="H1"];
+H2 -> S1 [comment="*"];
+S1 -> H2 [comment=""];
+}`)
+	e := f.Explain(0, 1)
+	if e == nil || e.Status != Unroutable {
+		t.Fatalf("got %+v", e)
+	}
+	if got, want := e.Message(f), "no route from H1 to H2: node S1 has no table entry for H2"; got != want {
+		t.Errorf("got %q want %q", got, want)
+	}
+	if _, st := f.AppendRoute(nil, 0, 1); st != Unroutable {
+		t.Errorf("AppendRoute status %d", st)
+	}
+	c := f.CheckRoutes([]int32{0, 1}, 10, 1)
+	if c.Unroutable != 1 || c.Loops != 0 || len(c.Examples) != 1 {
+		t.Errorf("check = %+v", c)
+	}
+}
+
+func TestCommentTokenSeparators(t *testing.T) {
+	f := mustRead(t, "digraph g {\nH1 -> S [comment=\"*\"];\nH2 -> S [comment=\"*\"];\nH3 -> S [comment=\"*\"];\nS -> H1 [comment=\" H1,\tH10 \"];\nS -> H2 [comment=\"H2 ,H3\"];\nS -> H3 [comment=\"H3\"];\n}\n")
+	// H3 is first listed on S->H2, so S sends it to host H2, which sends it
+	// back: a loop through a host.
+	if e := f.Explain(1, 2); e == nil || e.Status != Loop || e.Message(f) != "routing loop from H2 to H3 at node H2: H2 -> S -> H2" {
+		t.Fatalf("H2->H3: %+v", e)
+	}
+	// H3 is listed on S->H2 first: the first match wins even if it is odd.
+	s := mustNode(t, f, "S")
+	h2 := mustNode(t, f, "H2")
+	if l := f.NextHop(s, f.HostIndex(mustNode(t, f, "H3"))); f.Links[l].To != h2 {
+		t.Errorf("S routes H3 over %s, want the edge to H2", f.LinkName(l))
+	}
+	if l := f.NextHop(s, 0); f.Nodes[f.Links[l].To].Name != "H1" {
+		t.Errorf("S routes H1 over %s", f.LinkName(l))
+	}
+}
+
+func TestFallbackParser(t *testing.T) {
+	// Multi-line statements, chains, default edge attributes, /* */ comments:
+	// not the one-statement-per-line form, so gographviz reads it.
+	src := `/* fabric */ digraph "net" {
+  edge [comment="*"]
+  H1 -> S1
+  H2 -> S1;
+  S1 -> H1 [
+     comment="H1"];
+  S1 -> H2 [comment="H2"]
+}`
+	f := mustRead(t, src)
+	if f.NumHosts() != 2 || len(f.Links) != 4 || f.GraphName != "net" {
+		t.Fatalf("hosts %d links %d name %q", f.NumHosts(), len(f.Links), f.GraphName)
+	}
+	if got := routeNames(t, f, "H1", "H2"); got != "H1 S1 H2" {
+		t.Errorf("route %q", got)
+	}
+	chain := mustRead(t, "digraph { H1 -> S1 -> H2 [comment=\"*\"]; H2 -> S1 -> H1 [comment=\"*\"] }")
+	if len(chain.Links) != 4 {
+		t.Fatalf("chain links %d", len(chain.Links))
+	}
+	if got := routeNames(t, chain, "H1", "H2"); got != "H1 S1 H2" {
+		t.Errorf("chain route %q", got)
+	}
+}
+
+func TestFastAndFallbackAgree(t *testing.T) {
+	data, err := os.ReadFile("../testdata/manual4.dot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	fast, err := ReadDot(data, "a", DotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	p := dotParser{file: "b", b: NewBuilder()}
+	if err := p.slow(data, 0); err != nil {
+		t.Fatal(err)
+	}
+	slow, err := p.b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertSameFabric(t, fast, slow)
+}
+
+func assertSameFabric(t *testing.T, a, b *Fabric) {
+	t.Helper()
+	if len(a.Nodes) != len(b.Nodes) || len(a.Links) != len(b.Links) || a.NumHosts() != b.NumHosts() {
+		t.Fatalf("sizes differ: %d/%d nodes, %d/%d links", len(a.Nodes), len(b.Nodes), len(a.Links), len(b.Links))
+	}
+	for i := range a.Nodes {
+		if a.Nodes[i].Name != b.Nodes[i].Name || a.Nodes[i].Kind != b.Nodes[i].Kind {
+			t.Fatalf("node %d: %v vs %v", i, a.Nodes[i], b.Nodes[i])
+		}
+	}
+	for i := range a.Links {
+		if a.Links[i].From != b.Links[i].From || a.Links[i].To != b.Links[i].To {
+			t.Fatalf("link %d differs", i)
+		}
+	}
+	for v := range a.Nodes {
+		for d := 0; d < a.NumHosts(); d++ {
+			if x, y := a.NextHop(int32(v), int32(d)), b.NextHop(int32(v), int32(d)); x != y {
+				t.Fatalf("node %s towards %s: link %d vs %d", a.Nodes[v].Name, a.HostName(d), x, y)
+			}
+		}
+	}
+}
+
+func TestWriteDotRoundTrip(t *testing.T) {
+	for _, file := range []string{"../testdata/manual4.dot"} {
+		f, err := ReadDotFile(file, DotOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var buf bytes.Buffer
+		if err := WriteDot(&buf, f, DotWriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		p := dotParser{file: "rt", b: NewBuilder()}
+		ok, err := p.fast(buf.Bytes())
+		if !ok || err != nil {
+			t.Fatalf("written dot is not in the streaming form (line %d): %v", p.line, err)
+		}
+		g, err := ReadDot(buf.Bytes(), "rt", DotOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		assertSameFabric(t, f, g)
+	}
+}
+
+func TestDotErrors(t *testing.T) {
+	dir := t.TempDir()
+	gz := filepath.Join(dir, "bad.dot.gz")
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write([]byte("digraph { H1 -> S1 [comment=\"*\"]; }\n"))
+	zw.Close()
+	os.WriteFile(gz, zb.Bytes()[:zb.Len()-6], 0o644)
+	cases := []struct {
+		name, src, want string
+	}{
+		{"missing comment", "digraph g {\n H1 -> S1 [comment=\"*\"];\n S1 -> H1;\n}\n",
+			`f.dot:3: edge "S1" -> "H1" has no comment attribute`},
+		{"malformed", "digraph g {\n H1 -> S1 [comment=\"*\"];\n S1 -> -> H1;\n}\n",
+			`f.dot:3: malformed dot:`},
+		{"unclosed", "digraph g {\n H1 -> S1 [comment=\"*\"];\n", `f.dot:`},
+		{"undirected", "graph g {\n H1 -- S1;\n}\n", "f.dot:1: undirected graph"},
+		{"no hosts", "digraph g {\n S1 -> S2 [comment=\"*\"];\n}\n", "f.dot: fabric has no hosts"},
+		{"empty", "", "f.dot:1: malformed dot"},
+	}
+	for _, c := range cases {
+		_, err := ReadDot([]byte(c.src), "f.dot", DotOptions{})
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: error %v, want it to contain %q", c.name, err, c.want)
+		}
+	}
+	if _, err := ReadDotFile(gz, DotOptions{}); err == nil || !strings.Contains(err.Error(), "bad.dot.gz: gzip:") {
+		t.Errorf("truncated gzip: %v", err)
+	}
+	if _, err := ReadDotFile(filepath.Join(dir, "missing.dot"), DotOptions{}); err == nil || !strings.Contains(err.Error(), "missing.dot: open: no such file") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestGzipInput(t *testing.T) {
+	data, _ := os.ReadFile("../testdata/manual4.dot")
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write(data)
+	zw.Close()
+	p := filepath.Join(t.TempDir(), "m.dot") // no .gz suffix: detected by content
+	os.WriteFile(p, zb.Bytes(), 0o644)
+	f, err := ReadDotFile(p, DotOptions{})
+	if err != nil || f.NumHosts() != 4 {
+		t.Fatalf("gzip input: %v", err)
+	}
+}
+
+func TestTopologyOnly(t *testing.T) {
+	f, err := ReadDot([]byte("digraph {\nH1 -> S1;\nS1 -> H1;\n}\n"), "t", DotOptions{Topology: true})
+	if err != nil || len(f.Links) != 2 {
+		t.Fatalf("topology read: %v", err)
+	}
+}
+
+func FuzzReadDot(f *testing.F) {
+	for _, s := range []string{
+		"digraph g {\n H1 -> S1 [comment=\"*\"];\n S1 -> H1 [comment=\"H1\"];\n}\n",
+		"digraph { a -> b -> c [comment=\"H1,H2\"] }",
+		"strict digraph \"x\" {\n\"H\\\"1\" -> S [comment=\"*\", color=red];\n}",
+		"digraph {\n edge [comment=\"*\"];\n H1 -> S1;\n}",
+	} {
+		f.Add([]byte(s))
+	}
+	if data, err := os.ReadFile("../testdata/manual4.dot"); err == nil {
+		f.Add(data)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		fab, err := ReadDot(data, "fuzz.dot", DotOptions{KeepAttrs: true})
+		if err != nil {
+			if !strings.HasPrefix(err.Error(), "fuzz.dot") {
+				t.Fatalf("error does not name the file: %v", err)
+			}
+			return
+		}
+		// Whatever was accepted must route without panics and write out.
+		n := int32(fab.NumHosts())
+		for s := int32(0); s < n && s < 8; s++ {
+			for d := int32(0); d < n && d < 8; d++ {
+				fab.AppendRoute(nil, s, d)
+				fab.Explain(s, d)
+			}
+		}
+		var buf bytes.Buffer
+		if err := WriteDot(&buf, fab, DotWriteOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		back, err := ReadDot(buf.Bytes(), "rt", DotOptions{})
+		if err != nil {
+			t.Fatalf("re-reading written dot: %v\n%s", err, buf.Bytes())
+		}
+		if back.NumHosts() != fab.NumHosts() || len(back.Links) != len(fab.Links) {
+			t.Fatalf("round trip changed sizes")
+		}
+	})
+}

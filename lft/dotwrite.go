@@ -1,0 +1,175 @@
+package lft
+
+import (
+	"bufio"
+	"io"
+	"strconv"
+)
+
+// DotWriteOptions controls WriteDot.
+type DotWriteOptions struct {
+	// GraphName names the digraph; empty uses the fabric's, or "network".
+	GraphName string
+	// Extra returns attributes appended to link l's statement (may be nil).
+	Extra func(l int32) []Attr
+	// OriginalAttrs writes each link's input attributes (Fabric.LinkAttrs)
+	// instead of a comment derived from the tables, when they were kept.
+	OriginalAttrs bool
+}
+
+// WriteDot writes f as routed ORCS dot, one statement per line: first every
+// node (so that reading the file back gives the same node and host order),
+// then every link in link order with a comment listing the hosts routed over
+// it, derived from the compiled tables ("*" where a link carries every host).
+// Reading the output with ReadDot gives the same fabric and tables.
+func WriteDot(w io.Writer, f *Fabric, opt DotWriteOptions) error {
+	bw := bufio.NewWriterSize(w, 1<<20)
+	name := opt.GraphName
+	if name == "" {
+		name = f.GraphName
+	}
+	if name == "" {
+		name = "network"
+	}
+	bw.WriteString("digraph ")
+	bw.WriteString(quoteID(name))
+	bw.WriteString(" {\n")
+	for _, n := range f.Nodes {
+		bw.WriteString("  ")
+		bw.WriteString(quoteID(n.Name))
+		bw.WriteString(";\n")
+	}
+	useOriginal := opt.OriginalAttrs && f.LinkAttrs != nil
+	var comments [][]byte
+	if !useOriginal {
+		comments = f.linkComments()
+	}
+	var buf []byte
+	for l := range f.Links {
+		k := f.Links[l]
+		buf = buf[:0]
+		buf = append(buf, "  "...)
+		buf = append(buf, quoteID(f.Nodes[k.From].Name)...)
+		buf = append(buf, " -> "...)
+		buf = append(buf, quoteID(f.Nodes[k.To].Name)...)
+		buf = append(buf, " ["...)
+		first := true
+		attr := func(key string, value []byte) {
+			if !first {
+				buf = append(buf, ", "...)
+			}
+			first = false
+			buf = append(buf, key...)
+			buf = append(buf, '=')
+			buf = appendQuoted(buf, value)
+		}
+		if useOriginal {
+			for _, a := range f.LinkAttrs[l] {
+				attr(a.Key, []byte(a.Value))
+			}
+		} else {
+			attr("comment", comments[l])
+		}
+		if opt.Extra != nil {
+			for _, a := range opt.Extra(int32(l)) {
+				attr(a.Key, []byte(a.Value))
+			}
+		}
+		buf = append(buf, "];\n"...)
+		if _, err := bw.Write(buf); err != nil {
+			return err
+		}
+	}
+	bw.WriteString("}\n")
+	return bw.Flush()
+}
+
+func appendQuoted(buf, s []byte) []byte {
+	buf = append(buf, '"')
+	for _, c := range s {
+		switch c {
+		case '"':
+			buf = append(buf, '\\', '"')
+		case '\n':
+			buf = append(buf, ' ')
+		default:
+			buf = append(buf, c)
+		}
+	}
+	return append(buf, '"')
+}
+
+// linkComments derives every link's ORCS routing comment from the tables.
+func (f *Fabric) linkComments() [][]byte {
+	H := len(f.hosts)
+	out := make([][]byte, len(f.Links))
+	var buckets [][]int32
+	for v := range f.Nodes {
+		links := f.OutLinks(int32(v))
+		if len(links) == 0 {
+			continue
+		}
+		for _, l := range links {
+			out[l] = []byte{}
+		}
+		h := f.hostOf[v]
+		if h >= 0 && f.hostUniform {
+			if l := f.hostTab[h]; l >= 0 {
+				out[l] = []byte("*")
+			}
+			continue
+		}
+		// Bucket the destinations by out-link position, in host order.
+		for len(buckets) < len(links) {
+			buckets = append(buckets, nil)
+		}
+		for i := range links {
+			buckets[i] = buckets[i][:0]
+		}
+		for d, l := range f.rowOf(int32(v)) {
+			if l < 0 || int32(d) == h {
+				continue
+			}
+			for i, x := range links {
+				if x == l {
+					buckets[i] = append(buckets[i], int32(d))
+					break
+				}
+			}
+		}
+		all := H
+		if h >= 0 {
+			all = H - 1
+		}
+		for i, l := range links {
+			if len(buckets[i]) == all && all > 0 {
+				out[l] = []byte("*")
+				continue
+			}
+			var b []byte
+			for j, d := range buckets[i] {
+				if j > 0 {
+					b = append(b, ',')
+				}
+				b = append(b, f.Nodes[f.hosts[d]].Name...)
+			}
+			if b != nil {
+				out[l] = b
+			}
+		}
+	}
+	return out
+}
+
+// rowOf returns node v's table row (destination host → link).
+func (f *Fabric) rowOf(v int32) []int32 {
+	H := len(f.hosts)
+	if s := f.switchOf[v]; s >= 0 {
+		return f.swTab[int(s)*H : int(s+1)*H]
+	}
+	h := f.hostOf[v]
+	return f.hostTab[int(h)*H : int(h+1)*H]
+}
+
+// FormatFloat formats x for dot attributes with up to 6 decimals.
+func FormatFloat(x float64) string { return strconv.FormatFloat(x, 'f', 6, 64) }

@@ -1,0 +1,154 @@
+// Package lft models an InfiniBand-style fabric and its static routing.
+//
+// A Fabric holds nodes (hosts and switches), directed links between them
+// (a full-duplex cable is two links; parallel cables are separate links) and
+// destination-based forwarding compiled once into flat integer tables: for
+// every switch and destination host, the link a packet leaves on. Walking a
+// route is then a few array lookups per hop, with no maps and no strings.
+//
+// Readers for the file formats (dot, fabric dumps) build a Fabric through a
+// Builder; writers turn a Fabric back into files.
+package lft
+
+import "fmt"
+
+// NodeKind says what a node is.
+type NodeKind uint8
+
+const (
+	// Switch forwards traffic by its table.
+	Switch NodeKind = iota
+	// Host is an end node (an HCA); only hosts send and receive traffic.
+	Host
+	// Router is an InfiniBand router; it forwards like a switch.
+	Router
+)
+
+// String returns the kind's name.
+func (k NodeKind) String() string {
+	switch k {
+	case Switch:
+		return "switch"
+	case Host:
+		return "host"
+	case Router:
+		return "router"
+	}
+	return fmt.Sprintf("NodeKind(%d)", uint8(k))
+}
+
+// Node is one vertex of the fabric.
+type Node struct {
+	// Name is the node's unique name (in dot files, host names start with H).
+	Name string
+	// Kind is host, switch or router.
+	Kind NodeKind
+	// GUID is the node GUID when known (fabric dumps), else 0.
+	GUID uint64
+	// Desc is the node description when known, else "".
+	Desc string
+}
+
+// Link is one direction of a cable.
+type Link struct {
+	// From and To are node ids (indices into Fabric.Nodes).
+	From, To int32
+	// FromPort and ToPort are physical port numbers, 0 when unknown.
+	FromPort, ToPort int32
+}
+
+// Fabric is a routed network: nodes, links and compiled forwarding tables.
+// A Fabric is immutable once built and safe for concurrent readers.
+type Fabric struct {
+	// Nodes lists every node; a node id is its index here.
+	Nodes []Node
+	// Links lists every directed link, in input (file) order; a link id is
+	// its index here.
+	Links []Link
+	// LinkAttrs holds each link's input attributes when the reader was asked
+	// to keep them (dot KeepAttrs), else nil.
+	LinkAttrs [][]Attr
+	// GraphName is the name of the input graph, if any.
+	GraphName string
+
+	hosts    []int32 // host index → node id, in order of first appearance
+	switches []int32 // switch index → node id
+	hostOf   []int32 // node id → host index, or -1
+	switchOf []int32 // node id → switch index, or -1
+	outStart []int32 // CSR: out-links of node v are outLinks[outStart[v]:outStart[v+1]]
+	outLinks []int32
+
+	// Compiled forwarding. swTab[s*H+d] is the link switch s uses towards
+	// host d, or -1. hostTab is either per host (hostUniform: one link for
+	// every destination) or per host and destination like swTab.
+	swTab       []int32
+	hostTab     []int32
+	hostUniform bool
+	// next[l] is the switch index the link l leads to (≥ 0), or ^host index.
+	next []int32
+
+	names map[string]int32
+}
+
+// NumHosts returns the number of hosts.
+func (f *Fabric) NumHosts() int { return len(f.hosts) }
+
+// NumSwitches returns the number of switches and routers.
+func (f *Fabric) NumSwitches() int { return len(f.switches) }
+
+// HostNode returns the node id of host index h.
+func (f *Fabric) HostNode(h int) int32 { return f.hosts[h] }
+
+// SwitchNode returns the node id of switch index s.
+func (f *Fabric) SwitchNode(s int) int32 { return f.switches[s] }
+
+// HostIndex returns the host index of node v, or -1 if v is not a host.
+func (f *Fabric) HostIndex(v int32) int32 { return f.hostOf[v] }
+
+// SwitchIndex returns the switch index of node v, or -1 if v is a host.
+func (f *Fabric) SwitchIndex(v int32) int32 { return f.switchOf[v] }
+
+// HostName returns the name of host index h.
+func (f *Fabric) HostName(h int) string { return f.Nodes[f.hosts[h]].Name }
+
+// OutLinks returns the ids of the links leaving node v, in input order.
+// The slice must not be modified.
+func (f *Fabric) OutLinks(v int32) []int32 {
+	return f.outLinks[f.outStart[v]:f.outStart[v+1]]
+}
+
+// NodeByName returns the id of the node with the given name.
+func (f *Fabric) NodeByName(name string) (int32, bool) {
+	id, ok := f.names[name]
+	return id, ok
+}
+
+// LinkName describes link l for messages, e.g. `"S1" -> "H2"`.
+func (f *Fabric) LinkName(l int32) string {
+	k := f.Links[l]
+	return fmt.Sprintf("%q -> %q", f.Nodes[k.From].Name, f.Nodes[k.To].Name)
+}
+
+// NextHop returns the link node v takes towards host index dst, or -1 when
+// v has no route to dst (or v is dst itself).
+func (f *Fabric) NextHop(v int32, dst int32) int32 {
+	if s := f.switchOf[v]; s >= 0 {
+		return f.swTab[int(s)*len(f.hosts)+int(dst)]
+	}
+	h := f.hostOf[v]
+	if h == dst {
+		return -1
+	}
+	return f.hostLink(h, dst)
+}
+
+// hostLink is the first link of host h towards host dst.
+func (f *Fabric) hostLink(h, dst int32) int32 {
+	if f.hostUniform {
+		return f.hostTab[h]
+	}
+	return f.hostTab[int(h)*len(f.hosts)+int(dst)]
+}
+
+// Routed reports whether node v has a table entry towards host dst.
+func (f *Fabric) Routed(v int32, dst int32) bool { return f.NextHop(v, dst) >= 0 }

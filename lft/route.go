@@ -1,0 +1,210 @@
+package lft
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+)
+
+// RouteStatus says how a walk ended.
+type RouteStatus uint8
+
+const (
+	// RouteOK means the walk reached its destination.
+	RouteOK RouteStatus = iota
+	// Unroutable means a node on the way has no table entry for the destination.
+	Unroutable
+	// Loop means the walk revisited a node.
+	Loop
+)
+
+// AppendRoute appends the ids of the links on the route from host src to
+// host dst to buf and returns the extended slice. A route from a host to
+// itself is empty. On an unroutable pair the links walked so far stay
+// appended; on a routing loop the walk stops after more hops than there are
+// nodes. Use RouteError for a description of a failed route.
+func (f *Fabric) AppendRoute(buf []int32, src, dst int32) ([]int32, RouteStatus) {
+	if src == dst {
+		return buf, RouteOK
+	}
+	H := len(f.hosts)
+	tab, next := f.swTab, f.next
+	l := f.hostLink(src, dst)
+	limit := len(f.Nodes)
+	for hops := 0; ; hops++ {
+		if l < 0 {
+			return buf, Unroutable
+		}
+		if hops >= limit {
+			return buf, Loop
+		}
+		buf = append(buf, l)
+		n := next[l]
+		if n >= 0 {
+			l = tab[int(n)*H+int(dst)]
+			continue
+		}
+		h := ^n
+		if h == dst {
+			return buf, RouteOK
+		}
+		l = f.hostLink(h, dst)
+	}
+}
+
+// RouteError describes a pair of hosts whose route fails.
+type RouteError struct {
+	Status   RouteStatus
+	Src, Dst int32   // host indices
+	Node     int32   // node where the route failed (no entry, or first node revisited)
+	Cycle    []int32 // for loops: the node ids of the cycle, starting and ending at Node
+}
+
+// Explain returns the RouteError of the pair src→dst, or nil if it routes.
+func (f *Fabric) Explain(src, dst int32) *RouteError {
+	if src == dst {
+		return nil
+	}
+	seen := map[int32]int{}
+	var path []int32
+	v := f.hosts[src]
+	target := f.hosts[dst]
+	for v != target {
+		if at, ok := seen[v]; ok {
+			cyc := append(append([]int32{}, path[at:]...), v)
+			return &RouteError{Status: Loop, Src: src, Dst: dst, Node: v, Cycle: cyc}
+		}
+		seen[v] = len(path)
+		path = append(path, v)
+		l := f.NextHop(v, dst)
+		if l < 0 {
+			return &RouteError{Status: Unroutable, Src: src, Dst: dst, Node: v}
+		}
+		v = f.Links[l].To
+	}
+	return nil
+}
+
+// Message formats e for a user of fabric f.
+func (e *RouteError) Message(f *Fabric) string {
+	src, dst := f.HostName(int(e.Src)), f.HostName(int(e.Dst))
+	switch e.Status {
+	case Unroutable:
+		return fmt.Sprintf("no route from %s to %s: node %s has no table entry for %s",
+			src, dst, f.Nodes[e.Node].Name, dst)
+	case Loop:
+		names := make([]string, len(e.Cycle))
+		for i, v := range e.Cycle {
+			names[i] = f.Nodes[v].Name
+		}
+		return fmt.Sprintf("routing loop from %s to %s at node %s: %s",
+			src, dst, f.Nodes[e.Node].Name, strings.Join(names, " -> "))
+	}
+	return "route ok"
+}
+
+// RouteCheck summarises CheckRoutes.
+type RouteCheck struct {
+	Pairs      int64        // ordered pairs checked
+	Unroutable int64        // pairs with a missing table entry
+	Loops      int64        // pairs caught in a routing loop
+	Examples   []RouteError // up to the requested number of failures, in (dst, src) order
+}
+
+// OK reports whether every checked pair routes.
+func (c *RouteCheck) OK() bool { return c.Unroutable == 0 && c.Loops == 0 }
+
+// CheckRoutes checks every ordered pair of distinct hosts among hosts (host
+// indices) and keeps up to maxExamples failures. It visits each node at most
+// once per destination, so it costs O(destinations × nodes), and uses up to
+// threads goroutines.
+func (f *Fabric) CheckRoutes(hosts []int32, maxExamples, threads int) RouteCheck {
+	if threads < 1 {
+		threads = 1
+	}
+	type result struct {
+		unroutable, loops int64
+		bad               [][2]int32 // (src, dst)
+	}
+	results := make([]result, len(hosts))
+	var wg sync.WaitGroup
+	work := make(chan int, len(hosts))
+	for i := range hosts {
+		work <- i
+	}
+	close(work)
+	for t := 0; t < threads; t++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			// state per node for the current destination: stamp tells
+			// whether the entry belongs to this destination.
+			const onPath, good, noEntry, looping = 1, 2, 3, 4
+			state := make([]uint8, len(f.Nodes))
+			stamp := make([]int32, len(f.Nodes))
+			var path []int32
+			for di := range work {
+				dst := hosts[di]
+				gen := int32(di + 1)
+				target := f.hosts[dst]
+				stamp[target], state[target] = gen, good
+				r := &results[di]
+				for _, src := range hosts {
+					if src == dst {
+						continue
+					}
+					path = path[:0]
+					v := f.hosts[src]
+					var outcome uint8
+					for outcome == 0 {
+						if stamp[v] == gen {
+							outcome = state[v]
+							if outcome == onPath {
+								outcome = looping
+							}
+							break
+						}
+						stamp[v], state[v] = gen, onPath
+						path = append(path, v)
+						l := f.NextHop(v, dst)
+						if l < 0 {
+							outcome = noEntry
+							break
+						}
+						v = f.Links[l].To
+					}
+					for _, p := range path {
+						state[p] = outcome
+					}
+					if outcome == good {
+						continue
+					}
+					if outcome == looping {
+						r.loops++
+					} else {
+						r.unroutable++
+					}
+					if len(r.bad) < maxExamples {
+						r.bad = append(r.bad, [2]int32{src, dst})
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	var c RouteCheck
+	n := int64(len(hosts))
+	c.Pairs = n * (n - 1)
+	for _, r := range results {
+		c.Unroutable += r.unroutable
+		c.Loops += r.loops
+		for _, p := range r.bad {
+			if len(c.Examples) < maxExamples {
+				if e := f.Explain(p[0], p[1]); e != nil {
+					c.Examples = append(c.Examples, *e)
+				}
+			}
+		}
+	}
+	return c
+}
