@@ -1,0 +1,176 @@
+// Package metrics turns the congestion seen by simulated connections into
+// ORCS's results: the five ORCS metrics, their classic printed lines, and the
+// same results as JSON or CSV with summary statistics.
+//
+// Every accumulator is mergeable and independent of order: per-run values
+// are stored by run index and integer counts are summed, so threads and
+// shards (machines) combine into exactly the result of one sequential run.
+package metrics
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+
+	"orcs/lft"
+)
+
+// RunStats is what one simulation run measured.
+type RunStats struct {
+	// Connections is the number of messages of the run.
+	Connections int64
+	// SumInvWeight is the sum of 1/w over the run's connections, added in
+	// pattern order.
+	SumInvWeight float64
+	// SumLevelMax is the sum over levels of the level's largest w.
+	SumLevelMax int64
+	// MaxWeight is the largest w of the run.
+	MaxWeight int64
+	// Delay is the dep_max_delay chain length (when the metric needs it).
+	Delay int64
+}
+
+// Bandwidth is the run's mean fraction of peak bandwidth, the mean of 1/w.
+func (s RunStats) Bandwidth() float64 {
+	if s.Connections == 0 {
+		return 0
+	}
+	return s.SumInvWeight / float64(s.Connections)
+}
+
+// Metric describes one way of reducing simulated congestion to a result.
+type Metric struct {
+	// Name is the ORCS name, e.g. "hist_acc_band".
+	Name string
+	// Doc is a one-line description.
+	Doc string
+	// ValueName names the per-run value in JSON and CSV.
+	ValueName string
+	// Value extracts the per-run value.
+	Value func(RunStats) float64
+	// NeedsLinkLoad makes the simulation sum every level's link loads.
+	NeedsLinkLoad bool
+	// NeedsDelay makes the simulation compute dependency delays.
+	NeedsDelay bool
+	// Text writes ORCS's printed output.
+	Text func(w io.Writer, r *Result, f *lft.Fabric) error
+}
+
+var registry = map[string]*Metric{}
+var aliases = map[string]string{}
+
+// Register adds a metric to the registry.
+func Register(m *Metric, alias ...string) {
+	registry[m.Name] = m
+	for _, a := range alias {
+		aliases[a] = m.Name
+	}
+}
+
+// Lookup returns the metric with the given name or alias.
+func Lookup(name string) (*Metric, error) {
+	if a, ok := aliases[name]; ok {
+		name = a
+	}
+	if m, ok := registry[name]; ok {
+		return m, nil
+	}
+	return nil, fmt.Errorf("unknown metric %q (known: %s)", name, strings.Join(Names(), ", "))
+}
+
+// Names lists the registered metric names, sorted.
+func Names() []string {
+	var names []string
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
+
+// Meta records how a result was produced.
+type Meta struct {
+	Fabric       string `json:"fabric"`
+	FabricDigest string `json:"fabric_digest"`
+	Hosts        int    `json:"hosts"`
+	Pattern      string `json:"pattern"`
+	Commsize     int    `json:"commsize"`
+	Subset       string `json:"subset"`
+	Shuffle      bool   `json:"shuffle"`
+	Level        int    `json:"level"`
+	Seed         uint64 `json:"seed"`
+	Runs         int    `json:"runs"`
+	Metric       string `json:"metric"`
+}
+
+// Result holds everything a metric needs to render, for all runs.
+type Result struct {
+	Meta Meta
+	// Values holds the metric's per-run value, indexed by run.
+	Values []float64
+	// Weights[w] counts connections whose congestion was w.
+	Weights []int64
+	// LinkLoad[l] sums link l's load over every level of every run
+	// (get_cable_cong only).
+	LinkLoad []int64
+	// RouteErrors counts connections skipped because their route failed
+	// (only with route errors ignored).
+	RouteErrors int64
+}
+
+// AddWeight counts one connection of congestion w.
+func (r *Result) AddWeight(w int32) {
+	for int(w) >= len(r.Weights) {
+		r.Weights = append(r.Weights, 0)
+	}
+	r.Weights[w]++
+}
+
+// Merge adds the integer accumulators of o to r and copies o's per-run
+// values for the runs in owned.
+func (r *Result) Merge(o *Result, owned []int) {
+	for w, c := range o.Weights {
+		for w >= len(r.Weights) {
+			r.Weights = append(r.Weights, 0)
+		}
+		r.Weights[w] += c
+	}
+	if o.LinkLoad != nil {
+		if r.LinkLoad == nil {
+			r.LinkLoad = make([]int64, len(o.LinkLoad))
+		}
+		for l, c := range o.LinkLoad {
+			r.LinkLoad[l] += c
+		}
+	}
+	r.RouteErrors += o.RouteErrors
+	for _, i := range owned {
+		r.Values[i] = o.Values[i]
+	}
+}
+
+// Connections is the total number of connections counted in Weights.
+func (r *Result) Connections() int64 {
+	var n int64
+	for _, c := range r.Weights {
+		n += c
+	}
+	return n
+}
+
+// MeanBandwidth is the mean of 1/w over all connections of all runs,
+// computed from the weight histogram (so it does not depend on order).
+func (r *Result) MeanBandwidth() float64 {
+	var n int64
+	var s float64
+	for w := len(r.Weights) - 1; w >= 1; w-- {
+		c := r.Weights[w]
+		n += c
+		s += float64(c) / float64(w)
+	}
+	if n == 0 {
+		return 0
+	}
+	return s / float64(n)
+}

@@ -1,0 +1,143 @@
+package metrics
+
+import (
+	"bufio"
+	"encoding/json"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+
+	"orcs/lft"
+)
+
+// Formats lists the output formats.
+var Formats = []string{"text", "json", "csv"}
+
+// Render writes r for metric m in the given format ("text", "json", "csv").
+// f is the fabric (needed by get_cable_cong).
+func Render(w io.Writer, format string, m *Metric, r *Result, f *lft.Fabric) error {
+	switch format {
+	case "text", "":
+		return m.Text(w, r, f)
+	case "json":
+		return renderJSON(w, m, r, f)
+	case "csv":
+		return renderCSV(w, m, r, f)
+	}
+	return fmt.Errorf("unknown format %q (known: text, json, csv)", format)
+}
+
+type weightCount struct {
+	Weight int   `json:"weight"`
+	Count  int64 `json:"count"`
+}
+
+type histBin struct {
+	Low   float64 `json:"low"`
+	High  float64 `json:"high"`
+	Count int64   `json:"count"`
+}
+
+// LinkRow is one row of the get_cable_cong per-link table.
+type LinkRow struct {
+	Link     int     `json:"link"`
+	From     string  `json:"from"`
+	To       string  `json:"to"`
+	FromPort int32   `json:"from_port"`
+	ToPort   int32   `json:"to_port"`
+	Load     int64   `json:"load"`
+	Scaled   float64 `json:"scaled"`
+}
+
+// LinkTable lists every link with its summed and scaled load.
+func LinkTable(r *Result, f *lft.Fabric) []LinkRow {
+	scaled := ScaledLoad(r.LinkLoad)
+	rows := make([]LinkRow, len(r.LinkLoad))
+	for l, load := range r.LinkLoad {
+		k := f.Links[l]
+		rows[l] = LinkRow{Link: l, From: f.Nodes[k.From].Name, To: f.Nodes[k.To].Name,
+			FromPort: k.FromPort, ToPort: k.ToPort, Load: load, Scaled: scaled[l]}
+	}
+	return rows
+}
+
+func renderJSON(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
+	out := struct {
+		Meta
+		ValueName     string        `json:"value_name"`
+		Summary       Summary       `json:"summary"`
+		Values        []float64     `json:"values"`
+		Connections   int64         `json:"connections"`
+		MeanBandwidth float64       `json:"mean_bandwidth"`
+		Weights       []weightCount `json:"weights"`
+		Histogram     []histBin     `json:"histogram,omitempty"`
+		Links         []LinkRow     `json:"links,omitempty"`
+		RouteErrors   int64         `json:"route_errors"`
+	}{
+		Meta:          r.Meta,
+		ValueName:     m.ValueName,
+		Summary:       Summarize(r.Values),
+		Values:        r.Values,
+		Connections:   r.Connections(),
+		MeanBandwidth: r.MeanBandwidth(),
+		RouteErrors:   r.RouteErrors,
+	}
+	out.Weights = []weightCount{}
+	for wt, c := range r.Weights {
+		if c > 0 {
+			out.Weights = append(out.Weights, weightCount{wt, c})
+		}
+	}
+	if m.Name == "hist_acc_band" {
+		for i, c := range BandwidthHistogram(r.Values) {
+			out.Histogram = append(out.Histogram, histBin{float64(i) / HistBins, float64(i+1) / HistBins, c})
+		}
+	}
+	if m.NeedsLinkLoad && f != nil {
+		out.Links = LinkTable(r, f)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+
+// renderCSV writes `run,<value>` rows followed by summary rows keyed by the
+// statistic's name; get_cable_cong writes its per-link table instead.
+func renderCSV(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
+	bw := bufio.NewWriter(w)
+	if m.NeedsLinkLoad {
+		if f == nil {
+			return fmt.Errorf("get_cable_cong needs the fabric for its link table")
+		}
+		fmt.Fprintln(bw, "link,from,to,from_port,to_port,load,scaled")
+		for _, row := range LinkTable(r, f) {
+			fmt.Fprintf(bw, "%d,%s,%s,%d,%d,%d,%s\n", row.Link, csvField(row.From), csvField(row.To),
+				row.FromPort, row.ToPort, row.Load, ftoa(row.Scaled))
+		}
+		return bw.Flush()
+	}
+	fmt.Fprintf(bw, "run,%s\n", m.ValueName)
+	for i, v := range r.Values {
+		fmt.Fprintf(bw, "%d,%s\n", i, ftoa(v))
+	}
+	s := Summarize(r.Values)
+	for _, kv := range []struct {
+		k string
+		v float64
+	}{{"mean", s.Mean}, {"std", s.Std}, {"min", s.Min}, {"p5", s.P5}, {"p25", s.P25},
+		{"median", s.Median}, {"p75", s.P75}, {"p95", s.P95}, {"max", s.Max},
+		{"ci95_low", s.CI95Low}, {"ci95_high", s.CI95High}} {
+		fmt.Fprintf(bw, "%s,%s\n", kv.k, ftoa(kv.v))
+	}
+	return bw.Flush()
+}
+
+func csvField(s string) string {
+	if strings.ContainsAny(s, ",\"\n\r") {
+		return `"` + strings.ReplaceAll(s, `"`, `""`) + `"`
+	}
+	return s
+}

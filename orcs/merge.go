@@ -1,0 +1,75 @@
+package main
+
+import (
+	"fmt"
+
+	"github.com/urfave/cli/v2"
+
+	"orcs/internal/outfile"
+	"orcs/lft"
+	"orcs/metrics"
+	"orcs/sim"
+)
+
+func commands() []*cli.Command {
+	return []*cli.Command{mergeCommand(), genCommand()}
+}
+
+func mergeCommand() *cli.Command {
+	return &cli.Command{
+		Name:      "merge",
+		Usage:     "combine the shard files of a split run into the result of the unsplit run",
+		ArgsUsage: "SHARD...",
+		Description: "Every shard 0…N-1 of one --shard I/N split must be given once. The output is\n" +
+			"byte for byte what the unsplit run prints with the same --format.",
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json or csv"},
+			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the result to `FILE`"},
+			&cli.StringFlag{Name: "input_file", Aliases: []string{"i"}, Usage: "the fabric (`FILE`); needed by get_cable_cong"},
+		},
+		Action: func(c *cli.Context) error {
+			if c.Args().Len() == 0 {
+				return fmt.Errorf("merge: no shard files given")
+			}
+			var files []*sim.ShardFile
+			for _, name := range c.Args().Slice() {
+				sf, err := sim.ReadShardFile(name)
+				if err != nil {
+					return err
+				}
+				files = append(files, sf)
+			}
+			res, err := sim.Merge(files, c.Args().Slice())
+			if err != nil {
+				return fmt.Errorf("merge: %w", err)
+			}
+			m, err := metrics.Lookup(res.Meta.Metric)
+			if err != nil {
+				return err
+			}
+			var fabric *lft.Fabric
+			if m.NeedsLinkLoad || c.String("input_file") != "" {
+				if c.String("input_file") == "" {
+					return fmt.Errorf("merge: metric %s prints the fabric: give it with -i", m.Name)
+				}
+				fabric, err = lft.ReadDotFile(c.String("input_file"), lft.DotOptions{KeepAttrs: true})
+				if err != nil {
+					return err
+				}
+				if d := fabric.Digest(); d != res.Meta.FabricDigest {
+					return fmt.Errorf("merge: %s is not the fabric the shards were computed on (digest %s, shards %s)",
+						c.String("input_file"), d, res.Meta.FabricDigest)
+				}
+			}
+			out, err := outfile.Create(c.String("output_file"))
+			if err != nil {
+				return err
+			}
+			defer out.Abort()
+			if err := metrics.Render(out, c.String("format"), m, res, fabric); err != nil {
+				return err
+			}
+			return out.Commit()
+		},
+	}
+}

@@ -1,0 +1,85 @@
+package patterns
+
+import (
+	"fmt"
+	"sync"
+
+	"orcs/rng"
+)
+
+const pvpName = "ptrnvsptrn"
+
+func init() {
+	registerCompiler(pvpName, "two patterns side by side: -f on ranks 0…z−1, -c (background, cycled) on z…n−1", compilePvP)
+}
+
+// compilePvP compiles ptrnvsptrn: the first pattern (spec.First) on ranks
+// 0 … z−1 and the second (spec.Second) on ranks z … n−1, z = spec.Part.
+func compilePvP(spec Spec, n int) (*Source, error) {
+	z := spec.Part
+	if z < 1 || z >= n {
+		return nil, fmt.Errorf("%s: -z/--part_commsize %d out of range: need 1 ≤ z < commsize %d", pvpName, z, n)
+	}
+	first, second := spec.First, spec.Second
+	if first == "" {
+		first = DefaultName
+	}
+	if second == "" {
+		second = DefaultName
+	}
+	if first == pvpName || second == pvpName {
+		return nil, fmt.Errorf("%s: nested %s is not allowed (first %q, second %q)", pvpName, pvpName, first, second)
+	}
+	a, err := Compile(Spec{Name: first}, z)
+	if err != nil {
+		return nil, fmt.Errorf("%s: first pattern: %w", pvpName, err)
+	}
+	b, err := Compile(Spec{Name: second}, n-z)
+	if err != nil {
+		return nil, fmt.Errorf("%s: second pattern: %w", pvpName, err)
+	}
+	if !a.random && !b.random {
+		s := fixedSource(merge(nil, a.fixed, b.fixed, int32(z)), n)
+		s.first = z
+		return s, nil
+	}
+	type scratch struct{ a, b []Level }
+	pool := &sync.Pool{New: func() any { return new(scratch) }}
+	gen := func(r *rng.Stream, out []Level) []Level {
+		sc := pool.Get().(*scratch)
+		la := a.Levels(r, sc.a)
+		lb := b.Levels(r, sc.b)
+		out = merge(out, la, lb, int32(z))
+		if a.random {
+			sc.a = la
+		}
+		if b.random {
+			sc.b = lb
+		}
+		pool.Put(sc)
+		return out
+	}
+	return &Source{n: n, first: z, random: true, gen: gen}, nil
+}
+
+// merge writes into out (reusing its capacity) the pattern whose level k is
+// level k of a followed by level k of b with ranks shifted by z. It has
+// max(len(a), len(b)) levels: while a still has levels, b restarts from its
+// level 0 whenever it runs out; once a is exhausted b just continues.
+func merge(out, a, b []Level, z int32) []Level {
+	la, lb := len(a), len(b)
+	out = reuse(out, max(la, lb))
+	for k := range out {
+		lv := out[k]
+		if k < la {
+			lv = append(lv, a[k]...)
+		}
+		if lb > 0 {
+			for _, p := range b[k%lb] {
+				lv = append(lv, Pair{p.Src + z, p.Dst + z})
+			}
+		}
+		out[k] = lv
+	}
+	return out
+}

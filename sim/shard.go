@@ -1,0 +1,133 @@
+package sim
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"os"
+	"sort"
+
+	"orcs/metrics"
+)
+
+// ShardFormat identifies shard files.
+const ShardFormat = "orcs-shard/1"
+
+// ShardFile is what one shard writes: the simulation's description, the
+// per-run values of the runs it owns and its integer accumulators. Merging
+// every shard of a split gives exactly the result of the unsplit run.
+type ShardFile struct {
+	Format      string       `json:"format"`
+	Shard       int          `json:"shard"`
+	Shards      int          `json:"shards"`
+	Meta        metrics.Meta `json:"meta"`
+	Values      []RunValue   `json:"values"`
+	Weights     []int64      `json:"weights"`
+	LinkLoad    []int64      `json:"link_load,omitempty"`
+	RouteErrors int64        `json:"route_errors"`
+}
+
+// RunValue is one run's value.
+type RunValue struct {
+	Run   int     `json:"run"`
+	Value float64 `json:"value"`
+}
+
+// NewShardFile packs the result of shard sh.
+func NewShardFile(res *metrics.Result, sh Shard) *ShardFile {
+	count := max(sh.Count, 1)
+	sf := &ShardFile{Format: ShardFormat, Shard: sh.Index, Shards: count, Meta: res.Meta,
+		Weights: res.Weights, LinkLoad: res.LinkLoad, RouteErrors: res.RouteErrors}
+	if sf.Weights == nil {
+		sf.Weights = []int64{}
+	}
+	sf.Values = []RunValue{}
+	for r, v := range res.Values {
+		if sh.Owns(r) {
+			sf.Values = append(sf.Values, RunValue{r, v})
+		}
+	}
+	return sf
+}
+
+// Write writes the shard file as JSON.
+func (sf *ShardFile) Write(w io.Writer) error {
+	enc := json.NewEncoder(w)
+	return enc.Encode(sf)
+}
+
+// ReadShardFile reads a shard file; errors name the file.
+func ReadShardFile(path string) (*ShardFile, error) {
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	var sf ShardFile
+	if err := json.Unmarshal(data, &sf); err != nil {
+		return nil, fmt.Errorf("%s: not a shard file: %w", path, err)
+	}
+	if sf.Format != ShardFormat {
+		return nil, fmt.Errorf("%s: not a shard file (format %q, want %q)", path, sf.Format, ShardFormat)
+	}
+	if sf.Shards < 1 || sf.Shard < 0 || sf.Shard >= sf.Shards {
+		return nil, fmt.Errorf("%s: bad shard %d/%d", path, sf.Shard, sf.Shards)
+	}
+	return &sf, nil
+}
+
+// Merge combines the shard files of one split into the full result. Every
+// shard 0…N−1 must be present once, and all must describe the same
+// simulation (fabric digest, pattern, metric, seed, runs, …).
+func Merge(files []*ShardFile, names []string) (*metrics.Result, error) {
+	if len(files) == 0 {
+		return nil, fmt.Errorf("no shard files to merge")
+	}
+	first := files[0]
+	seen := make([]string, first.Shards)
+	for i, sf := range files {
+		if sf.Shards != first.Shards {
+			return nil, fmt.Errorf("%s: shard of a %d-way split, but %s is of a %d-way split",
+				names[i], sf.Shards, names[0], first.Shards)
+		}
+		a, b := sf.Meta, first.Meta
+		a.Fabric, b.Fabric = "", "" // the same fabric may sit at different paths
+		if a != b {
+			return nil, fmt.Errorf("%s: describes another simulation than %s (%+v vs %+v)", names[i], names[0], sf.Meta, first.Meta)
+		}
+		if seen[sf.Shard] != "" {
+			return nil, fmt.Errorf("%s: shard %d/%d given twice (also %s)", names[i], sf.Shard, sf.Shards, seen[sf.Shard])
+		}
+		seen[sf.Shard] = names[i]
+	}
+	var missing []int
+	for i, n := range seen {
+		if n == "" {
+			missing = append(missing, i)
+		}
+	}
+	if len(missing) > 0 {
+		return nil, fmt.Errorf("missing shards %v of %d", missing, first.Shards)
+	}
+	sort.SliceStable(files, func(i, j int) bool { return files[i].Shard < files[j].Shard })
+	res := &metrics.Result{Meta: first.Meta, Values: make([]float64, first.Meta.Runs)}
+	for i := range res.Values {
+		res.Values[i] = math.NaN()
+	}
+	for _, sf := range files {
+		part := &metrics.Result{Weights: sf.Weights, LinkLoad: sf.LinkLoad, RouteErrors: sf.RouteErrors}
+		res.Merge(part, nil)
+		for _, rv := range sf.Values {
+			if rv.Run < 0 || rv.Run >= len(res.Values) || rv.Run%sf.Shards != sf.Shard {
+				return nil, fmt.Errorf("shard %d/%d: run %d does not belong to it", sf.Shard, sf.Shards, rv.Run)
+			}
+			res.Values[rv.Run] = rv.Value
+		}
+	}
+	for r, v := range res.Values {
+		if math.IsNaN(v) {
+			return nil, fmt.Errorf("run %d missing from shard %d/%d", r, r%first.Shards, first.Shards)
+		}
+	}
+	return res, nil
+}

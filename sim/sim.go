@@ -1,0 +1,321 @@
+// Package sim runs ORCS simulations: it chooses and maps hosts, generates
+// the pattern of every run, walks every route of every level through the
+// compiled forwarding tables, and feeds the per-level congestion to a metric.
+//
+// Runs are independent and each draws from its own random stream derived
+// from (seed, run index), so a result does not depend on the number of
+// threads nor on how runs are split into shards across machines.
+package sim
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"math"
+	"runtime"
+	"sync"
+	"sync/atomic"
+
+	"orcs/lft"
+	"orcs/metrics"
+	"orcs/patterns"
+	"orcs/rng"
+)
+
+// Subset names how hosts are chosen when fewer than all take part.
+const (
+	SubsetLinearBFS = "linear_bfs"
+	SubsetRand      = "rand"
+)
+
+// subsetStream is the stream index reserved for drawing the random subset;
+// runs use indices 0 … runs−1.
+const subsetStream = math.MaxUint64
+
+// Shard selects the runs whose index is ≡ Index (mod Count).
+type Shard struct {
+	Index, Count int
+}
+
+// Owns reports whether run r belongs to the shard.
+func (s Shard) Owns(r int) bool { return s.Count <= 1 || r%s.Count == s.Index }
+
+// Config describes a simulation.
+type Config struct {
+	// Input names the fabric in results.
+	Input string
+	// Pattern selects the communication pattern.
+	Pattern patterns.Spec
+	// Metric is the metric's name.
+	Metric string
+	// Commsize is the number of hosts that take part; 0 = all hosts,
+	// rounded down to even.
+	Commsize int
+	// Subset is SubsetLinearBFS or SubsetRand.
+	Subset string
+	// NoShuffle keeps the subset order instead of a random mapping per run.
+	NoShuffle bool
+	// Level simulates only this level; -1 = all.
+	Level int
+	// Runs is the number of runs.
+	Runs int
+	// Seed derives every random stream.
+	Seed uint64
+	// Threads is the number of worker goroutines; 0 = all cores.
+	Threads int
+	// Shard restricts the simulation to a subset of runs.
+	Shard Shard
+	// IgnoreRouteErrors counts connections whose route fails and skips them
+	// instead of refusing the fabric.
+	IgnoreRouteErrors bool
+	// Verbose, if set, receives a line per simulated level.
+	Verbose io.Writer
+	// Progress, if set, is called with the number of finished runs.
+	Progress func(done int64)
+}
+
+// Sim is a prepared simulation.
+type Sim struct {
+	cfg    Config
+	fabric *lft.Fabric
+	metric *metrics.Metric
+	source *patterns.Source
+	hosts  []int32 // the hosts taking part, in subset order
+}
+
+// New validates cfg against the fabric and prepares the simulation.
+func New(f *lft.Fabric, cfg Config) (*Sim, error) {
+	m, err := metrics.Lookup(cfg.Metric)
+	if err != nil {
+		return nil, err
+	}
+	if cfg.Runs < 1 {
+		return nil, fmt.Errorf("number of runs must be at least 1, got %d", cfg.Runs)
+	}
+	if cfg.Shard.Count > 1 && (cfg.Shard.Index < 0 || cfg.Shard.Index >= cfg.Shard.Count) {
+		return nil, fmt.Errorf("shard %d/%d: index must be in 0…%d", cfg.Shard.Index, cfg.Shard.Count, cfg.Shard.Count-1)
+	}
+	H := f.NumHosts()
+	n := cfg.Commsize
+	if n == 0 {
+		n = H &^ 1
+	}
+	if n > H {
+		return nil, fmt.Errorf("commsize %d is larger than the number of hosts (%d)", n, H)
+	}
+	if n < 2 {
+		return nil, fmt.Errorf("commsize %d: at least 2 hosts must take part (the fabric has %d)", n, H)
+	}
+	cfg.Commsize = n
+	src, err := patterns.Compile(cfg.Pattern, n)
+	if err != nil {
+		return nil, err
+	}
+	levels := src.Levels(rng.New(cfg.Seed, 0), nil)
+	if cfg.Level >= len(levels) || cfg.Level < -1 {
+		return nil, fmt.Errorf("level %d does not exist: pattern %s has %d levels for commsize %d (0…%d)",
+			cfg.Level, cfg.Pattern.Name, len(levels), n, len(levels)-1)
+	}
+	if cfg.Threads <= 0 {
+		cfg.Threads = runtime.NumCPU()
+	}
+	s := &Sim{cfg: cfg, fabric: f, metric: m, source: src}
+	switch cfg.Subset {
+	case SubsetLinearBFS, "":
+		s.cfg.Subset = SubsetLinearBFS
+		s.hosts = LinearBFS(f)[:n]
+	case SubsetRand:
+		all := make([]int32, H)
+		for i := range all {
+			all[i] = int32(i)
+		}
+		r := rng.New(cfg.Seed, subsetStream)
+		for i := 0; i < n; i++ { // partial Fisher–Yates
+			j := i + r.IntN(H-i)
+			all[i], all[j] = all[j], all[i]
+		}
+		s.hosts = all[:n]
+	default:
+		return nil, fmt.Errorf("unknown subset %q (known: linear_bfs, rand)", cfg.Subset)
+	}
+	return s, nil
+}
+
+// Hosts returns the hosts taking part (host indices), in subset order.
+func (s *Sim) Hosts() []int32 { return s.hosts }
+
+// Commsize returns the number of hosts taking part.
+func (s *Sim) Commsize() int { return s.cfg.Commsize }
+
+// Metric returns the simulation's metric.
+func (s *Sim) Metric() *metrics.Metric { return s.metric }
+
+// Levels returns the pattern levels of run r (for --printptrn), drawn as
+// the run draws them: after its mapping.
+func (s *Sim) Levels(run int) []patterns.Level {
+	r := rng.New(s.cfg.Seed, uint64(run))
+	if !s.cfg.NoShuffle {
+		r.ShuffleInt32(make([]int32, len(s.hosts)))
+	}
+	return s.source.Levels(r, nil)
+}
+
+// CheckRoutes checks every ordered pair of the hosts taking part: any pair
+// of them may be mapped onto each other.
+func (s *Sim) CheckRoutes(maxExamples int) lft.RouteCheck {
+	return s.fabric.CheckRoutes(s.hosts, maxExamples, s.cfg.Threads)
+}
+
+// RouteError is returned when the fabric has failing routes among the hosts
+// taking part.
+type RouteError struct {
+	Check  lft.RouteCheck
+	Fabric *lft.Fabric
+}
+
+func (e *RouteError) Error() string {
+	msg := fmt.Sprintf("%d of %d host pairs do not route (%d unroutable, %d routing loops)",
+		e.Check.Unroutable+e.Check.Loops, e.Check.Pairs, e.Check.Unroutable, e.Check.Loops)
+	if len(e.Check.Examples) > 0 {
+		msg += "; first: " + e.Check.Examples[0].Message(e.Fabric)
+	}
+	return msg
+}
+
+// LinearBFS orders the hosts by a breadth-first search from the first node
+// of the fabric over out-links in input order (ORCS's linear_bfs), which
+// fills whole leaf switches first. Hosts the search does not reach follow in
+// input order.
+func LinearBFS(f *lft.Fabric) []int32 {
+	seen := make([]bool, len(f.Nodes))
+	queue := []int32{0}
+	seen[0] = true
+	var order []int32
+	for len(queue) > 0 {
+		v := queue[0]
+		queue = queue[1:]
+		if h := f.HostIndex(v); h >= 0 {
+			order = append(order, h)
+		}
+		for _, l := range f.OutLinks(v) {
+			if to := f.Links[l].To; !seen[to] {
+				seen[to] = true
+				queue = append(queue, to)
+			}
+		}
+	}
+	for h := 0; h < f.NumHosts(); h++ {
+		if !seen[f.HostNode(h)] {
+			order = append(order, int32(h))
+		}
+	}
+	return order
+}
+
+// Run simulates every run of the configuration's shard and returns the
+// result; values of runs outside the shard are NaN.
+func (s *Sim) Run() (*metrics.Result, error) {
+	if !s.cfg.IgnoreRouteErrors {
+		if c := s.CheckRoutes(1); !c.OK() {
+			return nil, &RouteError{Check: c, Fabric: s.fabric}
+		}
+	}
+	res := &metrics.Result{Values: make([]float64, s.cfg.Runs)}
+	for i := range res.Values {
+		res.Values[i] = math.NaN()
+	}
+	if s.metric.NeedsLinkLoad {
+		res.LinkLoad = make([]int64, len(s.fabric.Links))
+	}
+	var owned []int
+	for r := 0; r < s.cfg.Runs; r++ {
+		if s.cfg.Shard.Owns(r) {
+			owned = append(owned, r)
+		}
+	}
+	const chunk = 8
+	var next, done atomic.Int64
+	threads := min(s.cfg.Threads, max(1, len(owned)))
+	partial := make([]*metrics.Result, threads)
+	errs := make([]error, threads)
+	var wg sync.WaitGroup
+	for t := 0; t < threads; t++ {
+		wg.Add(1)
+		go func(t int) {
+			defer wg.Done()
+			w := s.newWorker(res.Values)
+			for {
+				start := int(next.Add(chunk)) - chunk
+				if start >= len(owned) {
+					break
+				}
+				for _, r := range owned[start:min(start+chunk, len(owned))] {
+					if err := w.run(r); err != nil {
+						errs[t] = err
+						return
+					}
+				}
+				if s.cfg.Progress != nil {
+					s.cfg.Progress(done.Add(int64(min(chunk, len(owned)-start))))
+				}
+			}
+			partial[t] = &w.acc
+		}(t)
+	}
+	wg.Wait()
+	if err := errors.Join(errs...); err != nil {
+		return nil, err
+	}
+	for _, p := range partial {
+		res.Merge(p, nil)
+	}
+	res.Meta = s.Meta()
+	return res, nil
+}
+
+// Meta describes the simulation for results.
+func (s *Sim) Meta() metrics.Meta {
+	name := s.cfg.Pattern.Name
+	if name == "ptrnvsptrn" {
+		first, second := s.cfg.Pattern.First, s.cfg.Pattern.Second
+		if first == "" {
+			first = "bisect"
+		}
+		if second == "" {
+			second = "bisect"
+		}
+		name = fmt.Sprintf("ptrnvsptrn(%s/%d,%s)", first, s.cfg.Pattern.Part, second)
+	}
+	return metrics.Meta{
+		Fabric:       s.cfg.Input,
+		FabricDigest: s.fabric.Digest(),
+		Hosts:        s.fabric.NumHosts(),
+		Pattern:      name,
+		Commsize:     s.cfg.Commsize,
+		Subset:       s.cfg.Subset,
+		Shuffle:      !s.cfg.NoShuffle,
+		Level:        s.cfg.Level,
+		Seed:         s.cfg.Seed,
+		Runs:         s.cfg.Runs,
+		Metric:       s.metric.Name,
+	}
+}
+
+// Mapping returns the rank → position-in-Hosts mapping of run r: the
+// identity with -d, else the run's random permutation.
+func (s *Sim) Mapping(run int) []int32 {
+	perm := make([]int32, len(s.hosts))
+	for i := range perm {
+		perm[i] = int32(i)
+	}
+	if !s.cfg.NoShuffle {
+		rng.New(s.cfg.Seed, uint64(run)).ShuffleInt32(perm)
+	}
+	return perm
+}
+
+// RandomPattern reports whether the pattern changes from run to run.
+func (s *Sim) RandomPattern() bool { return s.source.Random() }
+
+// SetProgress sets the progress callback.
+func (s *Sim) SetProgress(fn func(done int64)) { s.cfg.Progress = fn }

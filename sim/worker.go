@@ -1,0 +1,164 @@
+package sim
+
+import (
+	"fmt"
+
+	"orcs/lft"
+	"orcs/metrics"
+	"orcs/patterns"
+	"orcs/rng"
+)
+
+// worker simulates runs with its own scratch state and accumulators.
+type worker struct {
+	s      *Sim
+	f      *lft.Fabric
+	values []float64 // shared; each run writes only its own index
+	acc    metrics.Result
+	stream rng.Stream
+	perm   []int32 // rank → host index for the current run
+	levels []patterns.Level
+	walk   Walker
+	delay  metrics.DelayTracker
+	src    []int32
+	dst    []int32
+}
+
+func (s *Sim) newWorker(values []float64) *worker {
+	w := &worker{s: s, f: s.fabric, values: values, perm: make([]int32, len(s.hosts))}
+	w.walk.Init(s.fabric, s.metric.NeedsLinkLoad)
+	if s.metric.NeedsLinkLoad {
+		w.acc.LinkLoad = w.walk.Sum
+	}
+	return w
+}
+
+// run simulates run r.
+func (w *worker) run(r int) error {
+	s := w.s
+	w.stream.Reset(s.cfg.Seed, uint64(r))
+	copy(w.perm, s.hosts)
+	if !s.cfg.NoShuffle {
+		w.stream.ShuffleInt32(w.perm)
+	}
+	w.levels = s.source.Levels(&w.stream, w.levels)
+	levels := w.levels
+	if s.cfg.Level >= 0 {
+		if s.cfg.Level >= len(levels) {
+			return fmt.Errorf("run %d: level %d does not exist", r, s.cfg.Level)
+		}
+		levels = levels[s.cfg.Level : s.cfg.Level+1]
+	}
+	if s.metric.NeedsDelay {
+		w.delay.Reset(len(w.perm), s.source.FirstRanks())
+	}
+	var st metrics.RunStats
+	for li, lv := range levels {
+		weights, failed := w.walk.Level(lv, w.perm)
+		if failed > 0 {
+			w.acc.RouteErrors += int64(failed)
+		}
+		var levelMax int32
+		for _, wt := range weights {
+			if wt == 0 {
+				continue // failed route, skipped
+			}
+			st.Connections++
+			st.SumInvWeight += 1 / float64(wt)
+			w.acc.AddWeight(wt)
+			if wt > levelMax {
+				levelMax = wt
+			}
+		}
+		st.SumLevelMax += int64(levelMax)
+		if int64(levelMax) > st.MaxWeight {
+			st.MaxWeight = int64(levelMax)
+		}
+		if s.metric.NeedsDelay {
+			w.src, w.dst = w.src[:0], w.dst[:0]
+			for _, p := range lv {
+				w.src = append(w.src, p.Src)
+				w.dst = append(w.dst, p.Dst)
+			}
+			w.delay.Level(w.src, w.dst, weights)
+		}
+		if s.cfg.Verbose != nil {
+			fmt.Fprintf(s.cfg.Verbose, "run %d level %d: %d connections, max congestion %d\n", r, li, len(lv), levelMax)
+		}
+	}
+	if s.metric.NeedsDelay {
+		st.Delay = w.delay.Delay()
+	}
+	w.values[r] = s.metric.Value(st)
+	return nil
+}
+
+// Walker builds the cable congestion map of one level at a time: it walks
+// every route of the level, counts how many routes use each link, and gives
+// every connection its congestion w, the largest count on its route.
+type Walker struct {
+	f    *lft.Fabric
+	load []int32 // per link, zero between levels
+	path []int32 // the routes of the level, concatenated
+	ends []int32 // ends[i]: end of pair i's route in path
+	w    []int32
+	// Sum, when enabled, accumulates every level's load per link.
+	Sum []int64
+}
+
+// Init prepares the walker for fabric f; sum enables Sum.
+func (k *Walker) Init(f *lft.Fabric, sum bool) {
+	k.f = f
+	k.load = make([]int32, len(f.Links))
+	if sum {
+		k.Sum = make([]int64, len(f.Links))
+	}
+}
+
+// Level walks the level's pairs, with ranks mapped to host indices by perm,
+// and returns each pair's congestion (0 for a pair whose route failed) and
+// the number of failed routes. The returned slice is reused by the next call.
+func (k *Walker) Level(lv patterns.Level, perm []int32) ([]int32, int) {
+	path, ends := k.path[:0], k.ends[:0]
+	failed := 0
+	for _, p := range lv {
+		start := len(path)
+		var st lft.RouteStatus
+		path, st = k.f.AppendRoute(path, perm[p.Src], perm[p.Dst])
+		if st != lft.RouteOK {
+			path = path[:start]
+			failed++
+		}
+		ends = append(ends, int32(len(path)))
+	}
+	load := k.load
+	for _, l := range path {
+		load[l]++
+	}
+	w := k.w[:0]
+	start := int32(0)
+	for _, end := range ends {
+		var m int32
+		for _, l := range path[start:end] {
+			if c := load[l]; c > m {
+				m = c
+			}
+		}
+		w = append(w, m)
+		start = end
+	}
+	if k.Sum != nil {
+		for _, l := range path {
+			if c := load[l]; c != 0 {
+				k.Sum[l] += int64(c)
+				load[l] = 0
+			}
+		}
+	} else {
+		for _, l := range path {
+			load[l] = 0
+		}
+	}
+	k.path, k.ends, k.w = path, ends, w
+	return w, failed
+}
