@@ -101,6 +101,9 @@ func analyzeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if shard.Count > 1 && !seedGiven {
+		return fmt.Errorf("--shard needs --seed: every shard must draw the same mappings")
+	}
 	input := c.String("input_file")
 	fabric, err := lft.ReadDotFile(input, lft.DotOptions{KeepAttrs: metric.NeedsLinkLoad})
 	if err != nil {
@@ -154,10 +157,6 @@ func analyzeAction(c *cli.Context) error {
 		}
 		return out.Commit()
 	}
-	seedMatters := !cfg.NoShuffle || cfg.Subset == sim.SubsetRand || s.RandomPattern()
-	if !seedGiven && seedMatters {
-		fmt.Fprintf(os.Stderr, "orcs: seed %d (repeat with --seed %d)\n", seed, seed)
-	}
 	var bar *progressBar
 	if c.Bool("progress") && term.IsTerminal(int(os.Stderr.Fd())) {
 		bar = startProgress(int64(cfg.Runs), shard)
@@ -167,6 +166,10 @@ func analyzeAction(c *cli.Context) error {
 	bar.stop()
 	if err != nil {
 		return err
+	}
+	seedMatters := !cfg.NoShuffle || cfg.Subset == sim.SubsetRand || s.RandomPattern()
+	if !seedGiven && seedMatters {
+		fmt.Fprintf(os.Stderr, "orcs: seed %d (repeat with --seed %d)\n", seed, seed)
 	}
 	if res.RouteErrors > 0 {
 		fmt.Fprintf(os.Stderr, "orcs: warning: %d connections skipped because their route failed (--ignore-route-errors)\n", res.RouteErrors)

@@ -131,3 +131,12 @@ func Merge(files []*ShardFile, names []string) (*metrics.Result, error) {
 	}
 	return res, nil
 }
+
+// readShard decodes a shard file held in memory.
+func readShard(data []byte) (*ShardFile, error) {
+	var sf ShardFile
+	if err := json.Unmarshal(data, &sf); err != nil {
+		return nil, err
+	}
+	return &sf, nil
+}

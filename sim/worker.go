@@ -104,6 +104,8 @@ type Walker struct {
 	w    []int32
 	// Sum, when enabled, accumulates every level's load per link.
 	Sum []int64
+	// Hops counts the links walked so far.
+	Hops int64
 }
 
 // Init prepares the walker for fabric f; sum enables Sum.
@@ -131,6 +133,7 @@ func (k *Walker) Level(lv patterns.Level, perm []int32) ([]int32, int) {
 		}
 		ends = append(ends, int32(len(path)))
 	}
+	k.Hops += int64(len(path))
 	load := k.load
 	for _, l := range path {
 		load[l]++
