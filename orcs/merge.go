@@ -11,9 +11,7 @@ import (
 	"orcs/sim"
 )
 
-func commands() []*cli.Command {
-	return []*cli.Command{mergeCommand(), genCommand()}
-}
+func init() { registerCommand(mergeCommand()) }
 
 func mergeCommand() *cli.Command {
 	return &cli.Command{
