@@ -2,7 +2,9 @@ package lft
 
 import (
 	"fmt"
+	"runtime"
 	"strings"
+	"sync"
 )
 
 // DestID names a routing destination inside a Builder. Destinations are
@@ -26,12 +28,16 @@ type Builder struct {
 	destNode  []int32
 	destByKey map[string]DestID
 	routes    []route
+	lists     [][]byte // ORCS comment lists, tokenised at Build
 }
 
 type route struct {
 	link int32
-	dest DestID
+	dest DestID // ≥ 0 a destination, AnyDest, or listRef(i): lists[i]
 }
+
+// listRef encodes an index into Builder.lists as a route destination.
+func listRef(i int) DestID { return DestID(-2 - i) }
 
 // NewBuilder returns an empty Builder.
 func NewBuilder() *Builder {
@@ -108,6 +114,19 @@ func (b *Builder) Route(link int32, dest DestID) {
 	b.routes = append(b.routes, route{link, dest})
 }
 
+// RouteList routes every destination named in an ORCS comment list over
+// link: "*" alone matches every destination, otherwise names are separated
+// by commas, blanks, tabs or newlines. The list is kept (not copied) until
+// Build and tokenised there, straight into the tables.
+func (b *Builder) RouteList(link int32, list []byte) {
+	if len(list) == 1 && list[0] == '*' {
+		b.Route(link, AnyDest)
+		return
+	}
+	b.routes = append(b.routes, route{link, listRef(len(b.lists))})
+	b.lists = append(b.lists, list)
+}
+
 // Build compiles the fabric. It fails if there are no hosts.
 func (b *Builder) Build() (*Fabric, error) {
 	f := &Fabric{Nodes: b.nodes, Links: b.links, names: b.byName}
@@ -154,7 +173,9 @@ func (b *Builder) Build() (*Fabric, error) {
 	return f, nil
 }
 
-// compileTables turns the ordered routing entries into flat tables.
+// compileTables turns the ordered routing entries into flat tables. Switch
+// rows are independent, so they are filled by several goroutines, each
+// taking the entries of its own switches in order.
 func (f *Fabric) compileTables(b *Builder) {
 	H := len(f.hosts)
 	// destination id → host index (or -1 when the name is not a host).
@@ -165,10 +186,59 @@ func (f *Fabric) compileTables(b *Builder) {
 			destHost[d] = f.hostOf[v]
 		}
 	}
-	f.swTab = make([]int32, len(f.switches)*H)
-	for i := range f.swTab {
-		f.swTab[i] = -1
+	// hostByName resolves a name of a comment list to a host index.
+	hostByName := func(name []byte) int32 {
+		if v, ok := b.byName[string(name)]; ok {
+			return f.hostOf[v]
+		}
+		return -1
 	}
+	// apply fills the unset entries of row for entry r; self is the row's
+	// own host index (never a destination of itself), or -1.
+	apply := func(row []int32, r route) {
+		switch {
+		case r.dest == AnyDest:
+			for i, v := range row {
+				if v < 0 {
+					row[i] = r.link
+				}
+			}
+		case r.dest >= 0:
+			if h := destHost[r.dest]; h >= 0 && row[h] < 0 {
+				row[h] = r.link
+			}
+		default:
+			forEachName(b.lists[-2-int(r.dest)], func(name []byte) {
+				if h := hostByName(name); h >= 0 && row[h] < 0 {
+					row[h] = r.link
+				}
+			})
+		}
+	}
+
+	f.swTab = make([]int32, len(f.switches)*H)
+	workers := min(runtime.NumCPU(), max(1, len(f.switches)/8))
+	var wg sync.WaitGroup
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			for s := w; s < len(f.switches); s += workers {
+				row := f.swTab[s*H : (s+1)*H]
+				for i := range row {
+					row[i] = -1
+				}
+			}
+			for _, r := range b.routes {
+				s := f.switchOf[b.links[r.link].From]
+				if s >= 0 && int(s)%workers == w {
+					apply(f.swTab[int(s)*H:int(s+1)*H], r)
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+
 	// Hosts: uniform (one link for everything) unless some host routes by
 	// destination; then every host gets a full row.
 	const unset = -1
@@ -179,23 +249,9 @@ func (f *Fabric) compileTables(b *Builder) {
 	var hostRows []int32 // allocated on first need
 	hostHasEntries := make([]bool, H)
 	for _, r := range b.routes {
-		from := b.links[r.link].From
-		if s := f.switchOf[from]; s >= 0 {
-			row := f.swTab[int(s)*H : int(s+1)*H]
-			if r.dest == AnyDest {
-				for i, v := range row {
-					if v < 0 {
-						row[i] = r.link
-					}
-				}
-			} else if h := destHost[r.dest]; h >= 0 && row[h] < 0 {
-				row[h] = r.link
-			}
-			continue
-		}
-		h := f.hostOf[from]
-		if uniform[h] != unset {
-			continue // an earlier "*" already matches everything
+		h := f.hostOf[b.links[r.link].From]
+		if h < 0 || uniform[h] != unset {
+			continue // a switch entry, or an earlier "*" matches everything
 		}
 		if r.dest == AnyDest && !hostHasEntries[h] {
 			uniform[h] = r.link
@@ -208,16 +264,7 @@ func (f *Fabric) compileTables(b *Builder) {
 			}
 		}
 		hostHasEntries[h] = true
-		row := hostRows[int(h)*H : int(h+1)*H]
-		if r.dest == AnyDest {
-			for i, v := range row {
-				if v < 0 {
-					row[i] = r.link
-				}
-			}
-		} else if d := destHost[r.dest]; d >= 0 && row[d] < 0 {
-			row[d] = r.link
-		}
+		apply(hostRows[int(h)*H:int(h+1)*H], r)
 	}
 	if hostRows == nil {
 		f.hostUniform = true
@@ -233,6 +280,28 @@ func (f *Fabric) compileTables(b *Builder) {
 		}
 	}
 	f.hostTab = hostRows
+}
+
+// forEachName calls fn for every name of an ORCS comment list.
+func forEachName(list []byte, fn func(name []byte)) {
+	for len(list) > 0 {
+		i := 0
+		for i < len(list) && isCommentSep(list[i]) {
+			i++
+		}
+		j := i
+		for j < len(list) && !isCommentSep(list[j]) {
+			j++
+		}
+		if j > i {
+			fn(list[i:j])
+		}
+		list = list[j:]
+	}
+}
+
+func isCommentSep(c byte) bool {
+	return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'
 }
 
 // quoteID quotes a dot identifier.

@@ -74,7 +74,6 @@ type dotParser struct {
 	line      int // current line (fast path), 1-based
 	graphName string
 	attrs     [][]Attr
-	unq       []byte // scratch for unescaping
 }
 
 func kindOfName(name []byte) NodeKind {
@@ -263,34 +262,8 @@ func (p *dotParser) routeComment(link int32, comment []byte, has bool) error {
 		return p.errorf("edge %s has no comment attribute (the destinations routed over it, or \"*\")",
 			p.b.linkName(link))
 	}
-	addCommentRoutes(p.b, link, comment)
+	p.b.RouteList(link, comment)
 	return nil
-}
-
-// addCommentRoutes splits an ORCS routing comment into destinations.
-func addCommentRoutes(b *Builder, link int32, comment []byte) {
-	if len(comment) == 1 && comment[0] == '*' {
-		b.Route(link, AnyDest)
-		return
-	}
-	for len(comment) > 0 {
-		i := 0
-		for i < len(comment) && isCommentSep(comment[i]) {
-			i++
-		}
-		j := i
-		for j < len(comment) && !isCommentSep(comment[j]) {
-			j++
-		}
-		if j > i {
-			b.Route(link, b.DestBytes(comment[i:j]))
-		}
-		comment = comment[j:]
-	}
-}
-
-func isCommentSep(c byte) bool {
-	return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'
 }
 
 // attrList parses `[ k = v (,|;)? ... ]`, calling fn for each attribute.
@@ -325,7 +298,7 @@ func (p *dotParser) attrList(s *lineScanner, fn func(k, v []byte)) bool {
 }
 
 // id parses a dot ID: a quoted string, a name or a numeral. The returned
-// slice is only valid until the next call.
+// slice points into the input, or is freshly allocated for an escaped string.
 func (p *dotParser) id(s *lineScanner) ([]byte, bool) {
 	if s.done() {
 		return nil, false
@@ -346,14 +319,15 @@ func (p *dotParser) id(s *lineScanner) ([]byte, bool) {
 				s.pos = i + 1
 				raw := s.buf[start:i]
 				if escaped {
-					p.unq = p.unq[:0]
+					// A fresh slice: routing lists are kept until Build.
+					unq := make([]byte, 0, len(raw))
 					for j := 0; j < len(raw); j++ {
 						if raw[j] == '\\' && j+1 < len(raw) && raw[j+1] == '"' {
 							j++
 						}
-						p.unq = append(p.unq, raw[j])
+						unq = append(unq, raw[j])
 					}
-					raw = p.unq
+					raw = unq
 				}
 				// "a" + "b" concatenation is left to the full parser.
 				save := s.pos
@@ -533,7 +507,7 @@ func (p *dotParser) edge(st *ast.EdgeStmt, defaults []Attr) error {
 				p.file, p.line, p.b.linkName(link))
 		}
 		if !p.opt.Topology {
-			addCommentRoutes(p.b, link, comment)
+			p.b.RouteList(link, comment)
 		}
 		src = rh.Destination
 	}

@@ -10,7 +10,12 @@
 // Builder; writers turn a Fabric back into files.
 package lft
 
-import "fmt"
+import (
+	"crypto/sha256"
+	"encoding/binary"
+	"encoding/hex"
+	"fmt"
+)
 
 // NodeKind says what a node is.
 type NodeKind uint8
@@ -152,3 +157,34 @@ func (f *Fabric) hostLink(h, dst int32) int32 {
 
 // Routed reports whether node v has a table entry towards host dst.
 func (f *Fabric) Routed(v int32, dst int32) bool { return f.NextHop(v, dst) >= 0 }
+
+// Digest returns a short fingerprint of the fabric's nodes, links and
+// compiled tables, to check that shards were computed on the same fabric.
+func (f *Fabric) Digest() string {
+	h := sha256.New()
+	var buf []byte
+	flush := func() {
+		h.Write(buf)
+		buf = buf[:0]
+	}
+	for _, n := range f.Nodes {
+		buf = append(buf, n.Name...)
+		buf = append(buf, 0, byte(n.Kind))
+	}
+	flush()
+	for _, l := range f.Links {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(l.From))
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(l.To))
+	}
+	flush()
+	for _, tab := range [][]int32{f.swTab, f.hostTab} {
+		for i, x := range tab {
+			buf = binary.LittleEndian.AppendUint32(buf, uint32(x))
+			if i%16384 == 16383 {
+				flush()
+			}
+		}
+		flush()
+	}
+	return hex.EncodeToString(h.Sum(nil)[:12])
+}
