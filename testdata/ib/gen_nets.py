@@ -1,0 +1,221 @@
+#!/usr/bin/env python3
+"""Write the ibsim net files of the InfiniBand parser fixtures.
+
+Usage: python3 gen_nets.py [FABRIC...]   (default: all of them)
+
+Each fabric is written to <fabric>/<fabric>.net next to this script (the
+torus also gets its torus-2QoS seed file, torus/torus-2QoS.conf). The
+files are committed; this generator only documents and reproduces them.
+regen.sh reads the .net files and does not need Python.
+
+Conventions: node ids are explicit ("S-leaf0", "H-0", ...), no GUID
+directives, so ibsim assigns GUIDs in file order (CAs from 0x100000,
+advancing by nports+1; switches from 0x200000, advancing by 1). Every
+link is written at both of its ends. Records appear in this order:
+switches first, then hosts in index order.
+"""
+
+import os
+import sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+
+
+class Fabric:
+    def __init__(self, name, header):
+        self.name = name
+        self.header = header
+        self.nodes = []  # (kind, nports, nodeid) in file order
+        self.ports = {}  # nodeid -> {port: (remote nodeid, remote port)}
+        self.extra = {}  # other file name -> text, written beside the .net
+
+    def node(self, kind, nports, nodeid):
+        assert nodeid not in self.ports, nodeid
+        self.nodes.append((kind, nports, nodeid))
+        self.ports[nodeid] = {}
+
+    def link(self, a, pa, b, pb):
+        for n, p in ((a, pa), (b, pb)):
+            nports = next(k[1] for k in self.nodes if k[2] == n)
+            assert 1 <= p <= nports, (n, p)
+            assert p not in self.ports[n], ("port used twice", n, p)
+        self.ports[a][pa] = (b, pb)
+        self.ports[b][pb] = (a, pa)
+
+    def text(self):
+        out = [self.header.rstrip("\n"), ""]
+        for kind, nports, nodeid in self.nodes:
+            out.append('%s %d "%s"' % (kind, nports, nodeid))
+            for p in sorted(self.ports[nodeid]):
+                r, rp = self.ports[nodeid][p]
+                out.append('[%d] "%s"[%d]' % (p, r, rp))
+            out.append("")
+        return "\n".join(out)
+
+
+def ft16():
+    f = Fabric("ft16", """\
+# ft16: 16-host 2-level fat tree, switch radix 8.
+# 4 leaf switches S-leaf0..3: ports 1-4 go down to hosts H-(4*l)..H-(4*l+3),
+# port 5+s goes up to spine S-spine<s> port 1+l.
+# 4 spine switches S-spine0..3: ports 1-4 go down to the leaves, ports 5-8
+# are unconnected.
+""")
+    for l in range(4):
+        f.node("Switch", 8, "S-leaf%d" % l)
+    for s in range(4):
+        f.node("Switch", 8, "S-spine%d" % s)
+    for h in range(16):
+        f.node("Hca", 1, "H-%d" % h)
+    for l in range(4):
+        for p in range(4):
+            f.link("S-leaf%d" % l, 1 + p, "H-%d" % (4 * l + p), 1)
+        for s in range(4):
+            f.link("S-leaf%d" % l, 5 + s, "S-spine%d" % s, 1 + l)
+    return f
+
+
+def ft64():
+    f = Fabric("ft64", """\
+# ft64: 64-host 3-level fat tree, a 4-ary 3-tree of 8-port switches.
+# Pods q = 0..3; within a pod, leaf j = 0..3 and middle m = 0..3.
+# Leaf S-leaf<4q+j>: ports 1-4 go down to hosts H-(16q+4j)..H-(16q+4j+3),
+#   port 5+m goes up to middle S-mid<4q+m> port 1+j.
+# Middle S-mid<4q+m>: ports 1-4 go down to the 4 leaves of pod q,
+#   port 5+t goes up to top S-top<4m+t> port 1+q.
+# Top S-top<4m+t>: ports 1-4 go down to middle switch m of each pod
+#   (port 1+q <-> S-mid<4q+m>); ports 5-8 are unconnected.
+# So two hosts in one leaf are 2 hops apart (via the leaf), in one pod 4
+# (via a middle switch), in different pods 6 (via a top switch).
+""")
+    for i in range(16):
+        f.node("Switch", 8, "S-leaf%d" % i)
+    for i in range(16):
+        f.node("Switch", 8, "S-mid%d" % i)
+    for i in range(16):
+        f.node("Switch", 8, "S-top%d" % i)
+    for h in range(64):
+        f.node("Hca", 1, "H-%d" % h)
+    for q in range(4):
+        for j in range(4):
+            leaf = "S-leaf%d" % (4 * q + j)
+            for p in range(4):
+                f.link(leaf, 1 + p, "H-%d" % (16 * q + 4 * j + p), 1)
+            for m in range(4):
+                f.link(leaf, 5 + m, "S-mid%d" % (4 * q + m), 1 + j)
+        for m in range(4):
+            for t in range(4):
+                f.link("S-mid%d" % (4 * q + m), 5 + t,
+                       "S-top%d" % (4 * m + t), 1 + q)
+    return f
+
+
+def dualport():
+    f = Fabric("dualport", """\
+# dualport: 2 switches, 6 hosts, two of them with dual-port HCAs.
+# S-0 (6 ports, all used): ports 1-2 -> H-0, H-1; port 3 -> H-4 port 1;
+#   port 4 -> H-5 port 2; ports 5-6 -> S-1 ports 7-8 (two parallel links).
+# S-1 (8 ports): ports 1-2 -> H-2, H-3; port 3 -> H-4 port 2;
+#   port 4 -> H-5 port 1; ports 5-6 unconnected; ports 7-8 -> S-0.
+# H-4 and H-5 are 2-port HCAs with each port on a different switch (H-5
+# crossed: its port 1 is on S-1). Each HCA port gets its own LID.
+""")
+    f.node("Switch", 6, "S-0")
+    f.node("Switch", 8, "S-1")
+    for h in range(6):
+        f.node("Hca", 2 if h >= 4 else 1, "H-%d" % h)
+    f.link("S-0", 1, "H-0", 1)
+    f.link("S-0", 2, "H-1", 1)
+    f.link("S-0", 3, "H-4", 1)
+    f.link("S-0", 4, "H-5", 2)
+    f.link("S-1", 1, "H-2", 1)
+    f.link("S-1", 2, "H-3", 1)
+    f.link("S-1", 3, "H-4", 2)
+    f.link("S-1", 4, "H-5", 1)
+    f.link("S-0", 5, "S-1", 7)
+    f.link("S-0", 6, "S-1", 8)
+    return f
+
+
+def torus():
+    n = 4
+    f = Fabric("torus", """\
+# torus: 4x4 2-D torus of 8-port switches, one host per switch.
+# Switch S-<x>-<y> (x, y = 0..3): port 1 = x+ (to S-<x+1>-<y> port 2),
+#   port 2 = x-, port 3 = y+ (to S-<x>-<y+1> port 4), port 4 = y-
+#   (indices mod 4), port 5 -> host H-<4y+x>; ports 6-8 unconnected.
+# Switches are listed y-major (S-0-0, S-1-0, ..., S-3-3), so S-<x>-<y>
+# gets node GUID 0x200000 + 4y + x.
+""")
+    for y in range(n):
+        for x in range(n):
+            f.node("Switch", 8, "S-%d-%d" % (x, y))
+    for h in range(n * n):
+        f.node("Hca", 1, "H-%d" % h)
+    for y in range(n):
+        for x in range(n):
+            s = "S-%d-%d" % (x, y)
+            f.link(s, 1, "S-%d-%d" % ((x + 1) % n, y), 2)
+            f.link(s, 3, "S-%d-%d" % (x, (y + 1) % n), 4)
+            f.link(s, 5, "H-%d" % (n * y + x), 1)
+    f.extra["torus-2QoS.conf"] = TORUS_SEED
+    return f
+
+
+def sw_guid(i):
+    """Node GUID ibsim gives the i-th switch of a file (no GUID directives)."""
+    return "0x%x" % (0x200000 + i)
+
+
+TORUS_SEED = """\
+# torus-2QoS seed for torus.net (see torus-2QoS.conf(5)): a 4 x 4 torus in
+# x and y (z radix 1). Radix-4 dimensions need both the + and - links.
+# S-<x>-<y> has node GUID 0x200000 + 4y + x; the seed switch is S-0-0.
+torus 4 4 1
+xp_link %s %s  # S-0-0 -> S-1-0
+xm_link %s %s  # S-0-0 -> S-3-0
+yp_link %s %s  # S-0-0 -> S-0-1
+ym_link %s %s  # S-0-0 -> S-0-3
+""" % (sw_guid(0), sw_guid(1), sw_guid(0), sw_guid(3),
+       sw_guid(0), sw_guid(4), sw_guid(0), sw_guid(12))
+
+
+def lid64():
+    f = Fabric("lid64", """\
+# lid64: one 64-port switch S-0 with 63 hosts H-0..H-62 (port 1+h -> H-h);
+# port 64 is unconnected. With LMC 0 the subnet has exactly 64 LIDs, so
+# every switch's LinearFDBTop is 64 (0x40), a multiple of 64: the case in
+# which dump_fts/ibroute (infiniband-diags 44.0) leave out the last LID.
+""")
+    f.node("Switch", 64, "S-0")
+    for h in range(63):
+        f.node("Hca", 1, "H-%d" % h)
+    for h in range(63):
+        f.link("S-0", 1 + h, "H-%d" % h, 1)
+    return f
+
+
+FABRICS = {"ft16": ft16, "ft64": ft64, "dualport": dualport, "torus": torus,
+           "lid64": lid64}
+
+
+def main(argv):
+    names = argv[1:] or list(FABRICS)
+    for name in names:
+        if name not in FABRICS:
+            sys.exit("gen_nets.py: unknown fabric %r (known: %s)"
+                     % (name, " ".join(FABRICS)))
+        f = FABRICS[name]()
+        d = os.path.join(HERE, name)
+        os.makedirs(d, exist_ok=True)
+        with open(os.path.join(d, name + ".net"), "w") as fh:
+            fh.write(f.text())
+        print("wrote %s/%s.net" % (name, name))
+        for fname, text in sorted(f.extra.items()):
+            with open(os.path.join(d, fname), "w") as fh:
+                fh.write(text)
+            print("wrote %s/%s" % (name, fname))
+
+
+if __name__ == "__main__":
+    main(sys.argv)
