@@ -114,6 +114,14 @@ func (b *Builder) Route(link int32, dest DestID) {
 	b.routes = append(b.routes, route{link, dest})
 }
 
+// Grow reserves room for n more routing entries (Route calls), so that
+// generators that know their table size avoid repeated growth.
+func (b *Builder) Grow(n int) {
+	if n > 0 {
+		b.routes = append(make([]route, 0, len(b.routes)+n), b.routes...)
+	}
+}
+
 // RouteList routes every destination named in an ORCS comment list over
 // link: "*" alone matches every destination, otherwise names are separated
 // by commas, blanks, tabs or newlines. The list is kept (not copied) until

@@ -20,8 +20,9 @@ import (
 type RunStats struct {
 	// Connections is the number of messages of the run.
 	Connections int64
-	// SumInvWeight is the sum of 1/w over the run's connections, added in
-	// pattern order.
+	// SumInvWeight is the sum of 1/w over the run's connections, summed by
+	// weight class (Σ count_w / w in ascending w), so that it depends only on
+	// the multiset of weights, not on the order of connections.
 	SumInvWeight float64
 	// SumLevelMax is the sum over levels of the level's largest w.
 	SumLevelMax int64

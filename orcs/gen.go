@@ -1,9 +1,63 @@
 package main
 
-import "github.com/urfave/cli/v2"
+import (
+	"fmt"
+	"os"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"orcs/gen"
+	"orcs/internal/outfile"
+	"orcs/lft"
+)
 
 func init() { registerCommand(genCommand()) }
 
 func genCommand() *cli.Command {
-	return &cli.Command{Name: "gen", Usage: "generate a routed topology (pending)", Hidden: true}
+	return &cli.Command{
+		Name:      "gen",
+		Usage:     "generate a routed topology (k-ary n-trees, 2-level fat trees with taper, tori, meshes)",
+		ArgsUsage: "SPEC",
+		Description: "SPEC is NAME[:KEY=VALUE,...], e.g. kary:k=16,n=3 or \"torus dims=4x4 hosts=2\".\n\n" +
+			gen.Usage(),
+		Flags: []cli.Flag{
+			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the routed dot to `FILE`"},
+			&cli.BoolFlag{Name: "describe", Usage: "only print the size of the topology"},
+		},
+		Action: func(c *cli.Context) error {
+			spec := strings.Join(c.Args().Slice(), " ")
+			if spec == "" {
+				return fmt.Errorf("gen: no topology given (see orcs gen --help)")
+			}
+			if c.Bool("describe") {
+				size, err := gen.Describe(spec)
+				if err != nil {
+					return err
+				}
+				fmt.Println(size)
+				return nil
+			}
+			f, err := gen.Generate(spec)
+			if err != nil {
+				return err
+			}
+			out, err := outfile.Create(c.String("output_file"))
+			if err != nil {
+				return err
+			}
+			defer out.Abort()
+			if err := lft.WriteDot(out, f, lft.DotWriteOptions{}); err != nil {
+				return err
+			}
+			if err := out.Commit(); err != nil {
+				return err
+			}
+			if c.String("output_file") != "-" {
+				fmt.Fprintf(os.Stderr, "orcs gen: %s: %d hosts, %d switches, %d links\n",
+					c.String("output_file"), f.NumHosts(), f.NumSwitches(), len(f.Links))
+			}
+			return nil
+		},
+	}
 }

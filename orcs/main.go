@@ -22,7 +22,8 @@ import (
 const version = "1.0.0"
 
 func main() {
-	if err := newApp().Run(os.Args); err != nil {
+	app := newApp()
+	if err := app.Run(interspersed(app, os.Args)); err != nil {
 		fmt.Fprintf(os.Stderr, "orcs: %v\n", err)
 		var ec cli.ExitCoder
 		if errors.As(err, &ec) {

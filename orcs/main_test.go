@@ -190,3 +190,24 @@ func TestIgnoreRouteErrors(t *testing.T) {
 		t.Errorf("out:\n%s", out)
 	}
 }
+
+func TestGenCommandFlagsAfterSpec(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "ft16.dot")
+	cmd := exec.Command(orcsBin, "gen", "kary:k=4,n=2", "-o", out)
+	if b, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, b)
+	}
+	got, _ := os.ReadFile(out)
+	want, _ := os.ReadFile("../testdata/ft16.dot")
+	if !bytes.Equal(got, want) {
+		t.Fatal("orcs gen kary:k=4,n=2 differs from testdata/ft16.dot")
+	}
+	b, err := exec.Command(orcsBin, "gen", "--describe", "kary", "k=16", "n=3").Output()
+	if err != nil || string(b) != "4096 hosts, 768 switches, 24576 links (12288 cables), radix 32\n" {
+		t.Fatalf("describe: %v %q", err, b)
+	}
+	b, err = exec.Command(orcsBin, "gen", "kary:k=4").CombinedOutput()
+	if err == nil || !strings.Contains(string(b), "missing parameter n") {
+		t.Fatalf("bad spec: %v %q", err, b)
+	}
+}

@@ -22,6 +22,7 @@ type worker struct {
 	delay  metrics.DelayTracker
 	src    []int32
 	dst    []int32
+	counts []int64 // connections of the run per weight
 }
 
 func (s *Sim) newWorker(values []float64) *worker {
@@ -53,6 +54,9 @@ func (w *worker) run(r int) error {
 		w.delay.Reset(len(w.perm), s.source.FirstRanks())
 	}
 	var st metrics.RunStats
+	for i := range w.counts {
+		w.counts[i] = 0
+	}
 	for li, lv := range levels {
 		weights, failed := w.walk.Level(lv, w.perm)
 		if failed > 0 {
@@ -64,8 +68,10 @@ func (w *worker) run(r int) error {
 				continue // failed route, skipped
 			}
 			st.Connections++
-			st.SumInvWeight += 1 / float64(wt)
-			w.acc.AddWeight(wt)
+			for int(wt) >= len(w.counts) {
+				w.counts = append(w.counts, 0)
+			}
+			w.counts[wt]++
 			if wt > levelMax {
 				levelMax = wt
 			}
@@ -84,6 +90,13 @@ func (w *worker) run(r int) error {
 		}
 		if s.cfg.Verbose != nil {
 			fmt.Fprintf(s.cfg.Verbose, "run %d level %d: %d connections, max congestion %d\n", r, li, len(lv), levelMax)
+		}
+	}
+	for wt, c := range w.counts {
+		if c > 0 {
+			st.SumInvWeight += float64(c) / float64(wt)
+			w.acc.Weights = growTo(w.acc.Weights, wt)
+			w.acc.Weights[wt] += c
 		}
 	}
 	if s.metric.NeedsDelay {
@@ -164,4 +177,12 @@ func (k *Walker) Level(lv patterns.Level, perm []int32) ([]int32, int) {
 	}
 	k.path, k.ends, k.w = path, ends, w
 	return w, failed
+}
+
+// growTo extends s with zeros so that index i exists.
+func growTo(s []int64, i int) []int64 {
+	for i >= len(s) {
+		s = append(s, 0)
+	}
+	return s
 }

@@ -1,0 +1,169 @@
+package gen
+
+import (
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"orcs/lft"
+)
+
+// topology is one registered generator.
+type topology struct {
+	name   string
+	doc    string
+	params []param
+	// check validates relations between parameters (optional).
+	check func(s Spec) error
+	// size computes the counts of the fabric without building it; it must
+	// saturate rather than overflow (use mul and add).
+	size func(s Spec) Size
+	// build generates the fabric.
+	build func(s Spec) (*Network, error)
+}
+
+// registry holds the topologies by name. It is filled by init functions
+// and read-only afterwards.
+var registry = map[string]*topology{}
+
+// register adds t to the registry. It is called from init functions and
+// panics on a duplicate or malformed entry.
+func register(t *topology) {
+	if t.name == "" || strings.ContainsFunc(t.name, func(r rune) bool { return r > 127 || !isNameChar(byte(r)) }) {
+		panic(fmt.Sprintf("gen: invalid topology name %q", t.name))
+	}
+	if _, dup := registry[t.name]; dup {
+		panic("gen: topology registered twice: " + t.name)
+	}
+	if t.size == nil || t.build == nil {
+		panic("gen: topology " + t.name + " lacks size or build")
+	}
+	registry[t.name] = t
+}
+
+func lookup(name string) (*topology, bool) {
+	t, ok := registry[name]
+	return t, ok
+}
+
+// Names lists the registered topology names, sorted.
+func Names() []string {
+	names := make([]string, 0, len(registry))
+	for name := range registry {
+		names = append(names, name)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// Info describes a registered topology for help texts.
+type Info struct {
+	// Name is the name used in specs.
+	Name string
+	// Doc is a one-line description.
+	Doc string
+	// Params lists the parameters in canonical order.
+	Params []ParamInfo
+}
+
+// ParamInfo describes one parameter of a topology.
+type ParamInfo struct {
+	// Key is the parameter's name in specs.
+	Key string
+	// Doc is a short description.
+	Doc string
+	// Default is the default value: a number, the name of another parameter
+	// whose value is used, or "" when the parameter is required.
+	Default string
+	// List says that the value is a list of sizes joined by "x" (4x4x4).
+	List bool
+	// Min is the smallest allowed value (of every size, for a list).
+	Min int
+}
+
+// Topologies describes every registered topology, sorted by name.
+func Topologies() []Info {
+	var out []Info
+	for _, name := range Names() {
+		t := registry[name]
+		info := Info{Name: t.name, Doc: t.doc}
+		for _, p := range t.params {
+			info.Params = append(info.Params, ParamInfo{Key: p.key, Doc: p.doc, Default: p.def, List: p.dims, Min: p.min})
+		}
+		out = append(out, info)
+	}
+	return out
+}
+
+// Usage returns a help text listing the spec syntax, every topology and its
+// parameters, for a command line's help output.
+func Usage() string {
+	var b strings.Builder
+	b.WriteString("Topology spec: NAME[:KEY=VALUE[,KEY=VALUE...]] (blanks may replace ':' and ',')\n")
+	b.WriteString("Examples: kary:k=4,n=3  fattree2:leaves=8,hosts=8,up=4  torus:dims=4x4x4,hosts=2  mesh:dims=8x8\n")
+	for _, info := range Topologies() {
+		fmt.Fprintf(&b, "\n%s: %s\n", info.Name, info.Doc)
+		for _, p := range info.Params {
+			value := "N"
+			if p.List {
+				value = "AxBx..."
+			}
+			def := "required"
+			switch {
+			case p.Default == "":
+			case p.Default[0] >= '0' && p.Default[0] <= '9':
+				def = "default " + p.Default
+			default:
+				def = "default: same as " + p.Default
+			}
+			fmt.Fprintf(&b, "  %-14s %s [%s, >= %d]\n", p.Key+"="+value, p.Doc, def, p.Min)
+		}
+	}
+	return b.String()
+}
+
+// Generate parses spec and generates its fabric. Use Parse and Spec.Build
+// to get the topology's coordinates or levels too.
+func Generate(spec string) (*lft.Fabric, error) {
+	s, err := Parse(spec)
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.Build()
+	if err != nil {
+		return nil, err
+	}
+	return n.Fabric, nil
+}
+
+// Describe parses spec and returns the size of its fabric without
+// generating it.
+func Describe(spec string) (Size, error) {
+	s, err := Parse(spec)
+	if err != nil {
+		return Size{}, err
+	}
+	return s.Size(), nil
+}
+
+// Size returns the size of the fabric s describes, without generating it.
+func (s Spec) Size() Size {
+	if s.topo == nil {
+		return Size{}
+	}
+	return s.topo.size(s)
+}
+
+// Build generates the fabric of s.
+func (s Spec) Build() (*Network, error) {
+	if s.topo == nil {
+		return nil, errors.New("gen: Build of a Spec that did not come from Parse")
+	}
+	n, err := s.topo.build(s)
+	if err != nil {
+		return nil, fmt.Errorf("generating %s: %w", s, err)
+	}
+	n.Spec = s
+	return n, nil
+}
