@@ -16,7 +16,6 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
-	"orcs/internal/outfile"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/patterns"
@@ -134,28 +133,13 @@ func analyzeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	out, err := outfile.Create(c.String("output_file"))
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	if c.Bool("printnamelist") {
-		for _, h := range s.Hosts() {
-			fmt.Fprintln(out, fabric.HostName(int(h)))
-		}
-	}
-	if c.Bool("printptrn") {
-		hosts := s.Hosts()
-		perm := s.Mapping(0)
-		if err := patterns.Print(out, s.Levels(0), func(r int) string { return fabric.HostName(int(hosts[perm[r]])) }); err != nil {
-			return err
-		}
-	}
 	if c.Bool("routequal") {
-		if err := routeQuality(out, fabric, s.Hosts(), c.Int("threads")); err != nil {
-			return err
-		}
-		return out.Commit()
+		return writeOutput(c.String("output_file"), func(w io.Writer) error {
+			if err := printPattern(c, w, s, fabric); err != nil {
+				return err
+			}
+			return routeQuality(w, fabric, s.Hosts(), c.Int("threads"))
+		})
 	}
 	var bar *progressBar
 	if c.Bool("progress") && term.IsTerminal(int(os.Stderr.Fd())) {
@@ -174,16 +158,31 @@ func analyzeAction(c *cli.Context) error {
 	if res.RouteErrors > 0 {
 		fmt.Fprintf(os.Stderr, "orcs: warning: %d connections skipped because their route failed (--ignore-route-errors)\n", res.RouteErrors)
 	}
-	if shard.Count > 1 {
-		if err := sim.NewShardFile(res, shard).Write(out); err != nil {
+	return writeOutput(c.String("output_file"), func(w io.Writer) error {
+		if shard.Count > 1 {
+			return sim.NewShardFile(res, shard).Write(w)
+		}
+		if err := printPattern(c, w, s, fabric); err != nil {
 			return err
 		}
-		return out.Commit()
+		return metrics.Render(w, format, metric, res, fabric)
+	})
+}
+
+// printPattern writes what --printnamelist and --printptrn ask for: the
+// hosts taking part, and the levels of run 0 with the hosts they map to.
+func printPattern(c *cli.Context, w io.Writer, s *sim.Sim, fabric *lft.Fabric) error {
+	hosts := s.Hosts()
+	if c.Bool("printnamelist") {
+		for _, h := range hosts {
+			fmt.Fprintln(w, fabric.HostName(int(h)))
+		}
 	}
-	if err := metrics.Render(out, format, metric, res, fabric); err != nil {
-		return err
+	if c.Bool("printptrn") {
+		perm := s.Mapping(0)
+		return patterns.Print(w, s.Levels(0), func(r int) string { return fabric.HostName(int(hosts[perm[r]])) })
 	}
-	return out.Commit()
+	return nil
 }
 
 // checkInput routes every ordered host pair and reports failures.
@@ -197,25 +196,23 @@ func checkInput(c *cli.Context, f *lft.Fabric) error {
 		limit = 1 << 30
 	}
 	check := f.CheckRoutes(all, limit, c.Int("threads"))
-	out, err := outfile.Create(c.String("output_file"))
-	if err != nil {
-		return err
-	}
-	defer out.Abort()
-	fmt.Fprintf(out, "checked %d ordered pairs of %d hosts (%d switches, %d links)\n",
-		check.Pairs, f.NumHosts(), f.NumSwitches(), len(f.Links))
-	for _, e := range check.Examples {
-		fmt.Fprintln(out, e.Message(f))
-	}
-	if int64(len(check.Examples)) < check.Unroutable+check.Loops {
-		fmt.Fprintf(out, "… and %d more (-v lists all)\n", check.Unroutable+check.Loops-int64(len(check.Examples)))
-	}
-	if check.OK() {
-		fmt.Fprintln(out, "all pairs route without loops")
-		return out.Commit()
-	}
-	fmt.Fprintf(out, "%d unroutable pairs, %d routing loops\n", check.Unroutable, check.Loops)
-	if err := out.Commit(); err != nil {
+	err := writeOutput(c.String("output_file"), func(out io.Writer) error {
+		fmt.Fprintf(out, "checked %d ordered pairs of %d hosts (%d switches, %d links)\n",
+			check.Pairs, f.NumHosts(), f.NumSwitches(), len(f.Links))
+		for _, e := range check.Examples {
+			fmt.Fprintln(out, e.Message(f))
+		}
+		if int64(len(check.Examples)) < check.Unroutable+check.Loops {
+			fmt.Fprintf(out, "… and %d more (-v lists all)\n", check.Unroutable+check.Loops-int64(len(check.Examples)))
+		}
+		if check.OK() {
+			fmt.Fprintln(out, "all pairs route without loops")
+		} else {
+			fmt.Fprintf(out, "%d unroutable pairs, %d routing loops\n", check.Unroutable, check.Loops)
+		}
+		return nil
+	})
+	if err != nil || check.OK() {
 		return err
 	}
 	return cli.Exit(fmt.Sprintf("%s: %d of %d host pairs do not route", c.String("input_file"),

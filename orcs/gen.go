@@ -2,13 +2,13 @@ package main
 
 import (
 	"fmt"
+	"io"
 	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
 	"orcs/gen"
-	"orcs/internal/outfile"
 	"orcs/lft"
 )
 
@@ -42,15 +42,10 @@ func genCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			out, err := outfile.Create(c.String("output_file"))
+			err = writeOutput(c.String("output_file"), func(w io.Writer) error {
+				return lft.WriteDot(w, f, lft.DotWriteOptions{})
+			})
 			if err != nil {
-				return err
-			}
-			defer out.Abort()
-			if err := lft.WriteDot(out, f, lft.DotWriteOptions{}); err != nil {
-				return err
-			}
-			if err := out.Commit(); err != nil {
 				return err
 			}
 			if c.String("output_file") != "-" {

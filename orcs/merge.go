@@ -2,10 +2,10 @@ package main
 
 import (
 	"fmt"
+	"io"
 
 	"github.com/urfave/cli/v2"
 
-	"orcs/internal/outfile"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/sim"
@@ -59,15 +59,9 @@ func mergeCommand() *cli.Command {
 						c.String("input_file"), d, res.Meta.FabricDigest)
 				}
 			}
-			out, err := outfile.Create(c.String("output_file"))
-			if err != nil {
-				return err
-			}
-			defer out.Abort()
-			if err := metrics.Render(out, c.String("format"), m, res, fabric); err != nil {
-				return err
-			}
-			return out.Commit()
+			return writeOutput(c.String("output_file"), func(w io.Writer) error {
+				return metrics.Render(w, c.String("format"), m, res, fabric)
+			})
 		},
 	}
 }
