@@ -24,7 +24,7 @@ unit:
 	$(GO) test -count=1 ./...
 
 test: deps build unit
-	test/slurm/shards_test.sh bin/orcs testdata/ft64.dot
+	bash test/slurm/shards_test.sh bin/orcs testdata/ft64.dot
 
 # fuzz: long fuzzing by hand (FUZZTIME per target); commit what it finds.
 FUZZTIME ?= 60s

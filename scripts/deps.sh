@@ -6,4 +6,4 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 go mod download
-test/slurm/install.sh
+bash test/slurm/install.sh
