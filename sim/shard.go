@@ -63,8 +63,8 @@ func ReadShardFile(path string) (*ShardFile, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	var sf ShardFile
-	if err := json.Unmarshal(data, &sf); err != nil {
+	sf, err := readShard(data)
+	if err != nil {
 		return nil, fmt.Errorf("%s: not a shard file: %w", path, err)
 	}
 	if sf.Format != ShardFormat {
@@ -73,7 +73,7 @@ func ReadShardFile(path string) (*ShardFile, error) {
 	if sf.Shards < 1 || sf.Shard < 0 || sf.Shard >= sf.Shards {
 		return nil, fmt.Errorf("%s: bad shard %d/%d", path, sf.Shard, sf.Shards)
 	}
-	return &sf, nil
+	return sf, nil
 }
 
 // Merge combines the shard files of one split into the full result. Every
