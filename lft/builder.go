@@ -71,6 +71,13 @@ func (b *Builder) SetNodeInfo(id int32, guid uint64, desc string) {
 	b.nodes[id].Desc = desc
 }
 
+// SetPortInfo records the InfiniBand port that node id stands for: its
+// port number (for a host: the CA port), port GUID, base LID and LMC.
+func (b *Builder) SetPortInfo(id int32, port int32, portGUID uint64, lid uint16, lmc uint8) {
+	n := &b.nodes[id]
+	n.Port, n.PortGUID, n.LID, n.LMC = port, portGUID, lid, lmc
+}
+
 // NumNodes returns how many nodes were added so far.
 func (b *Builder) NumNodes() int { return len(b.nodes) }
 

@@ -52,6 +52,17 @@ type Node struct {
 	GUID uint64
 	// Desc is the node description when known, else "".
 	Desc string
+	// Port is, for a host read from InfiniBand dumps, the number of the CA
+	// port it stands for (every connected CA port is a host); else 0.
+	Port int32
+	// PortGUID is the GUID of that CA port, or of a switch's port 0, when
+	// known; else 0.
+	PortGUID uint64
+	// LID is the base LID of that port (a switch's: of port 0) when known,
+	// else 0. The port owns the 2^LMC LIDs LID … LID+2^LMC−1.
+	LID uint16
+	// LMC is the port's LID mask control.
+	LMC uint8
 }
 
 // Link is one direction of a cable.
@@ -93,6 +104,12 @@ type Fabric struct {
 	next []int32
 
 	names map[string]int32
+
+	// LMC spread (see IBOptions.LMCSpread), nil when off: spread[k] is a
+	// switch table like swTab for LID offset k (spread[0] is swTab), and
+	// host src reaches host dst by spread[src&spreadMask[dst]].
+	spread     [][]int32
+	spreadMask []int32
 }
 
 // NumHosts returns the number of hosts.
@@ -177,7 +194,13 @@ func (f *Fabric) Digest() string {
 		buf = binary.LittleEndian.AppendUint32(buf, uint32(l.To))
 	}
 	flush()
-	for _, tab := range [][]int32{f.swTab, f.hostTab} {
+	tables := [][]int32{f.swTab, f.hostTab}
+	if f.spread != nil {
+		// Only fabrics read with LMC spread have these; others keep their digest.
+		tables = append(tables, f.spreadMask)
+		tables = append(tables, f.spread[1:]...)
+	}
+	for _, tab := range tables {
 		for i, x := range tab {
 			buf = binary.LittleEndian.AppendUint32(buf, uint32(x))
 			if i%16384 == 16383 {

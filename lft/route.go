@@ -29,6 +29,9 @@ func (f *Fabric) AppendRoute(buf []int32, src, dst int32) ([]int32, RouteStatus)
 	}
 	H := len(f.hosts)
 	tab, next := f.swTab, f.next
+	if f.spread != nil {
+		tab = f.spread[src&f.spreadMask[dst]]
+	}
 	l := f.hostLink(src, dst)
 	limit := len(f.Nodes)
 	for hops := 0; ; hops++ {

@@ -23,7 +23,7 @@ import (
 )
 
 func analyzeFlags() []cli.Flag {
-	return []cli.Flag{
+	flags := []cli.Flag{
 		&cli.StringFlag{Name: "input_file", Aliases: []string{"i"}, Value: "-", Usage: "routed fabric in dot (`FILE`, - = stdin, gzip accepted)"},
 		&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write results to `FILE` (- = stdout)"},
 		&cli.StringFlag{Name: "ptrn", Aliases: []string{"p"}, Value: "bisect", Usage: "communication `PATTERN`: " + strings.Join(patterns.Names(), ", ") + ", file:PATH"},
@@ -48,6 +48,7 @@ func analyzeFlags() []cli.Flag {
 		&cli.StringFlag{Name: "shard", Usage: "simulate only runs ≡ I (mod N) and write a shard file for 'orcs merge' (`I/N`)"},
 		&cli.BoolFlag{Name: "ignore-route-errors", Usage: "skip (and count) connections whose route fails instead of refusing the fabric"},
 	}
+	return append(flags, topoFlags()...)
 }
 
 // parseShard parses "I/N".
@@ -103,13 +104,12 @@ func analyzeAction(c *cli.Context) error {
 	if shard.Count > 1 && !seedGiven {
 		return fmt.Errorf("--shard needs --seed: every shard must draw the same mappings")
 	}
-	input := c.String("input_file")
-	fabric, err := lft.ReadDotFile(input, lft.DotOptions{KeepAttrs: metric.NeedsLinkLoad})
+	fabric, input, err := loadFabric(c, metric.NeedsLinkLoad)
 	if err != nil {
 		return err
 	}
 	if c.Bool("checkinputfile") {
-		return checkInput(c, fabric)
+		return checkInput(c, fabric, input)
 	}
 	cfg := sim.Config{
 		Input: input,
@@ -186,7 +186,7 @@ func printPattern(c *cli.Context, w io.Writer, s *sim.Sim, fabric *lft.Fabric) e
 }
 
 // checkInput routes every ordered host pair and reports failures.
-func checkInput(c *cli.Context, f *lft.Fabric) error {
+func checkInput(c *cli.Context, f *lft.Fabric, input string) error {
 	all := make([]int32, f.NumHosts())
 	for i := range all {
 		all[i] = int32(i)
@@ -215,7 +215,7 @@ func checkInput(c *cli.Context, f *lft.Fabric) error {
 	if err != nil || check.OK() {
 		return err
 	}
-	return cli.Exit(fmt.Sprintf("%s: %d of %d host pairs do not route", c.String("input_file"),
+	return cli.Exit(fmt.Sprintf("%s: %d of %d host pairs do not route", input,
 		check.Unroutable+check.Loops, check.Pairs), 1)
 }
 

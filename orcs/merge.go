@@ -20,11 +20,11 @@ func mergeCommand() *cli.Command {
 		ArgsUsage: "SHARD...",
 		Description: "Every shard 0…N-1 of one --shard I/N split must be given once. The output is\n" +
 			"byte for byte what the unsplit run prints with the same --format.",
-		Flags: []cli.Flag{
+		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json or csv"},
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the result to `FILE`"},
 			&cli.StringFlag{Name: "input_file", Aliases: []string{"i"}, Usage: "the fabric (`FILE`); needed by get_cable_cong"},
-		},
+		}, topoFlags()...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() == 0 {
 				return fmt.Errorf("merge: no shard files given")
@@ -46,17 +46,19 @@ func mergeCommand() *cli.Command {
 				return err
 			}
 			var fabric *lft.Fabric
-			if m.NeedsLinkLoad || c.String("input_file") != "" {
-				if c.String("input_file") == "" {
-					return fmt.Errorf("merge: metric %s prints the fabric: give it with -i", m.Name)
-				}
-				fabric, err = lft.ReadDotFile(c.String("input_file"), lft.DotOptions{KeepAttrs: true})
+			given := c.String("input_file") != "" || c.String("topo") != "" || c.String("lfts") != ""
+			if m.NeedsLinkLoad && !given {
+				return fmt.Errorf("merge: metric %s prints the fabric: give it with -i (or --topo/--lfts)", m.Name)
+			}
+			if given {
+				var input string
+				fabric, input, err = loadFabric(c, true)
 				if err != nil {
 					return err
 				}
 				if d := fabric.Digest(); d != res.Meta.FabricDigest {
 					return fmt.Errorf("merge: %s is not the fabric the shards were computed on (digest %s, shards %s)",
-						c.String("input_file"), d, res.Meta.FabricDigest)
+						input, d, res.Meta.FabricDigest)
 				}
 			}
 			return writeOutput(c.String("output_file"), func(w io.Writer) error {

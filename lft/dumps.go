@@ -1,0 +1,162 @@
+package lft
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+)
+
+// ReadTopology parses a topology in any supported format, recognised by
+// DetectFormat: ibnetdiscover output (plain or -s), an ibsim net file or a
+// subnet list. file names the input in errors. An ibsim include directive
+// is refused (ReadTopologyFile follows it).
+func ReadTopology(data []byte, file string) (*Topology, error) {
+	switch f := DetectFormat(data); f {
+	case FormatIBNetDiscover:
+		return ReadIBNetDiscover(data, file)
+	case FormatIBSimNet:
+		return ReadIBSimNet(data, file)
+	case FormatSubnetLst:
+		return ReadSubnetLst(data, file)
+	default:
+		return nil, wrongKind(file, f, topologyKinds)
+	}
+}
+
+// ReadRouting parses forwarding tables in any supported format, recognised
+// by DetectFormat: opensm-lfts.dump, dump_fts/ibroute output or an .fdbs
+// file. file names the input in errors.
+func ReadRouting(data []byte, file string) (*Routing, error) {
+	switch f := DetectFormat(data); f {
+	case FormatLFTDump:
+		return ReadLFTDump(data, file)
+	case FormatDumpFTS:
+		return ReadDumpFTS(data, file)
+	case FormatFDBs:
+		return ReadFDBs(data, file)
+	default:
+		return nil, wrongKind(file, f, routingKinds)
+	}
+}
+
+const (
+	topologyKinds = "a topology (ibnetdiscover output, an ibsim net file or opensm-subnet.lst)"
+	routingKinds  = "forwarding tables (opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs)"
+)
+
+func wrongKind(file string, f Format, want string) error {
+	switch {
+	case f == FormatUnknown:
+		return fmt.Errorf("%s: unrecognised content: want %s", file, want)
+	case f.IsRouting():
+		return fmt.Errorf("%s: this is a routing dump (%s), not a topology: want %s", file, f, want)
+	case f.IsTopology():
+		return fmt.Errorf("%s: this is a topology (%s), not a routing dump: want %s", file, f, want)
+	}
+	return fmt.Errorf("%s: this is %s: want %s", file, f, want)
+}
+
+// ReadTopologyFile reads a topology file ("-" for standard input, gzip
+// accepted) in any supported format, streaming it line by line. ibsim
+// include directives are followed, relative to the including file.
+func ReadTopologyFile(path string) (*Topology, error) {
+	br, name, done, err := openInput(path)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	head, _ := br.Peek(1 << 16) // a short file ends the peek early; read errors recur below
+	switch f := DetectFormat(head); f {
+	case FormatIBNetDiscover:
+		return readNet(streamLines(br, name), f, nil)
+	case FormatIBSimNet:
+		include := includeFromDisk
+		if path == "-" {
+			include = nil
+		}
+		return readNet(streamLines(br, name), f, include)
+	case FormatSubnetLst:
+		return readSubnetLst(streamLines(br, name))
+	default:
+		return nil, wrongKind(name, f, topologyKinds)
+	}
+}
+
+// ReadRoutingFile reads a routing dump ("-" for standard input, gzip
+// accepted) in any supported format, streaming it line by line: a dump of
+// hundreds of megabytes is never held in memory.
+func ReadRoutingFile(path string) (*Routing, error) {
+	br, name, done, err := openInput(path)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	head, _ := br.Peek(1 << 16)
+	switch f := DetectFormat(head); f {
+	case FormatLFTDump, FormatDumpFTS:
+		return readUnicast(streamLines(br, name))
+	case FormatFDBs:
+		return readFDBs(streamLines(br, name))
+	default:
+		return nil, wrongKind(name, f, routingKinds)
+	}
+}
+
+// openInput opens path ("-" for standard input) for reading through a
+// buffer, decompressing gzip data (recognised by its magic bytes). It
+// returns the reader, the name of the input for messages and a function
+// that closes it.
+func openInput(path string) (*bufio.Reader, string, func(), error) {
+	var src io.Reader = os.Stdin
+	name, done := "<stdin>", func() {}
+	if path != "-" {
+		fh, err := os.Open(path)
+		if err != nil {
+			return nil, "", nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
+		}
+		src, name, done = fh, path, func() { fh.Close() }
+	}
+	br := bufio.NewReaderSize(src, 1<<16)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			done()
+			return nil, "", nil, fmt.Errorf("%s: gzip: %w", name, err)
+		}
+		closeFile := done
+		done = func() { zr.Close(); closeFile() }
+		br = bufio.NewReaderSize(gzipErrors{zr}, 1<<16)
+	}
+	return br, name, done, nil
+}
+
+// gzipErrors says that read errors come from the compressed data.
+type gzipErrors struct{ r io.Reader }
+
+func (g gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("gzip: corrupt or truncated data: %w", err)
+	}
+	return n, err
+}
+
+// ReadIBFiles reads a topology and a routing dump of the same fabric and
+// builds the routed fabric (see BuildIB). At most one of the two may be
+// standard input ("-").
+func ReadIBFiles(topoPath, routingPath string, opt IBOptions) (*Fabric, error) {
+	if topoPath == "-" && routingPath == "-" {
+		return nil, fmt.Errorf("the topology and the routing dump cannot both be standard input")
+	}
+	t, err := ReadTopologyFile(topoPath)
+	if err != nil {
+		return nil, err
+	}
+	r, err := ReadRoutingFile(routingPath)
+	if err != nil {
+		return nil, err
+	}
+	return BuildIB(t, r, opt)
+}

@@ -1,0 +1,686 @@
+package lft
+
+import (
+	"fmt"
+	"math/bits"
+	"sort"
+)
+
+// IBOptions controls BuildIB.
+type IBOptions struct {
+	// Names chooses the node names (NamesGUID by default).
+	Names NameStyle
+	// LMCSpread routes by source where a destination port owns several
+	// LIDs (LMC > 0): host s reaches host d over LID base(d) + s mod 2^LMC(d)
+	// (s the source's host index), as MPI libraries spread connections over
+	// the paths of an LMC range. Off, every host is reached over its base
+	// LID. A dot file cannot express per-source routes, so WriteDot always
+	// writes the base-LID tables.
+	LMCSpread bool
+	// Warn, when not nil, receives findings that do not stop the build
+	// (hosts without a LID, a switch LID missing from a dump_fts table).
+	Warn func(msg string)
+}
+
+// BuildIB builds the routed fabric of a topology and the forwarding tables
+// of a dump of the same fabric.
+//
+// Every connected port of a channel adapter is a host (a CA with several
+// connected ports gives several hosts, see NameStyle); switches and routers
+// are switches of the fabric (routers forward only if the dump has a table
+// for them). Every cable is two links, with the real port numbers. Hosts
+// come first, by node GUID and port, then switches and routers by node
+// GUID; each node's links follow its ports in ascending order. Node.GUID,
+// Desc, Port, PortGUID, LID and LMC keep what the files say.
+//
+// A host's first hop is the link of its CA port. A switch sends traffic for
+// host d where its table sends d's base LID (with LMCSpread, the LID of the
+// source's offset): to the link of that out port. A LID without an entry
+// leaves the pair unroutable (CheckRoutes reports it).
+//
+// LIDs come from the topology (ibnetdiscover, subnet lists, ibsim net files
+// with lid/lmc comments) and from the labels of opensm-lfts.dump and
+// dump_fts, which name the port of every LID; the two must agree. A subnet
+// list gives no LMC: it is taken from the labels, or, with an fdbs dump,
+// inferred from routed LIDs just above a port's aligned base LID.
+//
+// Errors name the file and line: a table for a switch the topology lacks
+// (mismatched files), a topology switch without a table, a LID that is no
+// port's, two ports with the same LID, an out port beyond the switch's
+// ports, out port 0 (the switch itself) for a LID that is not the
+// switch's, an out port without a cable for a host's LID, and a dump_fts
+// table whose top LID was dropped by infiniband-diags when it is a host's.
+func BuildIB(t *Topology, rt *Routing, opt IBOptions) (*Fabric, error) {
+	return buildIB(t, rt, opt, true)
+}
+
+// buildIB is BuildIB; checkWalk checks that AppendRoute follows the LMC
+// spread tables.
+func buildIB(t *Topology, rt *Routing, opt IBOptions, checkWalk bool) (*Fabric, error) {
+	if t == nil || rt == nil {
+		return nil, fmt.Errorf("BuildIB: need a topology and a routing dump")
+	}
+	b := &ibBuild{t: t, rt: rt, opt: opt, checkWalk: checkWalk}
+	steps := []func() error{b.index, b.topologyLIDs, b.matchTables, b.labelLIDs, b.finishLIDs, b.entryLIDs}
+	for _, step := range steps {
+		if err := step(); err != nil {
+			return nil, err
+		}
+	}
+	return b.build()
+}
+
+// ibBuild is the state of one BuildIB.
+type ibBuild struct {
+	t   *Topology
+	rt  *Routing
+	opt IBOptions
+
+	byGUID   map[uint64]int // node GUID → topology node
+	owners   []ibOwner      // every port that owns LIDs
+	portOf   map[uint64]int // port GUID → owner
+	ownerOf  [][]int32      // topology node → port number → owner+1 (0 none)
+	lidOwner []int32        // LID → owner+1 (0 none)
+	tables   []int          // topology node → index in rt.Switches, or -1
+	inferLMC bool           // LMCs unknown: infer them from routed LIDs
+	noLID    int            // CA ports without a LID
+
+	checkWalk bool
+}
+
+// ibOwner is a port that owns LIDs: a switch's port 0, or a connected CA or
+// router port.
+type ibOwner struct {
+	node, port int
+	guid       uint64
+	base       int // 0: unknown yet
+	lmc        int
+	lmcKnown   bool
+	line       int // line in the topology
+	labLo      int // lowest and highest LID the dump's labels give it
+	labHi      int
+}
+
+func (b *ibBuild) warn(format string, args ...any) {
+	if b.opt.Warn != nil {
+		b.opt.Warn(fmt.Sprintf(format, args...))
+	}
+}
+
+// who names an owner for messages.
+func (b *ibBuild) who(o int) string {
+	ow := &b.owners[o]
+	n := &b.t.Nodes[ow.node]
+	desc := n.Desc
+	if desc == "" {
+		desc = n.ID
+	}
+	if ow.port == 0 {
+		return fmt.Sprintf("switch %q (0x%016x)", desc, n.GUID)
+	}
+	return fmt.Sprintf("%s %q (0x%016x) port %d", kindWord(n.Kind), desc, n.GUID, ow.port)
+}
+
+func kindWord(k NodeKind) string {
+	if k == Host {
+		return "CA"
+	}
+	return k.String()
+}
+
+func (b *ibBuild) nodeWho(i int) string {
+	n := &b.t.Nodes[i]
+	desc := n.Desc
+	if desc == "" {
+		desc = n.ID
+	}
+	return fmt.Sprintf("%s %q (0x%016x)", kindWord(n.Kind), desc, n.GUID)
+}
+
+// index checks the topology's structure and lists the LID owners.
+func (b *ibBuild) index() error {
+	t := b.t
+	if len(t.Nodes) == 0 {
+		return fmt.Errorf("%s: no nodes", t.File)
+	}
+	b.byGUID = make(map[uint64]int, len(t.Nodes))
+	b.portOf = map[uint64]int{}
+	b.ownerOf = make([][]int32, len(t.Nodes))
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		if n.NPorts < 1 || n.NPorts > maxPorts {
+			return fmt.Errorf("%s:%d: %s has %d ports", t.File, n.Line, b.nodeWho(i), n.NPorts)
+		}
+		if j, dup := b.byGUID[n.GUID]; dup {
+			return fmt.Errorf("%s:%d: node GUID 0x%016x also belongs to the node at line %d", t.File, n.Line, n.GUID, t.Nodes[j].Line)
+		}
+		b.byGUID[n.GUID] = i
+		b.ownerOf[i] = make([]int32, n.NPorts+1)
+		for j := range n.Ports {
+			p := &n.Ports[j]
+			if p.Num < 1 || p.Num > n.NPorts || j > 0 && n.Ports[j-1].Num >= p.Num {
+				return fmt.Errorf("%s:%d: %s: bad or unsorted port %d", t.File, p.Line, b.nodeWho(i), p.Num)
+			}
+			if p.Peer < 0 || p.Peer >= len(t.Nodes) {
+				return fmt.Errorf("%s:%d: %s port %d: no node at the other end", t.File, p.Line, b.nodeWho(i), p.Num)
+			}
+			back := t.Nodes[p.Peer].Port(p.PeerPort)
+			if back == nil || back.Peer != i || back.PeerPort != p.Num {
+				return fmt.Errorf("%s:%d: %s port %d connects to port %d of %s, which does not connect back",
+					t.File, p.Line, b.nodeWho(i), p.Num, p.PeerPort, b.nodeWho(p.Peer))
+			}
+		}
+		add := func(port int, p *TopoPort) error {
+			if p.LMC > 7 {
+				return fmt.Errorf("%s:%d: %s port %d: LMC %d out of range 0-7", t.File, max(p.Line, n.Line), b.nodeWho(i), port, p.LMC)
+			}
+			o := len(b.owners)
+			b.owners = append(b.owners, ibOwner{node: i, port: port, guid: p.GUID, base: int(p.LID),
+				lmc: int(p.LMC), lmcKnown: p.LMCKnown, line: p.Line})
+			if p.Line == 0 {
+				b.owners[o].line = n.Line
+			}
+			b.ownerOf[i][port] = int32(o + 1)
+			if p.GUID != 0 {
+				if prev, dup := b.portOf[p.GUID]; dup {
+					return fmt.Errorf("%s:%d: port GUID 0x%016x of %s is also that of %s (line %d)",
+						t.File, b.owners[o].line, p.GUID, b.who(o), b.who(prev), b.owners[prev].line)
+				}
+				b.portOf[p.GUID] = o
+			}
+			return nil
+		}
+		if n.Kind == Switch {
+			if err := add(0, &n.Port0); err != nil {
+				return err
+			}
+			continue
+		}
+		for j := range n.Ports {
+			if err := add(n.Ports[j].Num, &n.Ports[j]); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// topologyLIDs gives the LIDs of the topology to their owners.
+func (b *ibBuild) topologyLIDs() error {
+	b.lidOwner = make([]int32, 1<<16)
+	for o := range b.owners {
+		ow := &b.owners[o]
+		if !ow.lmcKnown {
+			b.inferLMC = true
+		}
+		if ow.base == 0 {
+			continue
+		}
+		if err := b.claim(o, ow.base, ow.base+1<<ow.lmc-1); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// claim gives LIDs lo…hi to owner o.
+func (b *ibBuild) claim(o, lo, hi int) error {
+	if hi > maxUnicastLID {
+		return fmt.Errorf("%s:%d: %s: LIDs %d-%d go beyond the last unicast LID", b.t.File, b.owners[o].line, b.who(o), lo, hi)
+	}
+	for lid := lo; lid <= hi; lid++ {
+		if prev := int(b.lidOwner[lid]) - 1; prev >= 0 && prev != o {
+			return fmt.Errorf("%s:%d: duplicate LID %d: %s and %s (line %d) both have it",
+				b.t.File, b.owners[o].line, lid, b.who(o), b.who(prev), b.owners[prev].line)
+		}
+		b.lidOwner[lid] = int32(o + 1)
+	}
+	return nil
+}
+
+// labelLIDs checks the dump's labels (LID → port GUID) against the
+// topology and takes the LIDs the topology does not give.
+func (b *ibBuild) labelLIDs() error {
+	rt := b.rt
+	for lid := 1; lid < len(rt.labels); lid++ {
+		lab := rt.labels[lid]
+		if lab.guid == 0 {
+			continue
+		}
+		o, ok := b.portOf[lab.guid]
+		if !ok {
+			return fmt.Errorf("%s:%d: LID 0x%04x belongs to port GUID 0x%016x, which is not in %s: the files do not describe the same fabric",
+				rt.File, lab.line, lid, lab.guid, b.t.File)
+		}
+		ow := &b.owners[o]
+		if k := b.t.Nodes[ow.node].Kind; lab.kind <= Router && lab.kind != k {
+			return fmt.Errorf("%s:%d: LID 0x%04x: the dump calls port GUID 0x%016x a %s, %s says %s",
+				rt.File, lab.line, lid, lab.guid, kindWord(lab.kind), b.t.File, b.who(o))
+		}
+		switch cur := int(b.lidOwner[lid]) - 1; {
+		case cur == o:
+		case cur >= 0:
+			return fmt.Errorf("%s:%d: LID 0x%04x is port GUID 0x%016x (%s) here but %s in %s (line %d)",
+				rt.File, lab.line, lid, lab.guid, b.who(o), b.who(cur), b.t.File, b.owners[cur].line)
+		case ow.base != 0 && ow.lmcKnown:
+			return fmt.Errorf("%s:%d: LID 0x%04x is given to %s, whose LIDs are %d-%d in %s",
+				rt.File, lab.line, lid, b.who(o), ow.base, ow.base+1<<ow.lmc-1, b.t.File)
+		case ow.base != 0 && lid < ow.base:
+			return fmt.Errorf("%s:%d: LID 0x%04x is given to %s, whose base LID is %d in %s",
+				rt.File, lab.line, lid, b.who(o), ow.base, b.t.File)
+		default:
+			b.lidOwner[lid] = int32(o + 1)
+		}
+		if ow.labLo == 0 || lid < ow.labLo {
+			ow.labLo = lid
+		}
+		ow.labHi = max(ow.labHi, lid)
+	}
+	// Owners the topology gives no LID (or no LMC) take the labels' range.
+	for o := range b.owners {
+		ow := &b.owners[o]
+		if ow.labLo == 0 {
+			continue
+		}
+		if ow.base == 0 {
+			ow.base = ow.labLo
+		}
+		if !ow.lmcKnown {
+			ow.lmc = max(ow.lmc, bits.Len(uint(ow.labHi-ow.base)))
+			if ow.lmc > 7 {
+				_, line := b.rt.LIDLabel(ow.labHi)
+				return fmt.Errorf("%s:%d: LID 0x%04x is given to %s, whose base LID is %d: a port owns at most 128 LIDs (LMC 7)",
+					b.rt.File, line, ow.labHi, b.who(o), ow.base)
+			}
+		}
+	}
+	return nil
+}
+
+// matchTables pairs every table of the dump with a switch of the topology.
+func (b *ibBuild) matchTables() error {
+	t, rt := b.t, b.rt
+	b.tables = make([]int, len(t.Nodes))
+	for i := range b.tables {
+		b.tables[i] = -1
+	}
+	for k := range rt.Switches {
+		lt := &rt.Switches[k]
+		i, ok := b.byGUID[lt.GUID]
+		if !ok {
+			desc := ""
+			if lt.Desc != "" {
+				desc = fmt.Sprintf(" (%q)", lt.Desc)
+			}
+			return fmt.Errorf("%s:%d: switch 0x%016x%s is not in %s: the files do not describe the same fabric",
+				rt.File, lt.Line, lt.GUID, desc, t.File)
+		}
+		n := &t.Nodes[i]
+		if n.Kind == Host {
+			return fmt.Errorf("%s:%d: table for 0x%016x, which is a CA in %s (line %d)", rt.File, lt.Line, lt.GUID, t.File, n.Line)
+		}
+		if prev := b.tables[i]; prev >= 0 {
+			return fmt.Errorf("%s:%d: second table for switch 0x%016x (first at line %d)", rt.File, lt.Line, lt.GUID, rt.Switches[prev].Line)
+		}
+		b.tables[i] = k
+		if lt.LID != 0 && n.Kind == Switch {
+			o := int(b.ownerOf[i][0]) - 1
+			ow := &b.owners[o]
+			switch {
+			case ow.base == 0:
+				if cur := int(b.lidOwner[lt.LID]) - 1; cur >= 0 && cur != o {
+					return fmt.Errorf("%s:%d: the header gives switch 0x%016x LID %d, which is %s's in %s (line %d)",
+						rt.File, lt.Line, lt.GUID, lt.LID, b.who(cur), t.File, b.owners[cur].line)
+				}
+				ow.base = int(lt.LID)
+				b.lidOwner[lt.LID] = int32(o + 1)
+			case int(lt.LID) < ow.base || int(lt.LID) >= ow.base+1<<ow.lmc:
+				return fmt.Errorf("%s:%d: the header gives switch 0x%016x LID %d, %s says %d (line %d)",
+					rt.File, lt.Line, lt.GUID, lt.LID, t.File, ow.base, ow.line)
+			}
+		}
+	}
+	for i := range t.Nodes {
+		if t.Nodes[i].Kind == Switch && b.tables[i] < 0 {
+			return fmt.Errorf("%s: %s (%s:%d) has no table in the dump: the files do not describe the same fabric, or the dump is incomplete",
+				rt.File, b.nodeWho(i), t.File, t.Nodes[i].Line)
+		}
+	}
+	return nil
+}
+
+// entryLIDs checks that every routed LID belongs to a port, inferring LMC
+// ranges when the topology gives none and the dump names no ports.
+func (b *ibBuild) entryLIDs() error {
+	var bases []int // owners with a base LID, by base (built on first need)
+	for k := range b.rt.Switches {
+		lt := &b.rt.Switches[k]
+		for _, e := range lt.Entries {
+			if b.lidOwner[e.LID] != 0 {
+				continue
+			}
+			if b.inferLMC {
+				if bases == nil {
+					for o := range b.owners {
+						if b.owners[o].base != 0 {
+							bases = append(bases, o)
+						}
+					}
+					sort.Slice(bases, func(i, j int) bool { return b.owners[bases[i]].base < b.owners[bases[j]].base })
+				}
+				if o := b.inferOwner(bases, int(e.LID)); o >= 0 {
+					continue
+				}
+			}
+			return fmt.Errorf("%s:%d: LID 0x%04x is not in %s: no port has it", b.rt.File, e.Line, e.LID, b.t.File)
+		}
+	}
+	return nil
+}
+
+// inferOwner gives lid to the port with the largest base LID below it when
+// that port's LMC is unknown and an aligned LMC range of it covers lid.
+// It returns the owner, or -1.
+func (b *ibBuild) inferOwner(bases []int, lid int) int {
+	i := sort.Search(len(bases), func(i int) bool { return b.owners[bases[i]].base > lid }) - 1
+	if i < 0 {
+		return -1
+	}
+	o := bases[i]
+	ow := &b.owners[o]
+	d := lid - ow.base
+	lmc := bits.Len(uint(d))
+	if ow.lmcKnown || lmc > 7 || ow.base&(1<<lmc-1) != 0 {
+		return -1
+	}
+	for l := ow.base + 1<<ow.lmc; l < ow.base+1<<lmc; l++ {
+		if b.lidOwner[l] != 0 {
+			return -1
+		}
+	}
+	for l := ow.base; l < ow.base+1<<lmc; l++ {
+		b.lidOwner[l] = int32(o + 1)
+	}
+	ow.lmc = max(ow.lmc, lmc)
+	return o
+}
+
+// finishLIDs checks that hosts have LIDs.
+func (b *ibBuild) finishLIDs() error {
+	with, without := 0, 0
+	for o := range b.owners {
+		if b.t.Nodes[b.owners[o].node].Kind == Host {
+			if b.owners[o].base != 0 {
+				with++
+			} else {
+				without++
+			}
+		}
+	}
+	b.noLID = without
+	if with == 0 && without > 0 {
+		return fmt.Errorf("%s and %s give no CA port a LID: pair a dump that names ports (opensm-lfts.dump, dump_fts) with this topology, or a topology with LIDs (ibnetdiscover, subnet list) with this dump",
+			b.t.File, b.rt.File)
+	}
+	shown := 0
+	for o := range b.owners {
+		ow := &b.owners[o]
+		if b.t.Nodes[ow.node].Kind == Host && ow.base == 0 {
+			if shown++; shown <= 3 {
+				b.warn("%s has no LID in %s or %s: no switch routes to it", b.who(o), b.t.File, b.rt.File)
+			}
+		}
+	}
+	if without > 3 {
+		b.warn("%d more CA ports have no LID", without-3)
+	}
+	return nil
+}
+
+// build assembles the fabric.
+func (b *ibBuild) build() (*Fabric, error) {
+	t := b.t
+	// Fabric nodes: hosts (CA ports) by node GUID and port, then switches
+	// and routers by node GUID.
+	type fnode struct {
+		topo, port int // topology node and, for hosts, CA port
+		owner      int // LID owner, or -1
+	}
+	var hosts, switches []fnode
+	for i := range t.Nodes {
+		n := &t.Nodes[i]
+		switch n.Kind {
+		case Host:
+			for _, p := range n.Ports {
+				hosts = append(hosts, fnode{i, p.Num, int(b.ownerOf[i][p.Num]) - 1})
+			}
+		case Switch:
+			switches = append(switches, fnode{i, 0, int(b.ownerOf[i][0]) - 1})
+		default:
+			o := -1
+			if len(n.Ports) > 0 {
+				o = int(b.ownerOf[i][n.Ports[0].Num]) - 1
+			}
+			switches = append(switches, fnode{i, 0, o})
+		}
+	}
+	if len(hosts) == 0 {
+		return nil, fmt.Errorf("%s: no connected CA ports: the fabric has no hosts", t.File)
+	}
+	sort.Slice(hosts, func(i, j int) bool {
+		a, c := t.Nodes[hosts[i].topo].GUID, t.Nodes[hosts[j].topo].GUID
+		return a < c || a == c && hosts[i].port < hosts[j].port
+	})
+	sort.Slice(switches, func(i, j int) bool { return t.Nodes[switches[i].topo].GUID < t.Nodes[switches[j].topo].GUID })
+	all := append(append(make([]fnode, 0, len(hosts)+len(switches)), hosts...), switches...)
+	named := make([]ibNamed, len(all))
+	for i, fn := range all {
+		n := &t.Nodes[fn.topo]
+		named[i] = ibNamed{kind: n.Kind, guid: n.GUID, desc: n.Desc}
+		if n.Kind == Host && len(n.Ports) > 1 {
+			named[i].port = fn.port
+		}
+	}
+	names := ibNames(named, b.opt.Names)
+
+	bld := NewBuilder()
+	// fabric node of every (topology node, port): hosts per CA port,
+	// switches and routers for all their ports.
+	fabricOf := make([][]int32, len(t.Nodes))
+	for i := range fabricOf {
+		fabricOf[i] = make([]int32, t.Nodes[i].NPorts+1)
+	}
+	for i, fn := range all {
+		n := &t.Nodes[fn.topo]
+		id := bld.Node(names[i], n.Kind)
+		if int(id) != i {
+			return nil, fmt.Errorf("%s: node name %q used twice", t.File, names[i])
+		}
+		bld.SetNodeInfo(id, n.GUID, n.Desc)
+		if fn.owner >= 0 {
+			ow := &b.owners[fn.owner]
+			bld.SetPortInfo(id, int32(fn.port), ow.guid, uint16(ow.base), uint8(ow.lmc))
+		}
+		if n.Kind == Host {
+			fabricOf[fn.topo][fn.port] = id
+		} else {
+			for p := range fabricOf[fn.topo] {
+				fabricOf[fn.topo][p] = id
+			}
+		}
+	}
+	// Links: every node's connected ports in ascending order.
+	outLink := make([][]int32, len(t.Nodes)) // switch/router: port → link
+	hostLink := make([]int32, len(hosts))
+	for i, fn := range all {
+		n := &t.Nodes[fn.topo]
+		if n.Kind != Host {
+			outLink[fn.topo] = make([]int32, n.NPorts+1)
+			for p := range outLink[fn.topo] {
+				outLink[fn.topo][p] = -1
+			}
+		}
+		for _, p := range n.Ports {
+			if n.Kind == Host && p.Num != fn.port {
+				continue
+			}
+			to := fabricOf[p.Peer][p.PeerPort]
+			l := bld.Link(int32(i), to, p.Num, p.PeerPort)
+			if n.Kind == Host {
+				hostLink[i] = l
+			} else {
+				outLink[fn.topo][p.Num] = l
+			}
+		}
+	}
+	H := len(hosts)
+	for h := range hosts {
+		bld.Route(hostLink[h], AnyDest)
+	}
+	// Destination LIDs: base LIDs, and with LMC spread every offset.
+	dest := make([]DestID, H)
+	base := make([]int, H)
+	mask := make([]int32, H)
+	K := 1
+	for h, fn := range hosts {
+		dest[h] = bld.Dest(names[h])
+		if fn.owner >= 0 {
+			ow := &b.owners[fn.owner]
+			base[h] = ow.base
+			if b.opt.LMCSpread && ow.base != 0 {
+				mask[h] = int32(1<<ow.lmc - 1)
+				K = max(K, 1<<ow.lmc)
+			}
+		}
+	}
+	var spread [][]int32
+	if K > 1 {
+		if size := int64(K-1) * int64(len(switches)) * int64(H) * 4; size > 2<<30 {
+			return nil, fmt.Errorf("LMC spread over %d LIDs per port needs %d MiB of tables: too large", K, size>>20)
+		}
+		spread = make([][]int32, K)
+		for k := 1; k < K; k++ {
+			spread[k] = make([]int32, len(switches)*H)
+		}
+	}
+	hostLID := make([]bool, 1<<16) // LIDs that some host needs
+	for h := range hosts {
+		if base[h] != 0 {
+			for k := 0; k <= int(mask[h]); k++ {
+				hostLID[base[h]+k] = true
+			}
+		}
+	}
+	bld.Grow(len(switches) * H)
+	portOfLID := make([]uint8, 1<<16)
+	const none = 255
+	for i := range portOfLID {
+		portOfLID[i] = none
+	}
+	for s, fn := range switches {
+		k := b.tables[fn.topo]
+		if k < 0 {
+			continue // a router without a table: it forwards nothing
+		}
+		lt := &b.rt.Switches[k]
+		n := &t.Nodes[fn.topo]
+		if err := b.checkTable(lt, fn.topo, outLink[fn.topo], hostLID); err != nil {
+			return nil, err
+		}
+		for _, e := range lt.Entries {
+			portOfLID[e.LID] = e.Port
+		}
+		linkOf := func(lid int) int32 {
+			p := portOfLID[lid]
+			if p == none || p == 0 || int(p) > n.NPorts {
+				return -1
+			}
+			return outLink[fn.topo][p]
+		}
+		for h := 0; h < H; h++ {
+			if base[h] == 0 {
+				continue
+			}
+			if l := linkOf(base[h]); l >= 0 {
+				bld.Route(l, dest[h])
+			}
+		}
+		if spread != nil {
+			row := s * H
+			for h := 0; h < H; h++ {
+				for k := 1; k < K; k++ {
+					l := int32(-1)
+					if base[h] != 0 {
+						l = linkOf(base[h] + k&int(mask[h]))
+					}
+					spread[k][row+h] = l
+				}
+			}
+		}
+		for _, e := range lt.Entries {
+			portOfLID[e.LID] = none
+		}
+	}
+	f, err := bld.Build()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.File, err)
+	}
+	if spread != nil {
+		spread[0] = f.swTab
+		f.spread, f.spreadMask = spread, mask
+		if err := f.checkSpread(b.checkWalk); err != nil {
+			return nil, err
+		}
+	}
+	return f, nil
+}
+
+// checkTable validates one switch's table against the topology: out ports
+// in range, port 0 only for the switch's own LIDs, and a cable behind every
+// port that a host's LID leaves on. It also reports a dump_fts table whose
+// top LID infiniband-diags dropped.
+func (b *ibBuild) checkTable(lt *LFT, node int, outLink []int32, hostLID []bool) error {
+	n := &b.t.Nodes[node]
+	rt := b.rt
+	self := int32(0)
+	if n.Kind == Switch {
+		self = b.ownerOf[node][0]
+	}
+	hasTop := false
+	for _, e := range lt.Entries {
+		if int(e.LID) == lt.Top {
+			hasTop = true
+		}
+		switch {
+		case int(e.Port) > n.NPorts:
+			return fmt.Errorf("%s:%d: LID 0x%04x: out port %d out of range: %s has ports 1-%d",
+				rt.File, e.Line, e.LID, e.Port, b.nodeWho(node), n.NPorts)
+		case e.Port == 0:
+			if o := b.lidOwner[e.LID]; o != self || o == 0 {
+				owner := "no port"
+				if o != 0 {
+					owner = b.who(int(o) - 1)
+				}
+				return fmt.Errorf("%s:%d: LID 0x%04x: out port 0 (the switch itself) in the table of %s, but the LID is %s's",
+					rt.File, e.Line, e.LID, b.nodeWho(node), owner)
+			}
+		case outLink[e.Port] < 0 && hostLID[e.LID] && b.lidOwner[e.LID] != 0:
+			return fmt.Errorf("%s:%d: LID 0x%04x (%s): out port %d of %s has no cable in %s",
+				rt.File, e.Line, e.LID, b.who(int(b.lidOwner[e.LID])-1), e.Port, b.nodeWho(node), b.t.File)
+		}
+	}
+	if lt.readBack && lt.Top > 0 && lt.Top%64 == 0 && !hasTop {
+		owner := "a LID of no known port"
+		o := int(b.lidOwner[lt.Top]) - 1
+		if o >= 0 {
+			owner = b.who(o)
+		}
+		msg := fmt.Sprintf("%s:%d: the table of %s has no entry for LID 0x%04x (%s), the top of its range [0x0-0x%x]: dump_fts and ibroute of infiniband-diags drop the last LID when the top is a multiple of 64; use opensm-lfts.dump",
+			rt.File, lt.Line, b.nodeWho(node), lt.Top, owner, lt.Top)
+		if hostLID[lt.Top] || o < 0 && b.noLID > 0 {
+			return fmt.Errorf("%s", msg)
+		}
+		b.warn("%s", msg)
+	}
+	return nil
+}

@@ -1,0 +1,290 @@
+package lft
+
+import (
+	"bufio"
+	"bytes"
+	"fmt"
+	"io"
+	"strconv"
+)
+
+// This file holds the small line and token scanners shared by the readers
+// of InfiniBand tool output. They work on the input in place: no regular
+// expressions and no allocation per line.
+
+// lines iterates over the lines of an input, held in memory (data) or
+// read from src. Lines read from src are valid until the next call.
+type lines struct {
+	file string
+	data []byte
+	src  *bufio.Reader
+	err  error  // read error of src
+	long []byte // a line longer than src's buffer
+	held []byte // line read by peek
+	hold bool
+	n    int // number of the line last returned, 1-based
+}
+
+// newLines returns a line reader over data.
+func newLines(data []byte, file string) *lines { return &lines{file: file, data: data} }
+
+// streamLines returns a line reader over src.
+func streamLines(src *bufio.Reader, file string) *lines { return &lines{file: file, src: src} }
+
+// raw returns the next line without counting it.
+func (r *lines) raw() ([]byte, bool) {
+	var l []byte
+	if r.src == nil {
+		if len(r.data) == 0 {
+			return nil, false
+		}
+		if i := bytes.IndexByte(r.data, '\n'); i >= 0 {
+			l, r.data = r.data[:i], r.data[i+1:]
+		} else {
+			l, r.data = r.data, nil
+		}
+	} else {
+		if r.err != nil {
+			return nil, false
+		}
+		var err error
+		l, err = r.src.ReadSlice('\n')
+		if err == bufio.ErrBufferFull {
+			r.long = append(r.long[:0], l...)
+			for err == bufio.ErrBufferFull {
+				l, err = r.src.ReadSlice('\n')
+				r.long = append(r.long, l...)
+			}
+			l = r.long
+		}
+		if err != nil && err != io.EOF {
+			r.err = err
+			return nil, false
+		}
+		if len(l) == 0 {
+			return nil, false
+		}
+		if l[len(l)-1] == '\n' {
+			l = l[:len(l)-1]
+		}
+	}
+	if k := len(l); k > 0 && l[k-1] == '\r' {
+		l = l[:k-1]
+	}
+	return l, true
+}
+
+// next returns the next line without its line break (a trailing carriage
+// return is dropped too), or false at the end of the input or on a read
+// error (see readErr).
+func (r *lines) next() ([]byte, bool) {
+	if r.hold {
+		r.hold = false
+		r.n++
+		return r.held, true
+	}
+	l, ok := r.raw()
+	if ok {
+		r.n++
+	}
+	return l, ok
+}
+
+// peek returns the next line without consuming it.
+func (r *lines) peek() ([]byte, bool) {
+	if !r.hold {
+		l, ok := r.raw()
+		if !ok {
+			return nil, false
+		}
+		r.held, r.hold = l, true
+	}
+	return r.held, true
+}
+
+// readErr returns the read error that ended the input early, naming the
+// file.
+func (r *lines) readErr() error {
+	if r.err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s: after line %d: %w", r.file, r.n, r.err)
+}
+
+// errorf returns an error located at the line last returned.
+func (r *lines) errorf(format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", r.file, r.n, fmt.Sprintf(format, args...))
+}
+
+// errorAt returns an error located at line n of the same file.
+func (r *lines) errorAt(n int, format string, args ...any) error {
+	return fmt.Errorf("%s:%d: %s", r.file, n, fmt.Sprintf(format, args...))
+}
+
+// tok quotes a token for an error message, shortened when long.
+func tok(b []byte) string {
+	const max = 48
+	if len(b) > max {
+		return strconv.Quote(string(b[:max]) + "…")
+	}
+	return strconv.Quote(string(b))
+}
+
+// cursor walks one line.
+type cursor struct {
+	b []byte
+	i int
+}
+
+func (c *cursor) done() bool { return c.i >= len(c.b) }
+
+func (c *cursor) peek() byte {
+	if c.i < len(c.b) {
+		return c.b[c.i]
+	}
+	return 0
+}
+
+// rest returns the unread part of the line.
+func (c *cursor) rest() []byte { return c.b[c.i:] }
+
+// blank skips spaces and tabs and reports whether there were any.
+func (c *cursor) blank() bool {
+	start := c.i
+	for c.i < len(c.b) && (c.b[c.i] == ' ' || c.b[c.i] == '\t') {
+		c.i++
+	}
+	return c.i > start
+}
+
+// lit consumes s if the line continues with it.
+func (c *cursor) lit(s string) bool {
+	if len(c.b)-c.i >= len(s) && string(c.b[c.i:c.i+len(s)]) == s {
+		c.i += len(s)
+		return true
+	}
+	return false
+}
+
+// field returns the next run of non-blank bytes (possibly empty).
+func (c *cursor) field() []byte {
+	start := c.i
+	for c.i < len(c.b) && c.b[c.i] != ' ' && c.b[c.i] != '\t' {
+		c.i++
+	}
+	return c.b[start:c.i]
+}
+
+// until returns the bytes up to the next byte b (not consumed) or to the
+// end of the line.
+func (c *cursor) until(b byte) []byte {
+	start := c.i
+	for c.i < len(c.b) && c.b[c.i] != b {
+		c.i++
+	}
+	return c.b[start:c.i]
+}
+
+// dec parses an unsigned decimal number of at most 9 digits.
+func (c *cursor) dec() (int, bool) {
+	start := c.i
+	n := 0
+	for c.i < len(c.b) && c.b[c.i] >= '0' && c.b[c.i] <= '9' {
+		if c.i-start >= 9 {
+			return 0, false
+		}
+		n = n*10 + int(c.b[c.i]-'0')
+		c.i++
+	}
+	return n, c.i > start
+}
+
+// hex parses up to 16 hexadecimal digits (without a 0x prefix).
+func (c *cursor) hex() (uint64, bool) {
+	start := c.i
+	var n uint64
+	for c.i < len(c.b) {
+		d, ok := hexDigit(c.b[c.i])
+		if !ok {
+			break
+		}
+		if c.i-start >= 16 {
+			return 0, false
+		}
+		n = n<<4 | uint64(d)
+		c.i++
+	}
+	return n, c.i > start
+}
+
+// hex0x parses 0x followed by hexadecimal digits.
+func (c *cursor) hex0x() (uint64, bool) {
+	if !c.lit("0x") && !c.lit("0X") {
+		return 0, false
+	}
+	return c.hex()
+}
+
+// number parses a C-style unsigned number: 0x-prefixed hexadecimal or
+// decimal.
+func (c *cursor) number() (uint64, bool) {
+	if c.lit("0x") || c.lit("0X") {
+		return c.hex()
+	}
+	start := c.i
+	var n uint64
+	for c.i < len(c.b) && c.b[c.i] >= '0' && c.b[c.i] <= '9' {
+		if c.i-start >= 19 {
+			return 0, false
+		}
+		n = n*10 + uint64(c.b[c.i]-'0')
+		c.i++
+	}
+	return n, c.i > start
+}
+
+// word returns the next run of letters, digits, '_' and '-'.
+func (c *cursor) word() []byte {
+	start := c.i
+	for c.i < len(c.b) {
+		b := c.b[c.i]
+		if !(b >= 'a' && b <= 'z' || b >= 'A' && b <= 'Z' || b >= '0' && b <= '9' || b == '_' || b == '-') {
+			break
+		}
+		c.i++
+	}
+	return c.b[start:c.i]
+}
+
+func hexDigit(b byte) (byte, bool) {
+	switch {
+	case b >= '0' && b <= '9':
+		return b - '0', true
+	case b >= 'a' && b <= 'f':
+		return b - 'a' + 10, true
+	case b >= 'A' && b <= 'F':
+		return b - 'A' + 10, true
+	}
+	return 0, false
+}
+
+// trimBlank drops leading and trailing spaces and tabs.
+func trimBlank(b []byte) []byte {
+	for len(b) > 0 && (b[0] == ' ' || b[0] == '\t') {
+		b = b[1:]
+	}
+	for len(b) > 0 && (b[len(b)-1] == ' ' || b[len(b)-1] == '\t') {
+		b = b[:len(b)-1]
+	}
+	return b
+}
+
+// isBlankLine reports whether a line holds only spaces and tabs.
+func isBlankLine(l []byte) bool { return len(trimBlank(l)) == 0 }
+
+// maxUnicastLID is the largest unicast LID (0xBFFF); 0xC000 and up are
+// multicast.
+const maxUnicastLID = 0xBFFF
+
+// maxPorts is the largest port count of an InfiniBand node.
+const maxPorts = 254

@@ -1,0 +1,254 @@
+package lft
+
+import (
+	"bytes"
+)
+
+// ReadLFTDump parses OpenSM's opensm-lfts.dump: per switch a header, one
+// line per routed LID and a trailer,
+//
+//	Unicast lids [0-<top>] of switch Lid <lid> guid 0x<guid> ('<desc>'):
+//	0x<lid> <port> # <Channel Adapter|Switch|Router> portguid 0x<guid>: '<desc>'
+//	<top> lids dumped
+//
+// Unrouted LIDs have no line; out port 0 is the switch itself. The labels
+// after '#' name the port that owns each LID; BuildIB checks them against
+// the topology (or takes LIDs from them when the topology has none). The
+// same reader takes the dump_fts/ibroute dialect (see ReadDumpFTS), which
+// differs only in the header, the column titles, the labels and the
+// trailer.
+//
+// A table without a header, a table without its trailer (a truncated
+// dump), a trailer that disagrees with the table, a LID listed twice in one
+// table, a LID outside the header's range and an out port above 254 are
+// errors, located at the offending line.
+//
+// Routing.Format tells the dialect found: FormatDumpFTS when the first
+// header gives its range in hexadecimal, as dump_fts and ibroute do.
+func ReadLFTDump(data []byte, file string) (*Routing, error) {
+	return readUnicast(newLines(data, file))
+}
+
+// readUnicast parses the "Unicast lids [..] of switch ..." grammar of
+// opensm-lfts.dump, dump_fts and ibroute.
+func readUnicast(r *lines) (rt *Routing, err error) {
+	defer func() {
+		if e := r.readErr(); e != nil {
+			rt, err = nil, e
+		}
+	}()
+	rt = &Routing{File: r.file, Format: FormatLFTDump}
+	var (
+		cur     *LFT // open table, nil between tables
+		seen    []int32
+		blockNo int32
+		hint    int
+	)
+	for {
+		l, ok := r.next()
+		if !ok {
+			break
+		}
+		if len(l) == 0 {
+			continue
+		}
+		switch {
+		case len(l) > 2 && l[0] == '0' && (l[1] == 'x' || l[1] == 'X'):
+			if cur == nil {
+				return nil, r.errorf("entry %s outside a switch table (no \"Unicast lids\" header before it)", tok(l))
+			}
+			e, guid, kind, err := parseUnicastEntry(r, l)
+			if err != nil {
+				return nil, err
+			}
+			if int(e.LID) > cur.Top {
+				return nil, r.errorf("LID 0x%04x beyond the range [0-%d] of the table's header (line %d)", e.LID, cur.Top, cur.Line)
+			}
+			if int(e.LID) >= len(seen) {
+				grown := make([]int32, max(int(e.LID)+1, 2*len(seen)))
+				copy(grown, seen)
+				seen = grown
+			}
+			if seen[e.LID] == blockNo {
+				return nil, r.errorf("LID 0x%04x listed twice in the table of switch 0x%016x", e.LID, cur.GUID)
+			}
+			seen[e.LID] = blockNo
+			cur.Entries = append(cur.Entries, e)
+			if guid != 0 {
+				if prev, old := rt.setLabel(e.LID, guid, kind, r.n); prev != 0 {
+					return nil, r.errorf("LID 0x%04x is port 0x%016x here but port 0x%016x at line %d", e.LID, guid, old, prev)
+				}
+			}
+		case bytes.HasPrefix(l, []byte("Unicast lids [")):
+			if cur != nil {
+				return nil, r.errorf("new table before the trailer of switch 0x%016x (line %d): truncated table", cur.GUID, cur.Line)
+			}
+			t, err := parseUnicastHeader(r, l)
+			if err != nil {
+				return nil, err
+			}
+			if len(rt.Switches) == 0 && t.readBack {
+				rt.Format = FormatDumpFTS
+			}
+			t.Entries = make([]LFTEntry, 0, hint)
+			rt.Switches = append(rt.Switches, t)
+			cur = &rt.Switches[len(rt.Switches)-1]
+			blockNo++
+		default:
+			t := trimBlank(l)
+			if len(t) == 0 {
+				continue
+			}
+			c := cursor{b: t}
+			if w := c.word(); (string(w) == "Lid" || string(w) == "Port") && cur != nil && len(cur.Entries) == 0 {
+				continue // dump_fts column titles
+			}
+			c = cursor{b: t}
+			n, isNum := c.dec()
+			if !isNum {
+				return nil, r.errorf("unexpected line %s", tok(t))
+			}
+			if cur == nil {
+				return nil, r.errorf("trailer %s outside a switch table", tok(t))
+			}
+			c.blank()
+			valid := c.lit("valid")
+			c.blank()
+			if !c.lit("lids dumped") || len(trimBlank(c.rest())) != 0 {
+				return nil, r.errorf("unexpected line %s (want \"<n> lids dumped\")", tok(t))
+			}
+			if valid && n != len(cur.Entries) {
+				return nil, r.errorf("trailer says %d valid lids, the table of switch 0x%016x (line %d) has %d entries: truncated or edited",
+					n, cur.GUID, cur.Line, len(cur.Entries))
+			}
+			if !valid && n != cur.Top {
+				return nil, r.errorf("trailer says %d lids dumped, the header of switch 0x%016x (line %d) says [0-%d]",
+					n, cur.GUID, cur.Line, cur.Top)
+			}
+			hint = len(cur.Entries)
+			cur = nil
+		}
+	}
+	if cur != nil {
+		return nil, r.errorf("truncated dump: the table of switch 0x%016x (line %d) has no \"lids dumped\" trailer", cur.GUID, cur.Line)
+	}
+	if len(rt.Switches) == 0 {
+		return nil, r.errorf("no switch tables (want \"Unicast lids [...] of switch ...\" headers)")
+	}
+	return rt, nil
+}
+
+// parseUnicastHeader parses
+//
+//	Unicast lids [<lo>-<top>] of switch (Lid <n>|DR path ...) guid 0x<guid> (<desc>):
+func parseUnicastHeader(r *lines, l []byte) (LFT, error) {
+	c := cursor{b: l}
+	c.lit("Unicast lids [")
+	var t LFT
+	t.Line = r.n
+	t.readBack = bytes.HasPrefix(c.rest(), []byte("0x")) // dump_fts and ibroute write the range in hex
+	if _, ok := c.number(); !ok || !c.lit("-") {
+		return t, r.errorf("bad LID range in header %s", tok(l))
+	}
+	top, ok := c.number()
+	if !ok || !c.lit("]") {
+		return t, r.errorf("bad LID range in header %s", tok(l))
+	}
+	if top > maxUnicastLID {
+		return t, r.errorf("header range top %d beyond the last unicast LID 0x%04x", top, maxUnicastLID)
+	}
+	t.Top = int(top)
+	if !c.lit(" of switch ") {
+		return t, r.errorf("want \"of switch\" in header %s", tok(l))
+	}
+	switch {
+	case c.lit("Lid "):
+		lid, ok := c.dec()
+		if !ok || lid > maxUnicastLID {
+			return t, r.errorf("bad switch LID in header %s", tok(l))
+		}
+		t.LID = uint16(lid)
+	case c.lit("DR path "):
+	default:
+		return t, r.errorf("want \"Lid\" or \"DR path\" after \"of switch\" in header %s", tok(l))
+	}
+	i := bytes.Index(c.rest(), []byte(" guid 0x"))
+	if i < 0 {
+		return t, r.errorf("no switch GUID in header %s", tok(l))
+	}
+	c.i += i + len(" guid ")
+	g, ok := c.hex0x()
+	if !ok || g == 0 {
+		return t, r.errorf("bad switch GUID in header %s", tok(l))
+	}
+	t.GUID = g
+	rest := c.rest()
+	if !bytes.HasPrefix(rest, []byte(" (")) || !bytes.HasSuffix(rest, []byte("):")) || len(rest) < 4 {
+		return t, r.errorf("want \" (<description>):\" at the end of header %s", tok(l))
+	}
+	desc := rest[2 : len(rest)-2]
+	if len(desc) >= 2 && desc[0] == '\'' && desc[len(desc)-1] == '\'' {
+		desc = desc[1 : len(desc)-1]
+	}
+	t.Desc = string(desc)
+	return t, nil
+}
+
+// parseUnicastEntry parses an entry line,
+//
+//	0x<lid> <port> # <kind> portguid 0x<guid>: '<desc>'     (opensm-lfts.dump)
+//	0x<lid> <port> : (<kind> portguid 0x<guid>: '<desc>')   (dump_fts, ibroute)
+//	0x<lid> <port> : (path #k out of n: portguid 0x<guid>)  (further LIDs of an LMC range)
+//
+// and returns the labelled port GUID (0 when the label names none).
+func parseUnicastEntry(r *lines, l []byte) (LFTEntry, uint64, NodeKind, error) {
+	c := cursor{b: l}
+	lid, ok := c.hex0x()
+	if !ok {
+		return LFTEntry{}, 0, 0, r.errorf("bad LID %s", tok(c.field()))
+	}
+	if lid == 0 || lid > maxUnicastLID {
+		return LFTEntry{}, 0, 0, r.errorf("LID 0x%04x is not a unicast LID", lid)
+	}
+	if !c.blank() {
+		return LFTEntry{}, 0, 0, r.errorf("bad LID %s", tok(l))
+	}
+	port, ok := c.dec()
+	if !ok {
+		return LFTEntry{}, 0, 0, r.errorf("LID 0x%04x: bad out port %s", lid, tok(c.field()))
+	}
+	if port > maxPorts {
+		return LFTEntry{}, 0, 0, r.errorf("LID 0x%04x: out port %d out of range 0-%d", lid, port, maxPorts)
+	}
+	e := LFTEntry{LID: uint16(lid), Port: uint8(port), Line: int32(r.n)}
+	c.blank()
+	if c.done() {
+		return e, 0, 0, nil
+	}
+	if c.peek() != '#' && c.peek() != ':' {
+		return e, 0, 0, r.errorf("LID 0x%04x: unexpected %s after the out port", lid, tok(c.rest()))
+	}
+	rest := c.rest()
+	lc := cursor{b: rest, i: 1}
+	lc.blank()
+	lc.lit("(")
+	kind := NodeKind(255) // the further LIDs of an LMC range name no kind
+	switch {
+	case lc.lit("Channel Adapter "):
+		kind = Host
+	case lc.lit("Switch "):
+		kind = Switch
+	case lc.lit("Router "):
+		kind = Router
+	}
+	i := bytes.Index(rest, []byte("portguid 0x"))
+	if i < 0 {
+		return e, 0, 0, nil
+	}
+	g := cursor{b: rest, i: i + len("portguid ")}
+	guid, ok := g.hex0x()
+	if !ok || g.peek() != ':' && g.peek() != ')' {
+		return e, 0, 0, r.errorf("LID 0x%04x: bad port GUID in %s", lid, tok(rest))
+	}
+	return e, guid, kind, nil
+}
