@@ -20,10 +20,16 @@
 //     taper, with d-mod-k-like routing.
 //   - torus and mesh: any number of dimensions, h hosts per switch,
 //     dimension-order routing.
+//   - fattree3: a three-level fat tree (pods of leaves and middle switches
+//     under spines) with tapers at two levels, d-mod-k-like routing.
+//   - dragonfly: groups of all-to-all connected routers joined by global
+//     links, Dragonfly minimal routing (at most one global link per route).
 //
 // Every generator writes exactly one routing entry per (switch, destination
 // host) and one "*" entry per host, so the tables are complete and every
-// route is minimal. Node and link order is stable: hosts H0, H1, … first (in
+// route is minimal (a Dragonfly's routes are minimal among the routes with
+// at most one global link, as Dragonfly routing defines it; a route through
+// a third group can have fewer hops). Node and link order is stable: hosts H0, H1, … first (in
 // host index order), then the switches, then the links, each cable as a
 // pair of directed links (forward, reverse) with its real port numbers.
 // Ports are numbered from 1 on every node.

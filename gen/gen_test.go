@@ -41,6 +41,10 @@ var specs = []string{
 	"mesh:dims=4x4",
 	"mesh:dims=3x4x2,hosts=2",
 	"mesh:dims=5x2,hosts=3",
+	"fattree3:pods=1,leaves=1,hosts=1",
+	"fattree3:pods=2,leaves=3,hosts=2",
+	"fattree3:pods=3,leaves=2,hosts=4,up=2,mup=1",
+	"fattree3:pods=2,leaves=2,hosts=2,up=3,mup=3",
 }
 
 func build(t testing.TB, spec string) *Network {

@@ -48,8 +48,8 @@ func TestParseErrors(t *testing.T) {
 		{"", "empty topology spec; want NAME[:KEY=VALUE,...], e.g. kary:k=4,n=3"},
 		{"   ", "empty topology spec; want NAME[:KEY=VALUE,...], e.g. kary:k=4,n=3"},
 		{"=4", `spec "=4": want a topology name first, as in kary:k=4,n=3`},
-		{"fattree:k=4", `spec "fattree:k=4": unknown topology "fattree"; valid topologies: fattree2, kary, mesh, torus`},
-		{"Kary:k=4,n=2", `spec "Kary:k=4,n=2": unknown topology "Kary"; valid topologies: fattree2, kary, mesh, torus`},
+		{"fattree:k=4", `spec "fattree:k=4": unknown topology "fattree"; valid topologies: dragonfly, fattree2, fattree3, kary, mesh, torus`},
+		{"Kary:k=4,n=2", `spec "Kary:k=4,n=2": unknown topology "Kary"; valid topologies: dragonfly, fattree2, fattree3, kary, mesh, torus`},
 		{"kary:", `spec "kary:": nothing after ':'; want KEY=VALUE,...`},
 		{"kary;k=4", `spec "kary;k=4": unexpected ';' after the topology name "kary"; want NAME:KEY=VALUE,...`},
 		{"kary", `spec "kary": missing parameter k (hosts per leaf switch and up-links per switch (switch radix 2k))`},
@@ -114,7 +114,7 @@ func TestUsage(t *testing.T) {
 		}
 	}
 	names := Names()
-	if strings.Join(names, ",") != "fattree2,kary,mesh,torus" {
+	if strings.Join(names, ",") != "dragonfly,fattree2,fattree3,kary,mesh,torus" {
 		t.Errorf("Names() = %v", names)
 	}
 	if len(Topologies()) != len(names) {

@@ -17,12 +17,13 @@ func init() { registerCommand(genCommand()) }
 func genCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "gen",
-		Usage:     "generate a routed topology (k-ary n-trees, 2-level fat trees with taper, tori, meshes)",
+		Usage:     "generate a routed topology (k-ary n-trees, 2- and 3-level fat trees with taper, tori, meshes, Dragonflies)",
 		ArgsUsage: "SPEC",
 		Description: "SPEC is NAME[:KEY=VALUE,...], e.g. kary:k=16,n=3 or \"torus dims=4x4 hosts=2\".\n\n" +
 			gen.Usage(),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the routed dot to `FILE`"},
+			&cli.StringFlag{Name: "format", Value: "dot", Usage: "`dot` (routed ORCS dot) or ibsim (an ibsim net file with the generator's port numbers, for orcs route or OpenSM)"},
 			&cli.BoolFlag{Name: "describe", Usage: "only print the size of the topology"},
 		},
 		Action: func(c *cli.Context) error {
@@ -38,11 +39,18 @@ func genCommand() *cli.Command {
 				fmt.Println(size)
 				return nil
 			}
+			format := c.String("format")
+			if format != "dot" && format != "ibsim" {
+				return fmt.Errorf("gen: unknown format %q (known: dot, ibsim)", format)
+			}
 			f, err := gen.Generate(spec)
 			if err != nil {
 				return err
 			}
 			err = writeOutput(c.String("output_file"), func(w io.Writer) error {
+				if format == "ibsim" {
+					return lft.WriteIBSimNet(w, f, lft.IBSimOptions{KeepPorts: true})
+				}
 				return lft.WriteDot(w, f, lft.DotWriteOptions{})
 			})
 			if err != nil {

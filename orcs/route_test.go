@@ -1,0 +1,292 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+
+	"orcs/lft"
+	"orcs/opensm"
+)
+
+// runCmd runs the subcommand args[0] in-process as the command line would
+// (flags may follow arguments), writing its output (-o) to a temporary file
+// unless args name one, and returns the output.
+func runCmd(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "out")
+	full := []string{"orcs", args[0]}
+	hasOutput := false
+	for _, a := range args[1:] {
+		if a == "-o" || a == "--output_file" {
+			hasOutput = true
+		}
+	}
+	if !hasOutput {
+		full = append(full, "-o", out)
+	}
+	full = append(full, args[1:]...)
+	app := newApp()
+	err := app.Run(interspersed(app, full))
+	b, _ := os.ReadFile(out)
+	return string(b), err
+}
+
+// needIBTools skips a test when the InfiniBand tools are missing.
+func needIBTools(t *testing.T) {
+	t.Helper()
+	if _, err := opensm.FindTools(); err != nil {
+		t.Skipf("InfiniBand tools missing (%v); install with: apt-get install %s", err, opensm.Packages)
+	}
+}
+
+func TestLoadRouteInput(t *testing.T) {
+	in, err := loadRouteInput("gen:torus dims=4x4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.name != "gen:torus:dims=4x4,hosts=1" || !in.keepPorts || in.options("torus-2QoS").Torus == nil {
+		t.Errorf("gen spec: %+v", in)
+	}
+	// A dot written by orcs gen gets the generator's coordinates back.
+	in, err = loadRouteInput("../testdata/torus4x4.dot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tr := in.options("torus-2QoS").Torus
+	if in.keepPorts || tr == nil || tr.Seed != "S0_0" || tr.Plus[0] != "S1_0" || tr.Minus[1] != "S0_3" {
+		t.Errorf("torus dot: %+v, torus %+v", in, tr)
+	}
+	in, err = loadRouteInput("../testdata/ft64.dot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	roots, err := in.roots("tree")
+	if err != nil || len(roots) != 16 || roots[0] != "S2_0" {
+		t.Errorf("roots tree: %v, %v", roots, err)
+	}
+	if _, err := in.roots("S2_0,S9"); err == nil || !strings.Contains(err.Error(), `no node "S9"`) {
+		t.Errorf("bad root: %v", err)
+	}
+	if _, err := in.roots("H3"); err == nil || !strings.Contains(err.Error(), "is a host") {
+		t.Errorf("host root: %v", err)
+	}
+	// A hand-written dot is not a generated one.
+	in, err = loadRouteInput("../testdata/manual4.dot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.net != nil {
+		t.Error("manual4.dot taken for a generated fabric")
+	}
+	if _, err := in.roots("tree"); err == nil {
+		t.Error("--roots tree accepted on a hand-written dot")
+	}
+	if _, err := loadRouteInput("gen:kary:k=4"); err == nil || !strings.Contains(err.Error(), "missing parameter n") {
+		t.Errorf("bad spec: %v", err)
+	}
+}
+
+func TestRouteCommand(t *testing.T) {
+	needIBTools(t)
+	dir := t.TempDir()
+	out := filepath.Join(dir, "ft64-ftree.dot")
+	keep := filepath.Join(dir, "keep")
+	if _, err := runCmd(t, "route", "--engine", "ftree", "../testdata/ft64.dot", "-o", out, "--verify", "--keep", keep); err != nil {
+		t.Fatal(err)
+	}
+	f, err := lft.ReadDotFile(out, lft.DotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := lft.ReadDotFile("../testdata/ft64.dot", lft.DotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !sameTopology(f, in) {
+		t.Error("the routed dot does not keep the input's names and link order")
+	}
+	all := make([]int32, f.NumHosts())
+	for i := range all {
+		all[i] = int32(i)
+	}
+	if c := f.CheckRoutes(all, 1, 2); !c.OK() {
+		t.Errorf("%d unroutable, %d loops", c.Unroutable, c.Loops)
+	}
+	if _, err := os.Stat(filepath.Join(keep, "opensm-lfts.dump")); err != nil {
+		t.Errorf("--keep: %v", err)
+	}
+	// The routed dot simulates.
+	if _, err := run(t, "-i", out, "-p", "bisect", "-n", "3", "--seed", "1"); err != nil {
+		t.Errorf("simulating the routed dot: %v", err)
+	}
+
+	// A fallback is an error unless allowed.
+	_, err = runCmd(t, "route", "-R", "torus-2QoS", "../testdata/ft16.dot")
+	if err == nil || !strings.Contains(err.Error(), "fell back from torus-2QoS to minhop") {
+		t.Errorf("fallback: %v", err)
+	}
+	if _, err := runCmd(t, "route", "-R", "torus-2QoS", "--allow-fallback", "../testdata/ft16.dot"); err != nil {
+		t.Errorf("--allow-fallback: %v", err)
+	}
+	// The torus gets its seed and routes with torus-2QoS.
+	if _, err := runCmd(t, "route", "-R", "torus-2QoS", "gen:torus:dims=4x4,hosts=2"); err != nil {
+		t.Errorf("torus-2QoS on a torus: %v", err)
+	}
+	_, err = runCmd(t, "route", "-R", "updn", "--no-fallback", "gen:torus:dims=4x4")
+	if err == nil || !strings.Contains(err.Error(), "could not route the fabric (no_fallback)") {
+		t.Errorf("--no-fallback: %v", err)
+	}
+	if _, err := runCmd(t, "route", "-R", "updn", "--roots", "S0_0", "gen:torus:dims=4x4"); err != nil {
+		t.Errorf("updn with a root on a torus: %v", err)
+	}
+}
+
+// toolsOf lists the processes whose ibsim socket name belongs to pid.
+func toolsOf(pid int) []string {
+	var out []string
+	envs, _ := filepath.Glob("/proc/[0-9]*/environ")
+	mark := "IBSIM_SOCKNAME=orcs" + strconv.Itoa(pid) + "."
+	for _, e := range envs {
+		data, err := os.ReadFile(e)
+		if err == nil && strings.Contains(string(data), mark) {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// TestRouteInterrupt stops orcs route with Ctrl-C (SIGINT) while OpenSM
+// runs: orcs must stop its tools and remove its work directory.
+func TestRouteInterrupt(t *testing.T) {
+	needIBTools(t)
+	tmp := t.TempDir()
+	cmd := exec.Command(orcsBin, "route", "-R", "lash", "gen:kary:k=8,n=3", "-o", filepath.Join(tmp, "out.dot"))
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Wait until OpenSM runs, then interrupt.
+	deadline := time.Now().Add(20 * time.Second)
+	for len(toolsOf(cmd.Process.Pid)) < 2 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(toolsOf(cmd.Process.Pid)) < 2 {
+		t.Fatal("ibsim and OpenSM did not start")
+	}
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 || !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("exit %v, stderr %q", err, stderr.String())
+	}
+	if left := toolsOf(cmd.Process.Pid); len(left) > 0 {
+		t.Errorf("tools still running: %v", left)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}
+
+func TestCompareCommand(t *testing.T) {
+	needIBTools(t)
+	dir := t.TempDir()
+	plotFile := filepath.Join(dir, "cmp.svg")
+	out, err := runCmd(t, "compare", "--engines", "minhop,ftree,torus-2QoS", "../testdata/ft16.dot",
+		"-p", "bisect_fb_sym", "-n", "50", "--plot", plotFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"engine", "minhop*", "ftree", "mean bw", "unroutable", "* torus-2QoS fell back to minhop"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if svg, err := os.ReadFile(plotFile); err != nil || !strings.Contains(string(svg), "<svg") {
+		t.Errorf("plot: %v", err)
+	}
+	out, err = runCmd(t, "compare", "--engines", "minhop,updn", "gen:kary:k=4,n=2", "-p", "bisect_fb_sym", "-n", "20",
+		"--format", "json", "--seed", "7")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c comparison
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if len(c.Engines) != 2 || c.Seed != 7 || c.Hosts != 16 || len(c.Engines[1].Values) != 20 ||
+		c.Engines[0].Used != "minhop" || c.Engines[1].Summary == nil || c.Engines[0].MaxCongestion < 1 {
+		t.Errorf("json: %+v", c)
+	}
+}
+
+func TestCompareBadInput(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"compare", "--format", "csv", "gen:kary:k=2,n=2"}, `unknown format "csv"`},
+		{[]string{"compare", "--plot", "x.gif", "gen:kary:k=2,n=2"}, "want a .svg, .png or .pdf file"},
+		{[]string{"compare", "--metric", "nope", "gen:kary:k=2,n=2"}, `unknown metric "nope"`},
+		{[]string{"compare", "-s", "99", "gen:kary:k=2,n=2"}, "commsize 99 is larger"},
+		{[]string{"compare"}, "want one FABRIC"},
+		{[]string{"route", "-R", "minhop"}, "want one FABRIC"},
+		{[]string{"route", "-R", "minhop", "nonexistent.dot"}, "nonexistent.dot"},
+	} {
+		if _, err := runCmd(t, c.args...); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("orcs %v: %v, want %q", c.args, err, c.want)
+		}
+	}
+}
+
+func TestDot2OSMCommand(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "ft16.net")
+	// ORCS's form: IN OUT.
+	if err := newApp().Run([]string{"orcs", "dot2osm", "../testdata/ft16.dot", out}); err != nil {
+		t.Fatal(err)
+	}
+	data, _ := os.ReadFile(out)
+	if _, err := lft.ReadIBSimNet(data, out); err != nil || !strings.HasPrefix(string(data), "# ibsim net file: 24 nodes") {
+		t.Errorf("%v\n%s", err, data)
+	}
+	bad := writeFile(t, dir, "bad.dot", "digraph {\n  H0 -> S0;\n  S0 -> H0;\n  S0 -> H1;\n}\n")
+	if _, err := runCmd(t, "dot2osm", bad); err == nil || !strings.Contains(err.Error(), `bad.dot:4: link "S0" -> "H1" has no reverse edge`) {
+		t.Errorf("error %v", err)
+	}
+}
+
+func TestGenIBSim(t *testing.T) {
+	out, err := runCmd(t, "gen", "--format", "ibsim", "torus:dims=3x3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	topo, err := lft.ReadIBSimNet([]byte(out), "torus.net")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(topo.Nodes) != 18 || topo.Nodes[9].ID != "S0_0" || topo.Nodes[9].NPorts != 5 {
+		t.Errorf("torus net:\n%s", out)
+	}
+	if _, err := runCmd(t, "gen", "--format", "xml", "torus:dims=3x3"); err == nil || !strings.Contains(err.Error(), `unknown format "xml"`) {
+		t.Errorf("bad format: %v", err)
+	}
+}
+
+// TestRouteMissingTools: without the tools, route names the Debian
+// packages to install.
+func TestRouteMissingTools(t *testing.T) {
+	cmd := exec.Command(orcsBin, "route", "-R", "minhop", "gen:kary:k=2,n=2")
+	cmd.Env = append(os.Environ(), "UMAD2SIM="+filepath.Join(t.TempDir(), "libumad2sim.so"))
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), "apt-get install opensm ibsim-utils infiniband-diags") {
+		t.Errorf("exit %v, output %q", err, out)
+	}
+}
