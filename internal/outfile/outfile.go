@@ -1,6 +1,8 @@
 // Package outfile writes output files atomically: everything goes to a
 // temporary file next to the target, which is renamed over the target only
 // when the whole output was written. A failed run leaves no partial file.
+// Targets that are not regular files (/dev/null, a terminal, a named pipe)
+// are written directly: renaming over them would replace the device.
 package outfile
 
 import (
@@ -13,14 +15,25 @@ import (
 // File is an output being written. Write to it, then Commit or Abort.
 type File struct {
 	*bufio.Writer
-	path string
-	tmp  *os.File // nil for standard output
+	path   string
+	tmp    *os.File // the temporary file, nil when writing directly
+	direct *os.File // a special file written in place, else nil
 }
 
 // Create starts writing path; "-" means standard output.
 func Create(path string) (*File, error) {
 	if path == "-" || path == "" {
 		return &File{Writer: bufio.NewWriterSize(os.Stdout, 1<<16), path: "-"}, nil
+	}
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		if st.IsDir() {
+			return nil, fmt.Errorf("%s: is a directory", path)
+		}
+		f, err := os.OpenFile(path, os.O_WRONLY, 0)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		return &File{Writer: bufio.NewWriterSize(f, 1<<16), path: path, direct: f}, nil
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
@@ -34,6 +47,14 @@ func (f *File) Commit() error {
 	if err := f.Flush(); err != nil {
 		f.Abort()
 		return fmt.Errorf("%s: %w", f.path, err)
+	}
+	if f.direct != nil {
+		err := f.direct.Close()
+		f.direct = nil
+		if err != nil {
+			return fmt.Errorf("%s: %w", f.path, err)
+		}
+		return nil
 	}
 	if f.tmp == nil {
 		return nil
@@ -55,6 +76,10 @@ func (f *File) Commit() error {
 
 // Abort discards the output. It is safe to call after Commit.
 func (f *File) Abort() {
+	if f.direct != nil {
+		f.direct.Close()
+		f.direct = nil
+	}
 	if f.tmp != nil {
 		f.tmp.Close()
 		os.Remove(f.tmp.Name())

@@ -3,6 +3,7 @@ package outfile
 import (
 	"os"
 	"path/filepath"
+	"syscall"
 	"testing"
 )
 
@@ -38,5 +39,41 @@ func TestCommitAndAbort(t *testing.T) {
 func TestCreateInMissingDir(t *testing.T) {
 	if _, err := Create(filepath.Join(t.TempDir(), "no", "such", "x")); err == nil {
 		t.Fatal("want error")
+	}
+}
+
+// TestSpecialFileWrittenInPlace: a named pipe (like /dev/null or a
+// terminal) is written directly, never replaced by a renamed regular file.
+func TestSpecialFileWrittenInPlace(t *testing.T) {
+	fifo := filepath.Join(t.TempDir(), "pipe")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Skip("no mkfifo:", err)
+	}
+	got := make(chan string)
+	go func() {
+		b, _ := os.ReadFile(fifo)
+		got <- string(b)
+	}()
+	f, err := Create(fifo)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.WriteString("through the pipe\n")
+	if err := f.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if s := <-got; s != "through the pipe\n" {
+		t.Fatalf("reader got %q", s)
+	}
+	st, err := os.Stat(fifo)
+	if err != nil || st.Mode()&os.ModeNamedPipe == 0 {
+		t.Fatalf("the pipe was replaced: %v %v", st.Mode(), err)
+	}
+	entries, _ := os.ReadDir(filepath.Dir(fifo))
+	if len(entries) != 1 {
+		t.Fatalf("left files behind: %v", entries)
+	}
+	if _, err := Create(t.TempDir()); err == nil {
+		t.Fatal("a directory as output: want an error")
 	}
 }
