@@ -1,0 +1,116 @@
+package main
+
+import (
+	"encoding/csv"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// runSampling runs "orcs samplingsim" in-process with the summary written
+// to a file and returns the summary and the error.
+func runSampling(t *testing.T, args ...string) (string, error) {
+	t.Helper()
+	out := filepath.Join(t.TempDir(), "summary")
+	full := append([]string{"orcs", "samplingsim", "-o", out}, args...)
+	err := newApp().Run(full)
+	b, _ := os.ReadFile(out)
+	return string(b), err
+}
+
+func TestSamplingsimNaiveReduce(t *testing.T) {
+	dir := t.TempDir()
+	p := func(name string) string { return filepath.Join(dir, name) }
+	out, err := runSampling(t, "--gen", "kary:k=4,n=3", "--workload", "naive-reduce:arrays=20", "--window", "100us",
+		"--csv", p("links.csv"), "--json", p("run.json"), "--messages", p("msgs.csv"), "--svg", p("plot"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"job naive-reduce: 64 hosts, 1260 messages", "diagnosis (all view): endpoint congestion",
+		`root "S0_0" -> "H0"`, "Theorem 4.1"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	f, err := os.Open(p("links.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := csv.NewReader(f).ReadAll()
+	f.Close()
+	if err != nil || len(recs) < 10 || recs[0][0] != "window" {
+		t.Errorf("links CSV: %d records, %v", len(recs), err)
+	}
+	var doc map[string]any
+	b, _ := os.ReadFile(p("run.json"))
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatalf("JSON: %v", err)
+	}
+	if doc["diagnosis"].(map[string]any)["cause"] != "endpoint congestion" {
+		t.Errorf("JSON diagnosis %v", doc["diagnosis"])
+	}
+	plots, _ := filepath.Glob(p("plot-*.svg"))
+	if len(plots) < 4 {
+		t.Errorf("plots %v, want plot-all.svg and one per window", plots)
+	}
+	if b, _ := os.ReadFile(p("msgs.csv")); strings.Count(string(b), "\n") != 1261 {
+		t.Errorf("messages CSV has %d lines", strings.Count(string(b), "\n"))
+	}
+}
+
+func TestSamplingsimBackgroundView(t *testing.T) {
+	out, err := runSampling(t, "--gen", "kary:k=4,n=3", "--workload", "ring:iters=4", "--background", "random:msgs=12",
+		"--alloc", "parity", "--view", "ring", "--scheme", "onereservoir", "--hop-bits", "3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"job ring: 22 hosts", "job random: 42 hosts", "diagnosis (ring view)"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestSamplingsimMapping(t *testing.T) {
+	dir := t.TempDir()
+	good := filepath.Join(dir, "good.map")
+	os.WriteFile(good, []byte("# reversed\nH3\nH2\nH1\nH0\n"), 0o644)
+	out, err := runSampling(t, "--gen", "kary:k=2,n=2", "--workload", "naive-reduce:arrays=50", "--mapping", good)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(out, `root "S0_1" -> "H3"`) { // rank 0 is H3
+		t.Errorf("mapped root not at H3:\n%s", out)
+	}
+	bad := filepath.Join(dir, "bad.map")
+	os.WriteFile(bad, []byte("H0\nH7\n"), 0o644)
+	if _, err := runSampling(t, "--gen", "kary:k=2,n=2", "--mapping", bad); err == nil || !strings.Contains(err.Error(), `bad.map:2: unknown host "H7"`) {
+		t.Errorf("bad mapping: %v", err)
+	}
+}
+
+func TestSamplingsimErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--gen", "kary:k=2,n=2", "--buffer", "0"}, "input buffer 0"},
+		{[]string{"--gen", "kary:k=2,n=2", "--gbps", "0"}, "bandwidth 0"},
+		{[]string{"--gen", "kary:k=2,n=2", "--hop-bits", "0"}, "hop bits b=0"},
+		{[]string{"--gen", "kary:k=2,n=2", "--tag", "1.5"}, "tagging fraction 1.5"},
+		{[]string{"--gen", "kary:k=2,n=2", "--workload", "nope"}, `unknown workload "nope"`},
+		{[]string{"--gen", "kary:k=2,n=2", "--mark-at", "exit"}, `unknown mark point "exit"`},
+		{[]string{"--gen", "kary:k=2,n=2", "--window", "soon"}, `--window "soon"`},
+		{[]string{"--gen", "kary:k=2,n=2", "--slow-hosts", "H9"}, `unknown host "H9"`},
+		{[]string{"--gen", "kary:k=2,n=2", "--view", "other"}, `unknown view "other"`},
+		{[]string{"--gen", "kary:k=2,n=2", "-i", "x.dot"}, "not both"},
+		{[]string{}, "no fabric"},
+	} {
+		_, err := runSampling(t, c.args...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want %q", c.args, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,73 @@
+package samplingsim
+
+import (
+	"testing"
+)
+
+// benchRun simulates a workload on a generated fabric and reports
+// packet-hops and events per second of the event loop.
+func benchRun(b *testing.B, topo, wl string, cfg Config) {
+	benchHosts(b, topo, 0, wl, cfg)
+}
+
+// benchHosts is benchRun on the first hosts hosts (0 = all).
+func benchHosts(b *testing.B, topo string, hosts int, wl string, cfg Config) {
+	f := fabric(b, topo)
+	if hosts == 0 {
+		hosts = f.NumHosts()
+	}
+	p, err := BuildPlan(f, []JobSpec{{Workload: wl, Hosts: allHosts(hosts)}}, 1)
+	if err != nil {
+		b.Fatal(err)
+	}
+	var hops, events int64
+	var wall, cpu float64
+	b.ResetTimer()
+	for range b.N {
+		r, err := Run(f, cfg, p)
+		if err != nil {
+			b.Fatal(err)
+		}
+		hops += r.PacketHops
+		events += r.Events
+		wall += r.Wall.Seconds()
+		cpu += r.CPU.Seconds()
+	}
+	b.ReportMetric(float64(hops)/wall, "hops/s")
+	b.ReportMetric(float64(events)/wall, "events/s")
+	b.ReportMetric(wall/float64(b.N), "loop-s/op")
+	if cpu > 0 {
+		b.ReportMetric(float64(hops)/cpu, "hops/cpu-s")
+		b.ReportMetric(float64(events)/cpu, "events/cpu-s")
+	}
+}
+
+// BenchmarkNaiveReduceFull is the naive reduction on 3564 hosts with 18
+// per leaf switch and full bisection, like the "Full" network of the
+// thesis's Table 3.1, as a two-level fat tree (see README).
+func BenchmarkNaiveReduceFull(b *testing.B) {
+	benchRun(b, "fattree2:leaves=198,hosts=18,up=18,spines=18", "naive-reduce", DefaultConfig())
+}
+
+// BenchmarkNaiveReduceFull3 is the same on the first 3564 hosts of a
+// three-level tree of 36-port switches (kary:k=18,n=3).
+func BenchmarkNaiveReduceFull3(b *testing.B) {
+	benchHosts(b, "kary:k=18,n=3", 3564, "naive-reduce", DefaultConfig())
+}
+
+// BenchmarkRandom1k is uniform random traffic on a 1024-host 3-level tree.
+func BenchmarkRandom1k(b *testing.B) {
+	benchRun(b, "kary:k=32,n=2", "random:msgs=20,size=65536", DefaultConfig())
+}
+
+// BenchmarkRandom1kOneBit is the same with one-bit headers.
+func BenchmarkRandom1kOneBit(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Scheme = "onebit"
+	benchRun(b, "kary:k=32,n=2", "random:msgs=20,size=65536", cfg)
+}
+
+// BenchmarkSmall is a short run for instruction counting under valgrind.
+func BenchmarkSmall(b *testing.B) {
+	benchRun(b, "kary:k=8,n=3", "random:msgs=4,size=65536", DefaultConfig())
+}

@@ -1,0 +1,206 @@
+package samplingsim
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"strings"
+)
+
+// MarkPoint says when a switch decides whether a packet's output port is
+// congested (thesis §5.10).
+type MarkPoint uint8
+
+const (
+	// MarkEnqueue decides as the packet is added to the output queue (the
+	// thesis's choice, §3.2).
+	MarkEnqueue MarkPoint = iota
+	// MarkArrival decides as the packet arrives in the switch's input buffer.
+	MarkArrival
+	// MarkDeparture decides as the packet leaves the output queue.
+	MarkDeparture
+)
+
+// markPointNames are the command-line names of the mark points.
+var markPointNames = []string{MarkEnqueue: "enqueue", MarkArrival: "arrival", MarkDeparture: "departure"}
+
+// String returns the mark point's name.
+func (m MarkPoint) String() string {
+	if int(m) < len(markPointNames) {
+		return markPointNames[m]
+	}
+	return fmt.Sprintf("MarkPoint(%d)", uint8(m))
+}
+
+// ParseMarkPoint parses "enqueue", "arrival" or "departure".
+func ParseMarkPoint(s string) (MarkPoint, error) {
+	for i, n := range markPointNames {
+		if s == n {
+			return MarkPoint(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown mark point %q (known: %s)", s, strings.Join(markPointNames, ", "))
+}
+
+// Config describes the simulated network and the sampling. Start from
+// DefaultConfig: a zero field is an error, not a request for the default.
+type Config struct {
+	// Bandwidth is the rate of every link direction in bits per second.
+	Bandwidth float64
+	// Latency is the propagation delay of a link; credits travel back with
+	// the same delay.
+	Latency Time
+	// RouterDelay is added to the latency of links into a switch (routing
+	// and crossbar traversal).
+	RouterDelay Time
+	// MTU is the largest packet payload in bytes; messages are cut into
+	// packets of MTU bytes and a last, shorter one.
+	MTU int
+	// InputBuffer is the buffer of every switch input port and every NIC
+	// receive port, in packets; it is the number of credits of the link
+	// that feeds it.
+	InputBuffer int
+	// OutputQueue is the capacity of every switch output queue, in packets.
+	OutputQueue int
+
+	// Marking names the congestion-marking policy with its parameters, e.g.
+	// "credits" (the thesis's rule), "queue:threshold=2",
+	// "credit-threshold:threshold=1", "probabilistic:min=1,max=4".
+	Marking string
+	// MarkAt says when the policy is evaluated.
+	MarkAt MarkPoint
+
+	// Scheme names the sampling header: "reservoir" (Algorithms 2–4),
+	// "onebit" (5–7), "onereservoir" (8–9) or "none".
+	Scheme string
+	// HopBits is the width b of the hop counters; counts saturate at 2^b−1
+	// (thesis §5.6). 1 ≤ HopBits ≤ 16.
+	HopBits int
+	// TagFraction is the fraction of packets that carry a sampling header,
+	// in [0, 1]. Estimates are divided by it.
+	TagFraction float64
+	// Hash names the one-bit hash H of the probabilistic schemes: "mult"
+	// (H_mult' of §5.4) or "crc".
+	Hash string
+	// Restrict says which links a receiver updates for a probabilistic
+	// header (§5.2): "route" (the packet's table route, exact with static
+	// routing), "hostrule" (every switch link except those into other
+	// hosts) or "all".
+	Restrict string
+	// FalsePositiveConfidence sets the false-positive threshold of §5.5 for
+	// the probabilistic schemes with the hostrule or all restriction: an
+	// estimate W_d is shown as 0 unless W_d ≥ L·√Q_d·Φ⁻¹(confidence). 0
+	// disables the threshold. (With the route restriction every link a
+	// receiver updates was crossed, so there is nothing to hide.)
+	FalsePositiveConfidence float64
+	// PortBits is the number of bits of the port field in the link code
+	// d = switch·2^(9+PortBits) + port·2^9 + 509; the thesis uses 6 (ports up
+	// to 63). 0 means "6, or more if some switch has more ports".
+	PortBits int
+
+	// Window is the length of a time window: counters are stored and reset
+	// every Window (thesis §3.2). 0 keeps one window for the whole run.
+	Window Time
+	// SlowHosts lists hosts (host indices) whose consumer drains packets at
+	// SlowFactor times the line rate.
+	SlowHosts []int32
+	// SlowFactor is the consumer rate of SlowHosts relative to the line
+	// rate, in (0, 1].
+	SlowFactor float64
+	// Seed selects the random streams (sampling draws, tagging, marking).
+	Seed uint64
+	// MaxTime stops the run at this simulated time; 0 = no limit.
+	MaxTime Time
+}
+
+// DefaultConfig returns the defaults, close to the networks of Taffet's
+// thesis: 100 Gb/s links, 4 KiB packets, 4 packets of buffer per input
+// port, the credits marking rule at enqueue, reservoir headers with 8-bit
+// counters on every packet.
+func DefaultConfig() Config {
+	return Config{
+		Bandwidth:               100e9,
+		Latency:                 50 * Nanosecond,
+		RouterDelay:             100 * Nanosecond,
+		MTU:                     4096,
+		InputBuffer:             4,
+		OutputQueue:             4,
+		Marking:                 "credits",
+		MarkAt:                  MarkEnqueue,
+		Scheme:                  "reservoir",
+		HopBits:                 8,
+		TagFraction:             1,
+		Hash:                    "mult",
+		Restrict:                "route",
+		FalsePositiveConfidence: 0.99,
+		SlowFactor:              1,
+		Seed:                    1,
+	}
+}
+
+// Validate checks c and returns an error naming the first bad setting.
+func (c *Config) Validate() error {
+	var errs []error
+	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
+	if !(c.Bandwidth > 0) || math.IsInf(c.Bandwidth, 0) {
+		bad("bandwidth %g b/s: must be a positive number", c.Bandwidth)
+	}
+	if c.Latency < 0 {
+		bad("latency %d ps: must not be negative", c.Latency)
+	}
+	if c.RouterDelay < 0 {
+		bad("router delay %d ps: must not be negative", c.RouterDelay)
+	}
+	if c.MTU < 1 {
+		bad("MTU %d bytes: must be at least 1", c.MTU)
+	}
+	if c.InputBuffer < 1 {
+		bad("input buffer %d packets: must be at least 1 (a port without buffer can never receive)", c.InputBuffer)
+	}
+	if c.OutputQueue < 1 {
+		bad("output queue %d packets: must be at least 1", c.OutputQueue)
+	}
+	if _, err := parseMarking(c.Marking); err != nil {
+		bad("%v", err)
+	}
+	if c.MarkAt > MarkDeparture {
+		bad("mark point %d: unknown", c.MarkAt)
+	}
+	if _, err := lookupScheme(c.Scheme); err != nil {
+		bad("%v", err)
+	}
+	if c.HopBits < 1 || c.HopBits > 16 {
+		bad("hop bits b=%d: must be between 1 and 16 (a 0-bit counter cannot count a hop)", c.HopBits)
+	}
+	if !(c.TagFraction >= 0 && c.TagFraction <= 1) {
+		bad("tagging fraction %g: must be in [0, 1]", c.TagFraction)
+	}
+	if _, err := lookupHash(c.Hash); err != nil {
+		bad("%v", err)
+	}
+	if _, err := parseRestrict(c.Restrict); err != nil {
+		bad("%v", err)
+	}
+	if !(c.FalsePositiveConfidence >= 0 && c.FalsePositiveConfidence < 1) {
+		bad("false-positive confidence %g: must be in [0, 1)", c.FalsePositiveConfidence)
+	}
+	if c.PortBits < 0 || c.PortBits > 16 {
+		bad("port bits %d: must be between 0 (automatic) and 16", c.PortBits)
+	}
+	if c.Window < 0 {
+		bad("window %d ps: must not be negative", c.Window)
+	}
+	if !(c.SlowFactor > 0 && c.SlowFactor <= 1) {
+		bad("slow factor %g: must be in (0, 1]", c.SlowFactor)
+	}
+	if c.MaxTime < 0 {
+		bad("max time %d ps: must not be negative", c.MaxTime)
+	}
+	return errors.Join(errs...)
+}
+
+// serTime returns the time to send bytes at bandwidth bps, rounded up to
+// whole picoseconds.
+func serTime(bytes int64, bps float64) Time {
+	return Time(math.Ceil(float64(bytes) * 8e12 / bps))
+}

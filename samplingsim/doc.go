@@ -1,0 +1,39 @@
+// Package samplingsim is a packet-level simulator of credit-flow-controlled
+// fabrics (InfiniBand style) whose packets carry the reservoir-sampling
+// headers proposed in Taffet's thesis "Understanding congestion in high
+// performance interconnection networks using sampling": every packet samples
+// one hop of its path and one congested hop, and the receivers turn many
+// such samples into per-link traffic and congestion estimates.
+//
+// The simulator works on the project's own fabrics and forwarding tables
+// (lft.Fabric, routing is oblivious: a packet follows its table route) and
+// is built in layers, each behind a narrow interface:
+//
+//   - event.go: a discrete-event core with integer time (picoseconds) and a
+//     deterministic order of simultaneous events;
+//   - link.go: links (bandwidth, latency, full duplex: every direction is an
+//     independent lft.Link) and credit-based flow control per direction;
+//   - switch.go: switches with finite input buffers per port, output queues
+//     and a first-come first-served arbiter per output; a blocked head packet
+//     blocks its whole input buffer (head-of-line blocking);
+//   - nic.go: NICs with an injection queue of messages, injection and
+//     ejection at line rate and an optional slower consumer (a hot spot);
+//   - packet.go: MTU-sized packets of messages;
+//   - marking.go: when an output port counts as congested (thesis §3.2, §5.10);
+//   - header.go, hash.go: the sampling headers (Algorithms 2–9);
+//   - estimate.go: the receivers' estimates (Algorithms 4, 7, 9);
+//   - truth.go: ground-truth counters per link direction and time window;
+//   - workload.go: messages with dependencies, built by named workloads;
+//   - output.go, plot.go, diagnose.go: CSV/JSON, SVG plots and the
+//     congestion-tree diagnosis of thesis §4.1.
+//
+// A run is deterministic for a given Config (including Config.Seed) and plan.
+//
+// Typical use:
+//
+//	f, _ := gen.Generate("kary:k=4,n=3")
+//	cfg := samplingsim.DefaultConfig()
+//	plan, _ := samplingsim.BuildPlan(f, []samplingsim.JobSpec{{Name: "reduce", Workload: "naive-reduce"}}, "contiguous", nil, cfg.Seed)
+//	res, err := samplingsim.Run(f, cfg, plan)
+//	diag := samplingsim.Diagnose(res, samplingsim.DiagnoseOptions{View: -1})
+package samplingsim

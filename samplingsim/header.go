@@ -1,0 +1,118 @@
+package samplingsim
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"orcs/rng"
+)
+
+// header is the sampling header a tagged packet carries. The sender NIC
+// clears it (Algorithms 2 and 5); switches update it (Algorithms 3, 6, 8);
+// the receiver NIC reads it (Algorithms 4, 7, 9).
+type header struct {
+	// hopCount and congCount are the b-bit saturating hop counters.
+	hopCount, congCount uint16
+	// hopRes and congRes are the reservoirs: a link id (−1 = empty) for the
+	// reservoir scheme, the hash bit H(id, d) for the one-bit schemes.
+	hopRes, congRes int32
+	// congBit says whether the hop in the reservoir was congested
+	// (onereservoir scheme).
+	congBit uint8
+}
+
+// clear is Algorithms 2 and 5: an empty header.
+func (h *header) clear() { *h = header{hopRes: -1, congRes: -1} }
+
+// hopEnv is what a switch knows when it updates a header: the packet id, the link the
+// packet leaves on, its code d, whether the port is congested, the counter
+// limit 2^b−1, the hash and the switches' random stream.
+type hopEnv struct {
+	id        uint32 // the packet's id
+	link      int32
+	code      uint32
+	congested bool
+	maxCount  uint16
+	hash      hashKind
+	r         *rng.Stream
+}
+
+// recvEnv is what a receiver knows about a tagged packet: its id, the links
+// it may have crossed (with their codes) and the tally to update.
+type recvEnv struct {
+	id    uint32
+	cands []int32
+	codes []uint32
+	hash  hashKind
+	t     *tally
+	bytes int64
+	now   Time
+}
+
+// scheme is one registered sampling header.
+type scheme struct {
+	name string
+	doc  string
+	// bits is the header size for 8-bit counters, for help texts.
+	bits string
+	// probabilistic schemes store hash bits and need candidate links at
+	// the receiver.
+	probabilistic bool
+	// hop runs on every switch for a tagged packet.
+	hop func(h *header, e *hopEnv)
+	// receive runs on the receiver NIC for a tagged packet.
+	receive func(h *header, e *recvEnv)
+}
+
+var schemes = map[string]*scheme{}
+
+// registerScheme adds a sampling scheme; called from init functions.
+func registerScheme(s *scheme) {
+	if _, dup := schemes[s.name]; dup {
+		panic("samplingsim: scheme registered twice: " + s.name)
+	}
+	schemes[s.name] = s
+}
+
+func lookupScheme(name string) (*scheme, error) {
+	s, ok := schemes[name]
+	if !ok {
+		return nil, fmt.Errorf("unknown sampling scheme %q (known: %s)", name, strings.Join(schemeNames(), ", "))
+	}
+	return s, nil
+}
+
+func schemeNames() []string {
+	names := make([]string, 0, len(schemes))
+	for n := range schemes {
+		names = append(names, n)
+	}
+	slices.Sort(names)
+	return names
+}
+
+// SchemeNames describes the registered sampling schemes, sorted by name,
+// for help texts.
+func SchemeNames() []string {
+	var out []string
+	for _, n := range schemeNames() {
+		s := schemes[n]
+		out = append(out, fmt.Sprintf("%s — %s (%s)", n, s.doc, s.bits))
+	}
+	return out
+}
+
+// replace reports whether a reservoir of one holding count records takes
+// the next one: with probability 1/(count+1) (lines 2–3 of Algorithm 3).
+func replace(count uint16, r *rng.Stream) bool {
+	return count == 0 || r.IntN(int(count)+1) == 0
+}
+
+// inc increments a b-bit counter with saturating arithmetic (§5.6).
+func inc(count, maxCount uint16) uint16 {
+	if count < maxCount {
+		return count + 1
+	}
+	return count
+}

@@ -1,0 +1,209 @@
+package samplingsim
+
+// outPort is the sending end of one link direction: the output port of a
+// switch or the injection port of a NIC. It owns the link's credits: one per
+// free packet slot of the downstream input buffer. A credit is spent when a
+// packet starts crossing the link and comes back Latency after the
+// downstream buffer frees the slot.
+type outPort struct {
+	// qHead and qLen describe the output queue, a ring in sim.qbuf.
+	qHead, qLen int32
+	// credits is the number of credits in hand; returns still on their way
+	// are in the ring rHead/rLen of sim.rbuf (arrival times, ascending).
+	credits     int32
+	rHead, rLen int32
+	// busyUntil is the end of the current transmission.
+	busyUntil Time
+	// wakeAt is the time of the pending wake event, or −1.
+	wakeAt Time
+	// stallSince is the start of the current stall for credits, or −1.
+	stallSince Time
+	// qSince is the time of the last change of the queue length.
+	qSince Time
+	// waitHead and waitTail are the FIFO of input ports (link ids) whose
+	// head packet waits for space in this queue: the arbiter serves them
+	// first come, first served.
+	waitHead, waitTail int32
+}
+
+// availCredits collects the credits that have arrived by now and returns
+// the number in hand.
+func (s *sim) availCredits(l int32) int32 {
+	p := &s.out[l]
+	base := l * s.bcap
+	for p.rLen > 0 && s.rbuf[base+p.rHead] <= s.now {
+		p.credits++
+		p.rHead++
+		if p.rHead == s.bcap {
+			p.rHead = 0
+		}
+		p.rLen--
+	}
+	return p.credits
+}
+
+// returnCredit frees a slot of the input buffer at the end of link l: the
+// credit reaches the sender Latency later. A sender that waits for credits
+// has a wake-up at its earliest return already, so only the first return
+// on the way needs one.
+func (s *sim) returnCredit(l int32) {
+	p := &s.out[l]
+	i := p.rHead + p.rLen
+	if i >= s.bcap {
+		i -= s.bcap
+	}
+	t := s.now + s.cfg.Latency
+	s.rbuf[l*s.bcap+i] = t
+	p.rLen++
+	if p.rLen == 1 && p.qLen > 0 {
+		s.wake(l, max(t, p.busyUntil))
+	}
+}
+
+// wake makes sure the port of link l tries to send at time t.
+func (s *sim) wake(l int32, t Time) {
+	p := &s.out[l]
+	if p.wakeAt >= 0 && p.wakeAt <= t {
+		return
+	}
+	p.wakeAt = t
+	s.q.after(s.now, t-s.now, evWake, l, 0)
+}
+
+// wakeForNext wakes the busy port of link l when its next packet can go:
+// when the link is idle again, or later when a credit comes back. With no
+// credit on the way there is no wake-up: returnCredit wakes the port.
+func (s *sim) wakeForNext(l int32) {
+	p := &s.out[l]
+	switch {
+	case p.credits > 0:
+		s.wake(l, p.busyUntil)
+	case p.rLen > 0:
+		s.wake(l, max(p.busyUntil, s.rbuf[l*s.bcap+p.rHead]))
+	}
+}
+
+// onWake handles a wake event of link l at time t; stale events (replaced
+// by an earlier wake) are ignored.
+func (s *sim) onWake(l int32) {
+	p := &s.out[l]
+	if p.wakeAt != s.now {
+		return
+	}
+	p.wakeAt = -1
+	s.trySend(l)
+}
+
+// pushOut appends packet pk to the output queue of link l.
+func (s *sim) pushOut(l int32, pk int32) {
+	p := &s.out[l]
+	s.queueChanged(l, p.qLen)
+	i := p.qHead + p.qLen
+	if i >= s.qcap {
+		i -= s.qcap
+	}
+	s.qbuf[l*s.qcap+i] = pk
+	p.qLen++
+	if t := s.nowTruth(l); p.qLen > t.QueueMax {
+		t.QueueMax = p.qLen
+	}
+}
+
+// popOut removes the head of the output queue of link l.
+func (s *sim) popOut(l int32) int32 {
+	p := &s.out[l]
+	s.queueChanged(l, p.qLen)
+	pk := s.qbuf[l*s.qcap+p.qHead]
+	p.qHead++
+	if p.qHead == s.qcap {
+		p.qHead = 0
+	}
+	p.qLen--
+	return pk
+}
+
+// trySend starts sending the head of the output queue of link l if the link
+// is idle and a credit is in hand; otherwise it arranges to try again.
+func (s *sim) trySend(l int32) {
+	p := &s.out[l]
+	if p.qLen == 0 {
+		return
+	}
+	if s.now < p.busyUntil {
+		s.availCredits(l)
+		s.wakeForNext(l)
+		return
+	}
+	if s.availCredits(l) == 0 {
+		if p.stallSince < 0 {
+			p.stallSince = s.now
+		}
+		if p.rLen > 0 {
+			s.wake(l, s.rbuf[l*s.bcap+p.rHead])
+		}
+		return
+	}
+	if s.markAt == MarkDeparture && s.fromHost[l] < 0 {
+		s.mark(s.qbuf[l*s.qcap+p.qHead], l, p.qLen)
+	}
+	s.transmit(l, s.popOut(l))
+}
+
+// sendNow sends packet pid on link l at once if the port's queue is empty,
+// the link idle and a credit in hand (the packet never waits in the queue),
+// and reports whether it did. Marking sees a queue of one packet.
+func (s *sim) sendNow(l int32, pid int32) bool {
+	p := &s.out[l]
+	if p.qLen > 0 || s.now < p.busyUntil || s.availCredits(l) == 0 {
+		return false
+	}
+	if t := s.nowTruth(l); t.QueueMax < 1 {
+		t.QueueMax = 1
+	}
+	if s.fromHost[l] >= 0 || s.markAt != MarkArrival {
+		s.mark(pid, l, 1)
+	}
+	s.transmit(l, pid)
+	return true
+}
+
+// transmit starts sending packet pid (no longer queued) on link l, which is
+// idle and has a credit.
+func (s *sim) transmit(l int32, pid int32) {
+	p := &s.out[l]
+	if p.stallSince >= 0 {
+		s.spread(l, p.stallSince, s.now, addStalled)
+		p.stallSince = -1
+	}
+	bytes := s.pk[pid].bytes
+	p.credits--
+	ser := s.ser(bytes)
+	p.busyUntil = s.now + ser
+	t := s.nowTruth(l)
+	t.Packets++
+	t.Bytes += int64(bytes)
+	if p.busyUntil <= s.curEnd {
+		t.Busy += ser
+	} else {
+		s.spread(l, s.now, p.busyUntil, addBusy)
+	}
+	s.hops++
+	s.q.after(s.now, ser+s.arrLat[l], evArrive, l, pid)
+	if p.qLen > 0 {
+		s.wakeForNext(l)
+	}
+	// The queue has room again.
+	if h := s.fromHost[l]; h >= 0 {
+		s.pump(h)
+	} else {
+		s.serveWaiters(l)
+	}
+}
+
+// ser returns the serialization time of a packet of the given size.
+func (s *sim) ser(bytes int32) Time {
+	if int(bytes) == s.cfg.MTU {
+		return s.serMTU
+	}
+	return serTime(int64(bytes), s.cfg.Bandwidth)
+}

@@ -1,0 +1,109 @@
+package samplingsim
+
+// nic is the network interface of a host. Its injection queue holds the
+// messages that may start, in the order they became ready; it cuts the
+// current message into packets one at a time, so its injection port holds
+// at most one packet and sends at line rate as credits allow. Its consumer
+// drains the receive buffer at line rate, or slower for a slow host.
+type nic struct {
+	// ready is the injection queue (message ids); ready[rhead:] are waiting.
+	ready []int32
+	rhead int
+	// cur is the message being cut into packets (−1 = none) and formed the
+	// number of its packets formed so far.
+	cur, formed int32
+	// consuming says whether the consumer is busy.
+	consuming bool
+	// rr is the receive port the consumer looks at first (round robin).
+	rr int
+}
+
+// pump forms packets of host h's injection queue while its injection port
+// has room.
+func (s *sim) pump(h int32) {
+	n := &s.nics[h]
+	for {
+		if n.cur < 0 {
+			if n.rhead == len(n.ready) {
+				n.ready, n.rhead = n.ready[:0], 0
+				return
+			}
+			n.cur, n.formed = n.ready[n.rhead], 0
+			n.rhead++
+		}
+		m := &s.plan.Msgs[n.cur]
+		l := s.f.NextHop(s.f.HostNode(int(h)), m.Dst)
+		if s.out[l].qLen > 0 {
+			return
+		}
+		pid := s.newPacket()
+		pk := &s.pk[pid]
+		s.nextID++
+		*pk = packet{
+			id: s.nextID, msg: n.cur, src: h, dst: m.Dst, out: l, sent: s.now,
+			bytes: int32(min(int64(s.cfg.MTU), m.Bytes-int64(n.formed)*int64(s.cfg.MTU))),
+		}
+		pk.hdr.clear()
+		switch {
+		case !s.sampling:
+		case s.cfg.TagFraction >= 1:
+			pk.tagged = true
+		default:
+			pk.tagged = s.rTag.Float64() < s.cfg.TagFraction
+		}
+		n.formed++
+		if n.formed == s.msgs[n.cur].packets {
+			n.cur = -1
+		}
+		if !s.sendNow(l, pid) {
+			s.pushOut(l, pid)
+			s.mark(pid, l, 1)
+			s.trySend(l)
+		}
+	}
+}
+
+// arriveHost handles packet pid arriving at host h over link l: the
+// receiver reads its header and the packet waits for the consumer.
+func (s *sim) arriveHost(l int32, h int32, pid int32) {
+	s.pushIn(l, pid)
+	s.receive(pid)
+	if !s.nics[h].consuming {
+		s.startConsume(h)
+	}
+}
+
+// startConsume starts consuming the next received packet of host h, if any.
+func (s *sim) startConsume(h int32) {
+	n := &s.nics[h]
+	ins := s.hostIn[s.hostInStart[h]:s.hostInStart[h+1]]
+	for i := range ins {
+		l := ins[(n.rr+i)%len(ins)]
+		if s.in[l].n == 0 {
+			continue
+		}
+		n.rr = (n.rr + i + 1) % len(ins)
+		n.consuming = true
+		pk := &s.pk[s.headIn(l)]
+		d := s.ser(pk.bytes)
+		if s.slow[h] {
+			d = serTime(int64(pk.bytes), s.cfg.Bandwidth*s.cfg.SlowFactor)
+		}
+		s.q.after(s.now, d, evConsumed, h, l)
+		return
+	}
+}
+
+// onConsumed finishes consuming the head packet of link l at host h.
+func (s *sim) onConsumed(h, l int32) {
+	pid := s.popIn(l)
+	m := s.pk[pid].msg
+	s.freePacket(pid)
+	ms := &s.msgs[m]
+	ms.recvLeft--
+	if ms.recvLeft == 0 {
+		s.finish(m)
+	}
+	s.nics[h].consuming = false
+	s.startConsume(h)
+}

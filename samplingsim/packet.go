@@ -1,0 +1,36 @@
+package samplingsim
+
+// packet is one MTU-sized (or shorter, last) segment of a message in flight.
+// Packets live in a slab and are named by their index there.
+type packet struct {
+	// id is the packet's sequence number (the record id of the hash, §5.2).
+	id uint32
+	// msg is the message the packet belongs to.
+	msg int32
+	// src and dst are host indices.
+	src, dst int32
+	// bytes is the payload size.
+	bytes int32
+	// out is the link the packet leaves its current switch on.
+	out int32
+	// sent is the time the NIC formed the packet.
+	sent Time
+	// tagged says whether the packet carries a sampling header.
+	tagged bool
+	// hdr is the sampling header.
+	hdr header
+}
+
+// newPacket returns the index of a free packet slot.
+func (s *sim) newPacket() int32 {
+	if n := len(s.free); n > 0 {
+		p := s.free[n-1]
+		s.free = s.free[:n-1]
+		return p
+	}
+	s.pk = append(s.pk, packet{})
+	return int32(len(s.pk) - 1)
+}
+
+// freePacket releases packet p.
+func (s *sim) freePacket(p int32) { s.free = append(s.free, p) }

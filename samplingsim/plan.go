@@ -1,0 +1,119 @@
+package samplingsim
+
+import (
+	"fmt"
+
+	"orcs/lft"
+)
+
+// Job is a named set of hosts that runs one workload; rank r of the job is
+// host Hosts[r].
+type Job struct {
+	// Name identifies the job in outputs ("view" of the estimates).
+	Name string
+	// Hosts are host indices, one per rank.
+	Hosts []int32
+}
+
+// Message is one message of a Plan.
+type Message struct {
+	// Src and Dst are host indices.
+	Src, Dst int32
+	// Bytes is the message size; it is cut into packets of at most MTU bytes.
+	Bytes int64
+	// Job is the index of the job the message belongs to.
+	Job int32
+	// Start is the earliest time the message may be handed to its NIC.
+	Start Time
+	// Wait is the gate that must open before the message starts, or −1.
+	Wait int32
+}
+
+// Plan is the traffic of a run: messages whose starts depend on gates. A
+// gate opens when every message that signals it has been received
+// completely; a message with Wait = g starts once gate g is open (and its
+// Start time has come). A gate that no message signals is open from the
+// start. Gates express barriers (every message of a level signals one gate),
+// per-rank order (a rank's next send waits for its previous send and
+// receive) and reduction trees.
+type Plan struct {
+	// Jobs are the jobs, in order; Message.Job indexes it.
+	Jobs []Job
+	// Msgs are the messages; a message's index is its id.
+	Msgs []Message
+
+	gates    int32
+	sigStart []int32 // signals of message m: sig[sigStart[m]:sigStart[m+1]]
+	sig      []int32
+}
+
+// NewGate returns a new gate.
+func (p *Plan) NewGate() int32 {
+	p.gates++
+	return p.gates - 1
+}
+
+// NumGates returns the number of gates.
+func (p *Plan) NumGates() int { return int(p.gates) }
+
+// Add appends a message that signals the given gates when it has been
+// received, and returns its id.
+func (p *Plan) Add(m Message, signals ...int32) int32 {
+	if p.sigStart == nil {
+		p.sigStart = []int32{0}
+	}
+	p.Msgs = append(p.Msgs, m)
+	p.sig = append(p.sig, signals...)
+	p.sigStart = append(p.sigStart, int32(len(p.sig)))
+	return int32(len(p.Msgs) - 1)
+}
+
+// Signals returns the gates message m signals.
+func (p *Plan) Signals(m int32) []int32 { return p.sig[p.sigStart[m]:p.sigStart[m+1]] }
+
+// check validates the plan against fabric f: hosts in range, positive
+// sizes, known gates and routable pairs.
+func (p *Plan) check(f *lft.Fabric) error {
+	H := int32(f.NumHosts())
+	if len(p.Msgs) > 0 && len(p.sigStart) != len(p.Msgs)+1 {
+		return fmt.Errorf("plan: messages were not added with Plan.Add")
+	}
+	type pair struct{ s, d int32 }
+	seen := map[pair]bool{}
+	var route []int32
+	for i, m := range p.Msgs {
+		switch {
+		case m.Src < 0 || m.Src >= H || m.Dst < 0 || m.Dst >= H:
+			return fmt.Errorf("message %d: host %d → %d out of range (the fabric has %d hosts)", i, m.Src, m.Dst, H)
+		case m.Src == m.Dst:
+			return fmt.Errorf("message %d: host %s sends to itself", i, f.HostName(int(m.Src)))
+		case m.Bytes < 1:
+			return fmt.Errorf("message %d: size %d bytes must be at least 1", i, m.Bytes)
+		case m.Wait < -1 || m.Wait >= p.gates:
+			return fmt.Errorf("message %d: unknown gate %d", i, m.Wait)
+		case m.Start < 0:
+			return fmt.Errorf("message %d: negative start time", i)
+		case m.Job < 0 || int(m.Job) >= max(len(p.Jobs), 1):
+			return fmt.Errorf("message %d: unknown job %d", i, m.Job)
+		}
+		for _, g := range p.Signals(int32(i)) {
+			if g < 0 || g >= p.gates {
+				return fmt.Errorf("message %d: signals unknown gate %d", i, g)
+			}
+		}
+		k := pair{m.Src, m.Dst}
+		if seen[k] {
+			continue
+		}
+		seen[k] = true
+		var st lft.RouteStatus
+		route, st = f.AppendRoute(route[:0], m.Src, m.Dst)
+		if st != lft.RouteOK {
+			if e := f.Explain(m.Src, m.Dst); e != nil {
+				return fmt.Errorf("unroutable pair: %s", e.Message(f))
+			}
+			return fmt.Errorf("unroutable pair %s → %s", f.HostName(int(m.Src)), f.HostName(int(m.Dst)))
+		}
+	}
+	return nil
+}

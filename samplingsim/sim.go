@@ -1,0 +1,449 @@
+package samplingsim
+
+import (
+	"fmt"
+	"math"
+	"runtime"
+	"time"
+
+	"orcs/lft"
+	"orcs/rng"
+)
+
+// Random stream indices of a run (rng.New(Config.Seed, index)).
+const (
+	streamSwitch = 1 // reservoir draws of the switches
+	streamTag    = 2 // which packets carry a header
+	streamMark   = 3 // probabilistic marking
+)
+
+// msgState is the progress of one message.
+type msgState struct {
+	packets  int32 // number of packets
+	recvLeft int32 // packets not yet consumed at the receiver
+	ready    Time  // when the message entered its NIC's injection queue (−1 = not yet)
+	finish   Time  // when its last packet was consumed (−1 = not yet)
+}
+
+// sim is the state of one run. Everything the event loop touches is held in
+// slices indexed by link, host, packet or message id.
+type sim struct {
+	cfg  Config
+	f    *lft.Fabric
+	plan *Plan
+	now  Time
+	q    eventQueue
+
+	out        []outPort // by link id: the port the link leaves
+	in         []inPort  // by link id: the buffer the link feeds
+	qcap, bcap int32
+	qbuf       []int32 // output queues, qcap per link
+	ibuf       []int32 // input buffers, bcap per link
+	rbuf       []Time  // credit returns on their way, bcap per link
+	fromHost   []int32 // host index of the link's source, or −1
+	toHost     []int32 // host index of the link's target, or −1
+	arrLat     []Time  // latency of the link (+ router delay into a switch)
+	serMTU     Time
+
+	nics        []nic
+	slow        []bool
+	hostIn      []int32 // in-links of host h: hostIn[hostInStart[h]:hostInStart[h+1]]
+	hostInStart []int32
+
+	msgs      []msgState
+	done      int
+	gateLeft  []int32
+	gateWait  []int32 // messages waiting for gate g: gateWait[gateStart[g]:gateStart[g+1]]
+	gateStart []int32
+
+	pk     []packet
+	free   []int32
+	nextID uint32
+
+	marker   marker
+	markAt   MarkPoint
+	scheme   *scheme
+	sampling bool
+	hash     hashKind
+	restrict restrictKind
+	maxCount uint16
+	codes    []uint32 // link code d of every link leaving a switch
+	swLinks  []int32  // every link leaving a switch
+	cands    []int32  // scratch: candidate links of a received packet
+	candCode []uint32
+	rSw      *rng.Stream
+	rTag     *rng.Stream
+	rMark    *rng.Stream
+
+	truth   [][]LinkTruth // [window][link]
+	tallies [][]*tally    // [job][window]
+
+	// Reused arguments of the scheme functions (passing fresh ones through
+	// a function value would allocate them on every hop).
+	hopArgs  hopEnv
+	recvArgs recvEnv
+	// curTruth is the truth of the window containing now, which ends at
+	// curEnd.
+	curTruth []LinkTruth
+	curEnd   Time
+
+	events, hops, packets int64
+}
+
+// restrictKind says which links a receiver updates for a probabilistic
+// header.
+type restrictKind uint8
+
+const (
+	restrictRoute restrictKind = iota
+	restrictHostRule
+	restrictAll
+)
+
+func parseRestrict(s string) (restrictKind, error) {
+	switch s {
+	case "route":
+		return restrictRoute, nil
+	case "hostrule":
+		return restrictHostRule, nil
+	case "all":
+		return restrictAll, nil
+	}
+	return 0, fmt.Errorf("unknown receiver restriction %q (known: route, hostrule, all)", s)
+}
+
+// Run simulates plan on fabric f with configuration cfg.
+func Run(f *lft.Fabric, cfg Config, plan *Plan) (*Result, error) {
+	if err := cfg.Validate(); err != nil {
+		return nil, err
+	}
+	if err := plan.check(f); err != nil {
+		return nil, err
+	}
+	s, err := newSim(f, cfg, plan)
+	if err != nil {
+		return nil, err
+	}
+	// The event loop runs on one locked OS thread so that its CPU time can
+	// be measured apart from other work on the machine.
+	runtime.LockOSThread()
+	cpu0 := threadCPU()
+	start := time.Now()
+	runErr := s.run()
+	wall := time.Since(start)
+	cpu := threadCPU() - cpu0
+	runtime.UnlockOSThread()
+	r := s.result(wall)
+	r.CPU = cpu
+	return r, runErr
+}
+
+func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
+	L := len(f.Links)
+	H := f.NumHosts()
+	s := &sim{cfg: cfg, f: f, plan: plan, markAt: cfg.MarkAt}
+	s.marker, _ = parseMarking(cfg.Marking)
+	s.scheme, _ = lookupScheme(cfg.Scheme)
+	s.hash, _ = lookupHash(cfg.Hash)
+	s.restrict, _ = parseRestrict(cfg.Restrict)
+	s.sampling = cfg.Scheme != "none" && cfg.TagFraction > 0
+	s.maxCount = uint16(1<<cfg.HopBits - 1)
+	s.rSw = rng.New(cfg.Seed, streamSwitch)
+	s.rTag = rng.New(cfg.Seed, streamTag)
+	s.rMark = rng.New(cfg.Seed, streamMark)
+	s.hopArgs = hopEnv{maxCount: s.maxCount, hash: s.hash, r: s.rSw}
+	s.recvArgs = recvEnv{hash: s.hash}
+	s.qcap, s.bcap = int32(cfg.OutputQueue), int32(cfg.InputBuffer)
+	if int64(L)*int64(max(s.qcap, s.bcap)) > math.MaxInt32 {
+		return nil, fmt.Errorf("fabric too large: %d links × %d buffer slots", L, max(s.qcap, s.bcap))
+	}
+	s.serMTU = serTime(int64(cfg.MTU), cfg.Bandwidth)
+	// The common delays get FIFOs in the event queue: a packet time (link
+	// idle again, consumer done), a packet time plus a link's latency (a
+	// packet arrives), and a slow consumer's packet time.
+	s.q.addClass(s.serMTU)
+	s.q.addClass(s.serMTU + cfg.Latency + cfg.RouterDelay)
+	s.q.addClass(s.serMTU + cfg.Latency)
+	s.q.addClass(serTime(int64(cfg.MTU), cfg.Bandwidth*cfg.SlowFactor))
+
+	s.out = make([]outPort, L)
+	s.in = make([]inPort, L)
+	s.qbuf = make([]int32, L*int(s.qcap))
+	s.ibuf = make([]int32, L*int(s.bcap))
+	s.rbuf = make([]Time, L*int(s.bcap))
+	s.fromHost = make([]int32, L)
+	s.toHost = make([]int32, L)
+	s.arrLat = make([]Time, L)
+	s.codes = make([]uint32, L)
+	portBits := cfg.PortBits
+	if portBits == 0 {
+		maxPort := 0
+		for v := range f.Nodes {
+			if f.SwitchIndex(int32(v)) >= 0 {
+				maxPort = max(maxPort, len(f.OutLinks(int32(v))))
+				for _, l := range f.OutLinks(int32(v)) {
+					maxPort = max(maxPort, int(f.Links[l].FromPort))
+				}
+			}
+		}
+		portBits = portBitsFor(maxPort)
+	}
+	hostInCount := make([]int32, H+1)
+	for l, lk := range f.Links {
+		p := &s.out[l]
+		p.credits, p.wakeAt, p.stallSince, p.waitHead = s.bcap, -1, -1, -1
+		s.in[l].nextWait = -1
+		s.fromHost[l] = f.HostIndex(lk.From)
+		s.toHost[l] = f.HostIndex(lk.To)
+		s.arrLat[l] = cfg.Latency
+		if s.toHost[l] < 0 {
+			s.arrLat[l] += cfg.RouterDelay
+		} else {
+			hostInCount[s.toHost[l]+1]++
+		}
+		if sw := f.SwitchIndex(lk.From); sw >= 0 {
+			port := lk.FromPort
+			if port <= 0 {
+				for i, o := range f.OutLinks(lk.From) {
+					if o == int32(l) {
+						port = int32(i + 1)
+					}
+				}
+			}
+			s.codes[l] = LinkCode(uint32(sw), uint32(port), portBits)
+			s.swLinks = append(s.swLinks, int32(l))
+		}
+	}
+	if s.qcap < 1 {
+		return nil, fmt.Errorf("output queue must hold a packet")
+	}
+	s.hostInStart = make([]int32, H+1)
+	for h := range H {
+		s.hostInStart[h+1] = s.hostInStart[h] + hostInCount[h+1]
+	}
+	s.hostIn = make([]int32, s.hostInStart[H])
+	fill := append([]int32(nil), s.hostInStart[:H]...)
+	for l := range f.Links {
+		if h := s.toHost[l]; h >= 0 {
+			s.hostIn[fill[h]] = int32(l)
+			fill[h]++
+		}
+	}
+	s.nics = make([]nic, H)
+	for h := range s.nics {
+		s.nics[h].cur = -1
+	}
+	s.slow = make([]bool, H)
+	for _, h := range cfg.SlowHosts {
+		if h < 0 || int(h) >= H {
+			return nil, fmt.Errorf("slow host %d out of range (the fabric has %d hosts)", h, H)
+		}
+		s.slow[h] = true
+	}
+
+	s.msgs = make([]msgState, len(plan.Msgs))
+	for i, m := range plan.Msgs {
+		n := int32((m.Bytes + int64(cfg.MTU) - 1) / int64(cfg.MTU))
+		s.msgs[i] = msgState{packets: n, recvLeft: n, ready: -1, finish: -1}
+	}
+	G := plan.NumGates()
+	s.gateLeft = make([]int32, G)
+	for i := range plan.Msgs {
+		for _, g := range plan.Signals(int32(i)) {
+			s.gateLeft[g]++
+		}
+	}
+	s.gateStart = make([]int32, G+1)
+	for _, m := range plan.Msgs {
+		if m.Wait >= 0 {
+			s.gateStart[m.Wait+1]++
+		}
+	}
+	for g := range G {
+		s.gateStart[g+1] += s.gateStart[g]
+	}
+	s.gateWait = make([]int32, s.gateStart[G])
+	gfill := append([]int32(nil), s.gateStart[:G]...)
+	for i, m := range plan.Msgs {
+		if m.Wait >= 0 {
+			s.gateWait[gfill[m.Wait]] = int32(i)
+			gfill[m.Wait]++
+		}
+	}
+	jobs := max(len(plan.Jobs), 1)
+	s.tallies = make([][]*tally, jobs)
+	return s, nil
+}
+
+// run is the event loop.
+func (s *sim) run() error {
+	for i, m := range s.plan.Msgs {
+		if m.Wait < 0 || s.gateLeft[m.Wait] == 0 {
+			s.ready(int32(i))
+		}
+	}
+	for s.q.len() > 0 {
+		e := s.q.pop()
+		if s.cfg.MaxTime > 0 && e.t > s.cfg.MaxTime {
+			s.now = s.cfg.MaxTime
+			return fmt.Errorf("stopped at the time limit %s with %d of %d messages unfinished",
+				FormatTime(s.cfg.MaxTime), len(s.msgs)-s.done, len(s.msgs))
+		}
+		s.now = e.t
+		s.events++
+		switch e.kind() {
+		case evArrive:
+			if h := s.toHost[e.a]; h >= 0 {
+				s.arriveHost(e.a, h, e.b)
+			} else {
+				s.arriveSwitch(e.a, e.b)
+			}
+		case evWake:
+			s.onWake(e.a)
+		case evConsumed:
+			s.onConsumed(e.a, e.b)
+		case evReady:
+			s.enterNIC(e.a)
+		}
+	}
+	if s.done < len(s.msgs) {
+		return s.stuck()
+	}
+	return nil
+}
+
+// stuck explains why messages did not finish when the event queue ran dry.
+func (s *sim) stuck() error {
+	inFlight := len(s.pk) - len(s.free)
+	waiting := 0
+	for i := range s.msgs {
+		if s.msgs[i].ready < 0 {
+			waiting++
+		}
+	}
+	if inFlight > 0 {
+		return fmt.Errorf("deadlock at %s: %d packets are stuck in buffers and %d of %d messages are unfinished "+
+			"(credit loops: this routing needs virtual channels or deadlock-free tables)",
+			FormatTime(s.now), inFlight, len(s.msgs)-s.done, len(s.msgs))
+	}
+	return fmt.Errorf("%d of %d messages never started: their gates never opened (a dependency cycle in the plan)",
+		waiting, len(s.msgs))
+}
+
+// ready makes message m ready at its start time.
+func (s *sim) ready(m int32) {
+	if st := s.plan.Msgs[m].Start; st > s.now {
+		s.q.push(st, evReady, m, 0)
+		return
+	}
+	s.enterNIC(m)
+}
+
+// enterNIC appends message m to its sender's injection queue.
+func (s *sim) enterNIC(m int32) {
+	s.msgs[m].ready = s.now
+	src := s.plan.Msgs[m].Src
+	n := &s.nics[src]
+	n.ready = append(n.ready, m)
+	s.pump(src)
+}
+
+// finish records the completion of message m and opens its gates.
+func (s *sim) finish(m int32) {
+	s.msgs[m].finish = s.now
+	s.done++
+	for _, g := range s.plan.Signals(m) {
+		s.gateLeft[g]--
+		if s.gateLeft[g] == 0 {
+			for _, w := range s.gateWait[s.gateStart[g]:s.gateStart[g+1]] {
+				s.ready(w)
+			}
+		}
+	}
+}
+
+// mark decides whether the output port of link l is congested for packet
+// pid (queue length q) and runs the switch side of the sampling scheme.
+func (s *sim) mark(pid int32, l int32, q int32) {
+	capacity := s.qcap
+	if s.fromHost[l] >= 0 {
+		capacity = 1
+	}
+	cong := s.marker.congested(&s.marker, q, s.availCredits(l), capacity, s.rMark)
+	if cong {
+		s.nowTruth(l).Congested++
+	}
+	pk := &s.pk[pid]
+	if pk.tagged && s.fromHost[l] < 0 {
+		env := &s.hopArgs
+		env.id, env.link, env.code, env.congested = pk.id, l, s.codes[l], cong
+		s.scheme.hop(&pk.hdr, env)
+	}
+}
+
+// receive runs the receiver side of the sampling scheme for packet pid.
+func (s *sim) receive(pid int32) {
+	s.packets++
+	pk := &s.pk[pid]
+	if !pk.tagged {
+		return
+	}
+	job := s.plan.Msgs[pk.msg].Job
+	w := s.window(s.now)
+	ts := s.tallies[job]
+	if w >= len(ts) || ts[w] == nil {
+		for len(ts) <= w {
+			ts = append(ts, nil)
+		}
+		ts[w] = newTally(len(s.f.Links))
+		s.tallies[job] = ts
+	}
+	env := &s.recvArgs
+	env.id, env.t, env.bytes, env.now = pk.id, ts[w], int64(pk.bytes), s.now
+	if s.scheme.probabilistic {
+		env.cands, env.codes = s.candidates(pk.src, pk.dst)
+	}
+	s.scheme.receive(&pk.hdr, env)
+}
+
+// candidates returns the links a packet from src to dst may have crossed
+// (§5.2), with their codes, in scratch space.
+func (s *sim) candidates(src, dst int32) ([]int32, []uint32) {
+	s.cands, s.candCode = s.cands[:0], s.candCode[:0]
+	switch s.restrict {
+	case restrictRoute:
+		var all []int32
+		all, _ = s.f.AppendRoute(s.cands, src, dst)
+		s.cands = all[:0]
+		for _, l := range all {
+			if s.fromHost[l] < 0 {
+				s.cands = append(s.cands, l)
+			}
+		}
+	case restrictHostRule:
+		for _, l := range s.swLinks {
+			if h := s.toHost[l]; h < 0 || h == dst {
+				s.cands = append(s.cands, l)
+			}
+		}
+	default:
+		s.cands = append(s.cands, s.swLinks...)
+	}
+	for _, l := range s.cands {
+		s.candCode = append(s.candCode, s.codes[l])
+	}
+	return s.cands, s.candCode
+}
+
+// FormatTime formats t with a unit: "12.5 µs".
+func FormatTime(t Time) string {
+	switch a := max(t, -t); {
+	case a >= Millisecond:
+		return fmt.Sprintf("%.4g ms", float64(t)/float64(Millisecond))
+	case a >= Microsecond:
+		return fmt.Sprintf("%.4g µs", float64(t)/float64(Microsecond))
+	case a >= Nanosecond:
+		return fmt.Sprintf("%.4g ns", float64(t)/float64(Nanosecond))
+	}
+	return fmt.Sprintf("%d ps", t)
+}

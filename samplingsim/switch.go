@@ -1,0 +1,120 @@
+package samplingsim
+
+// inPort is the receiving end of one link direction: a switch input port or
+// a NIC receive port, with a FIFO buffer of InputBuffer packets (a ring in
+// sim.ibuf). In a switch only the head packet can move on: when its output
+// queue is full, the packets behind it wait too, even if their outputs are
+// free (head-of-line blocking).
+type inPort struct {
+	head, n int32
+	// nextWait links the input ports waiting for the same output queue.
+	nextWait int32
+	// since is the time of the last change of n.
+	since Time
+}
+
+// pushIn appends packet pk to the buffer of link l.
+func (s *sim) pushIn(l int32, pk int32) {
+	in := &s.in[l]
+	s.bufferChanged(l, in.n)
+	i := in.head + in.n
+	if i >= s.bcap {
+		i -= s.bcap
+	}
+	s.ibuf[l*s.bcap+i] = pk
+	in.n++
+}
+
+// headIn returns the head packet of the buffer of link l.
+func (s *sim) headIn(l int32) int32 { return s.ibuf[l*s.bcap+s.in[l].head] }
+
+// popIn removes the head packet of the buffer of link l and sends its
+// credit back.
+func (s *sim) popIn(l int32) int32 {
+	in := &s.in[l]
+	s.bufferChanged(l, in.n)
+	pk := s.ibuf[l*s.bcap+in.head]
+	in.head++
+	if in.head == s.bcap {
+		in.head = 0
+	}
+	in.n--
+	s.returnCredit(l)
+	return pk
+}
+
+// arriveSwitch handles packet pid arriving at the switch at the end of link
+// l: it is routed by the forwarding table and joins the input buffer.
+func (s *sim) arriveSwitch(l int32, pid int32) {
+	pk := &s.pk[pid]
+	node := s.f.Links[l].To
+	out := s.f.NextHop(node, pk.dst)
+	if out < 0 {
+		// Plan.check routes every pair first, so this is a broken fabric.
+		panic("samplingsim: no route at " + s.f.Nodes[node].Name + " to " + s.f.HostName(int(pk.dst)))
+	}
+	pk.out = out
+	if s.markAt == MarkArrival {
+		s.mark(pid, out, s.out[out].qLen+1)
+	}
+	// Fast path: nothing ahead in the input buffer and room in the output
+	// queue: the packet moves on at once and its slot frees right away.
+	if op := &s.out[out]; s.in[l].n == 0 && op.qLen < s.qcap && op.waitHead < 0 {
+		s.in[l].since = s.now
+		s.returnCredit(l)
+		s.enqueue(out, pid)
+		return
+	}
+	s.pushIn(l, pid)
+	if s.in[l].n == 1 {
+		s.advance(l)
+	}
+}
+
+// advance moves head packets of the input buffer of link l into their
+// output queues while there is room; a head that finds its queue full (or
+// others already waiting for it) joins the queue's waiting list.
+func (s *sim) advance(l int32) {
+	for s.in[l].n > 0 {
+		pid := s.headIn(l)
+		o := s.pk[pid].out
+		op := &s.out[o]
+		if op.qLen >= s.qcap || op.waitHead >= 0 {
+			s.in[l].nextWait = -1
+			if op.waitHead < 0 {
+				op.waitHead = l
+			} else {
+				s.in[op.waitTail].nextWait = l
+			}
+			op.waitTail = l
+			return
+		}
+		s.popIn(l)
+		s.enqueue(o, pid)
+	}
+}
+
+// serveWaiters is the arbiter of output queue o: while there is room, the
+// input port that has waited longest moves its head packet in.
+func (s *sim) serveWaiters(o int32) {
+	op := &s.out[o]
+	for op.waitHead >= 0 && op.qLen < s.qcap {
+		l := op.waitHead
+		op.waitHead = s.in[l].nextWait
+		pid := s.popIn(l)
+		s.enqueue(o, pid)
+		s.advance(l)
+	}
+}
+
+// enqueue adds packet pid to the output queue of link o.
+func (s *sim) enqueue(o int32, pid int32) {
+	if s.sendNow(o, pid) {
+		return
+	}
+	s.pushOut(o, pid)
+	if s.markAt == MarkEnqueue {
+		s.mark(pid, o, s.out[o].qLen)
+	}
+	s.trySend(o)
+}

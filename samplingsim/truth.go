@@ -1,0 +1,132 @@
+package samplingsim
+
+import "math"
+
+// LinkTruth is the ground truth of one link direction in one time window.
+type LinkTruth struct {
+	// Packets and Bytes count the packets and bytes that started crossing
+	// the link in the window.
+	Packets, Bytes int64
+	// Congested counts the packets marked congested at the link's output
+	// port (by the marking policy, whether or not they carry a header).
+	Congested int64
+	// Busy is the time the link spent transmitting.
+	Busy Time
+	// Stalled is the time the output port had a packet to send and an idle
+	// link but no credits.
+	Stalled Time
+	// QueueArea is the output queue length integrated over time
+	// (packets·ps); divided by the window length it is the mean occupancy.
+	QueueArea int64
+	// BufferArea is the occupancy of the downstream input buffer (the
+	// credits in use) integrated over time (packets·ps).
+	BufferArea int64
+	// QueueMax is the longest output queue seen.
+	QueueMax int32
+}
+
+// Fraction returns the true congested fraction Congested/Packets (0 when no
+// packet crossed).
+func (t LinkTruth) Fraction() float64 {
+	if t.Packets == 0 {
+		return 0
+	}
+	return float64(t.Congested) / float64(t.Packets)
+}
+
+// add accumulates o into t.
+func (t *LinkTruth) add(o *LinkTruth) {
+	t.Packets += o.Packets
+	t.Bytes += o.Bytes
+	t.Congested += o.Congested
+	t.Busy += o.Busy
+	t.Stalled += o.Stalled
+	t.QueueArea += o.QueueArea
+	t.BufferArea += o.BufferArea
+	t.QueueMax = max(t.QueueMax, o.QueueMax)
+}
+
+// truthWindow returns the truth of window w, allocating windows up to w.
+func (s *sim) truthWindow(w int) []LinkTruth {
+	for len(s.truth) <= w {
+		s.truth = append(s.truth, make([]LinkTruth, len(s.f.Links)))
+	}
+	return s.truth[w]
+}
+
+// window returns the window index of time t.
+func (s *sim) window(t Time) int {
+	if s.cfg.Window <= 0 {
+		return 0
+	}
+	return int(t / s.cfg.Window)
+}
+
+// nowTruth returns the truth of link l in the current window.
+func (s *sim) nowTruth(l int32) *LinkTruth {
+	if s.now >= s.curEnd || s.curTruth == nil {
+		w := s.window(s.now)
+		s.curTruth = s.truthWindow(w)
+		s.curEnd = math.MaxInt64
+		if s.cfg.Window > 0 {
+			s.curEnd = Time(w+1) * s.cfg.Window
+		}
+	}
+	return &s.curTruth[l]
+}
+
+// truthAt returns the truth of link l in the window of time t.
+func (s *sim) truthAt(t Time, l int32) *LinkTruth {
+	return &s.truthWindow(s.window(t))[l]
+}
+
+// spread calls f(window truth, length) for every window that the interval
+// [from, to) overlaps, with the length of the overlap.
+func (s *sim) spread(l int32, from, to Time, f func(t *LinkTruth, d Time)) {
+	if to <= from {
+		return
+	}
+	W := s.cfg.Window
+	if W <= 0 {
+		f(&s.truthWindow(0)[l], to-from)
+		return
+	}
+	for w := int(from / W); from < to; w++ {
+		end := min(to, Time(w+1)*W)
+		f(&s.truthWindow(w)[l], end-from)
+		from = end
+	}
+}
+
+func addBusy(t *LinkTruth, d Time)    { t.Busy += d }
+func addStalled(t *LinkTruth, d Time) { t.Stalled += d }
+
+// queueChanged accounts the output queue of link l, which had n packets
+// since its last change, up to now.
+func (s *sim) queueChanged(l int32, n int32) {
+	p := &s.out[l]
+	if n > 0 {
+		from := p.qSince
+		if W := s.cfg.Window; W <= 0 || from/W == s.now/W {
+			s.nowTruth(l).QueueArea += int64(n) * (s.now - from)
+		} else {
+			s.spread(l, from, s.now, func(t *LinkTruth, d Time) { t.QueueArea += int64(n) * d })
+		}
+	}
+	p.qSince = s.now
+}
+
+// bufferChanged accounts the input buffer at the end of link l, which held
+// n packets since its last change, up to now.
+func (s *sim) bufferChanged(l int32, n int32) {
+	in := &s.in[l]
+	if n > 0 {
+		from := in.since
+		if W := s.cfg.Window; W <= 0 || from/W == s.now/W {
+			s.nowTruth(l).BufferArea += int64(n) * (s.now - from)
+		} else {
+			s.spread(l, from, s.now, func(t *LinkTruth, d Time) { t.BufferArea += int64(n) * d })
+		}
+	}
+	in.since = s.now
+}
