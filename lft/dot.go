@@ -74,6 +74,10 @@ type dotParser struct {
 	line      int // current line (fast path), 1-based
 	graphName string
 	attrs     [][]Attr
+	// recordLines makes the fast path note the line where each node first
+	// appears and the line of each link (see DotLines).
+	recordLines          bool
+	nodeLines, linkLines []int
 }
 
 func kindOfName(name []byte) NodeKind {
@@ -129,6 +133,14 @@ func (p *dotParser) fast(data []byte) (bool, error) {
 			ok, err := p.statement(&s)
 			if !ok || err != nil {
 				return false, err
+			}
+			if p.recordLines {
+				for len(p.nodeLines) < p.b.NumNodes() {
+					p.nodeLines = append(p.nodeLines, p.line)
+				}
+				for len(p.linkLines) < len(p.b.links) {
+					p.linkLines = append(p.linkLines, p.line)
+				}
 			}
 		default:
 			return false, nil // text after the closing brace

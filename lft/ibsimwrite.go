@@ -2,7 +2,6 @@ package lft
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"strconv"
@@ -329,44 +328,9 @@ func DotToIBSimNet(data []byte, file string) (*IBSimNet, error) {
 // line of each edge, in the order ReadDot numbers nodes and links. For
 // other dot files it returns nil slices.
 func DotLines(data []byte) (nodeLines, linkLines []int) {
-	p := dotParser{opt: DotOptions{Topology: true}, b: NewBuilder()}
-	state := 0 // 0 before the header, 1 in the body, 2 after it
-	for len(data) > 0 {
-		p.line++
-		var line []byte
-		if i := bytes.IndexByte(data, '\n'); i >= 0 {
-			line, data = data[:i], data[i+1:]
-		} else {
-			line, data = data, nil
-		}
-		s := lineScanner{buf: line}
-		s.skipSpace()
-		if s.done() || s.hasPrefix("//") || s.hasPrefix("#") {
-			continue
-		}
-		switch state {
-		case 0:
-			if ok, err := p.header(&s); !ok || err != nil {
-				return nil, nil
-			}
-			state = 1
-		case 1:
-			if s.peek() == '}' {
-				state = 2
-				continue
-			}
-			if ok, err := p.statement(&s); !ok || err != nil {
-				return nil, nil
-			}
-			for len(nodeLines) < p.b.NumNodes() {
-				nodeLines = append(nodeLines, p.line)
-			}
-			for len(linkLines) < len(p.b.links) {
-				linkLines = append(linkLines, p.line)
-			}
-		default:
-			return nil, nil
-		}
+	p := dotParser{opt: DotOptions{Topology: true}, b: NewBuilder(), recordLines: true}
+	if ok, err := p.fast(data); !ok || err != nil {
+		return nil, nil
 	}
-	return nodeLines, linkLines
+	return p.nodeLines, p.linkLines
 }
