@@ -287,12 +287,13 @@ func (f *Fabric) compileTables(b *Builder) {
 		return
 	}
 	for h := 0; h < H; h++ {
+		row := hostRows[h*H : (h+1)*H]
 		if uniform[h] != unset {
-			row := hostRows[h*H : (h+1)*H]
 			for i := range row {
 				row[i] = uniform[h]
 			}
 		}
+		row[h] = -1 // a host never routes to itself: keeps tables equal after a write/read
 	}
 	f.hostTab = hostRows
 }
@@ -319,11 +320,9 @@ func isCommentSep(c byte) bool {
 	return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'
 }
 
-// quoteID quotes a dot identifier.
+// quoteID quotes a dot identifier. Only the double quote is escaped: dot
+// keeps every other backslash sequence of an ID as it is, and so do the
+// readers.
 func quoteID(s string) string {
-	if !strings.ContainsAny(s, "\"\\\n") {
-		return `"` + s + `"`
-	}
-	r := strings.NewReplacer(`\`, `\\`, `"`, `\"`, "\n", `\n`)
-	return `"` + r.Replace(s) + `"`
+	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
 }

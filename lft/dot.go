@@ -3,6 +3,8 @@ package lft
 import (
 	"bytes"
 	"fmt"
+	"regexp"
+	"strconv"
 	"strings"
 
 	"github.com/awalterschulze/gographviz"
@@ -157,12 +159,13 @@ func (p *dotParser) fast(data []byte) (bool, error) {
 
 // header parses `[strict] digraph [ID] {`.
 func (p *dotParser) header(s *lineScanner) (bool, error) {
-	w := s.word()
-	if string(w) == "strict" {
+	// dot keywords are case-independent.
+	w := strings.ToLower(string(s.word()))
+	if w == "strict" {
 		s.skipSpace()
-		w = s.word()
+		w = strings.ToLower(string(s.word()))
 	}
-	switch string(w) {
+	switch w {
 	case "digraph":
 	case "graph":
 		return false, p.errorf("undirected graph: a fabric must be a digraph (every cable is two directed edges)")
@@ -238,7 +241,7 @@ func (p *dotParser) statement(s *lineScanner) (bool, error) {
 			return false, nil
 		}
 	default:
-		keyword := string(from)
+		keyword := strings.ToLower(string(from))
 		isAttrStmt := keyword == "node" || keyword == "edge" || keyword == "graph"
 		if isAttrStmt && s.peek() != '[' {
 			return false, nil
@@ -432,7 +435,13 @@ func (p *dotParser) slow(data []byte, fastLine int) error {
 	g, err := gographviz.Parse(data)
 	if err != nil {
 		msg := strings.TrimSpace(err.Error())
-		return fmt.Errorf("%s:%d: malformed dot: %s", p.file, fastLine, msg)
+		// gographviz names the line it stopped at; else the line where the
+		// streaming reader stopped is the best guess.
+		line := fastLine
+		if m := gographvizLine.FindStringSubmatch(msg); m != nil {
+			line, _ = strconv.Atoi(m[1])
+		}
+		return fmt.Errorf("%s:%d: malformed dot: %s", p.file, line, msg)
 	}
 	if !g.Type {
 		return fmt.Errorf("%s: undirected graph: a fabric must be a digraph (every cable is two directed edges)", p.file)
@@ -441,6 +450,9 @@ func (p *dotParser) slow(data []byte, fastLine int) error {
 	p.line = 0
 	return p.walk(g.StmtList, nil)
 }
+
+// gographvizLine finds the line number in a gographviz syntax error.
+var gographvizLine = regexp.MustCompile(`line=(\d+)`)
 
 // walk visits statements in file order; edgeDefaults are the attributes set
 // by `edge [...]` statements in scope.

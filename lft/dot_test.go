@@ -339,3 +339,44 @@ func FuzzReadDot(f *testing.F) {
 		}
 	})
 }
+
+// TestKeywordsIgnoreCase: Node, EDGE, Digraph are dot keywords in any case;
+// both parsers must agree (a "Node" statement is not a switch named Node).
+func TestKeywordsIgnoreCase(t *testing.T) {
+	src := "Strict DiGraph g {\nNode [shape=box];\nEDGE [color=red];\nH1 -> S1 [comment=\"*\"];\nS1 -> H1 [comment=\"H1\"];\nH2 -> S1 [comment=\"*\"];\nS1 -> H2 [comment=\"H2\"];\n}\n"
+	fast := mustRead(t, src)
+	p := dotParser{file: "b", b: NewBuilder()}
+	if ok, _ := p.fast([]byte(src)); !ok {
+		t.Fatal("streaming parser refused the keywords")
+	}
+	q := dotParser{file: "b", b: NewBuilder()}
+	if err := q.slow([]byte(src), 0); err != nil {
+		t.Fatal(err)
+	}
+	slow, err := q.b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertSameFabric(t, fast, slow)
+	if _, ok := fast.NodeByName("Node"); ok || len(fast.Nodes) != 3 {
+		t.Fatalf("keyword taken for a node: %d nodes", len(fast.Nodes))
+	}
+}
+
+// TestBackslashNamesRoundTrip: names keep their backslashes through a
+// write and a read.
+func TestBackslashNamesRoundTrip(t *testing.T) {
+	f := mustRead(t, "digraph {\n\"H\\\\c\" -> S [comment=\"*\"];\nS -> \"H\\\\c\" [comment=\"H\\\\c\"];\nH2 -> S [comment=\"*\"];\nS -> H2 [comment=\"H2\"];\n}\n")
+	var buf bytes.Buffer
+	if err := WriteDot(&buf, f, DotWriteOptions{}); err != nil {
+		t.Fatal(err)
+	}
+	g, err := ReadDot(buf.Bytes(), "rt", DotOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	assertSameFabric(t, f, g)
+	if f.Digest() != g.Digest() {
+		t.Fatal("digest changed by a write and a read")
+	}
+}

@@ -7,6 +7,8 @@ import (
 )
 
 // DotWriteOptions controls WriteDot.
+//
+// Extra attributes replace input attributes of the same key.
 type DotWriteOptions struct {
 	// GraphName names the digraph; empty uses the fabric's, or "network".
 	GraphName string
@@ -63,17 +65,21 @@ func WriteDot(w io.Writer, f *Fabric, opt DotWriteOptions) error {
 			buf = append(buf, '=')
 			buf = appendQuoted(buf, value)
 		}
+		var extra []Attr
+		if opt.Extra != nil {
+			extra = opt.Extra(int32(l))
+		}
 		if useOriginal {
 			for _, a := range f.LinkAttrs[l] {
-				attr(a.Key, []byte(a.Value))
+				if !hasKey(extra, a.Key) { // an extra attribute replaces the input's
+					attr(a.Key, []byte(a.Value))
+				}
 			}
 		} else {
 			attr("comment", comments[l])
 		}
-		if opt.Extra != nil {
-			for _, a := range opt.Extra(int32(l)) {
-				attr(a.Key, []byte(a.Value))
-			}
+		for _, a := range extra {
+			attr(a.Key, []byte(a.Value))
 		}
 		buf = append(buf, "];\n"...)
 		if _, err := bw.Write(buf); err != nil {
@@ -82,6 +88,15 @@ func WriteDot(w io.Writer, f *Fabric, opt DotWriteOptions) error {
 	}
 	bw.WriteString("}\n")
 	return bw.Flush()
+}
+
+func hasKey(attrs []Attr, key string) bool {
+	for _, a := range attrs {
+		if a.Key == key {
+			return true
+		}
+	}
+	return false
 }
 
 func appendQuoted(buf, s []byte) []byte {

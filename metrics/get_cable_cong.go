@@ -37,9 +37,10 @@ func ScaledLoad(load []int64) []float64 {
 }
 
 // CongestionColor is ORCS's edge colour for a scaled load: HSV with hue
-// (1 − scaled) × 0.4 (green idle, red hottest), saturation and value 0.9.
+// (1 − scaled) × 0.4 (green idle, red hottest), saturation and value 0.9,
+// printed as ORCS did ("%f %f %f").
 func CongestionColor(scaled float64) string {
-	return fmt.Sprintf("%.3f 0.900 0.900", (1-scaled)*0.4)
+	return fmt.Sprintf("%f %f %f", (1-scaled)*0.4, 0.9, 0.9)
 }
 
 // cableCongText writes the input graph again with `congestion` and `color`

@@ -125,10 +125,10 @@ func TestDelayTracker(t *testing.T) {
 }
 
 func TestCongestionColor(t *testing.T) {
-	if got := CongestionColor(0); got != "0.400 0.900 0.900" {
+	if got := CongestionColor(0); got != "0.400000 0.900000 0.900000" {
 		t.Errorf("idle colour %q", got)
 	}
-	if got := CongestionColor(1); got != "0.000 0.900 0.900" {
+	if got := CongestionColor(1); got != "0.000000 0.900000 0.900000" {
 		t.Errorf("hot colour %q", got)
 	}
 	s := ScaledLoad([]int64{0, 2, 4})

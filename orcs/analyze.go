@@ -16,6 +16,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"orcs/internal/outfile"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/patterns"
@@ -97,12 +98,20 @@ func analyzeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	sharded := c.IsSet("shard")
 	seed, seedGiven, err := parseSeed(c.String("seed"))
 	if err != nil {
 		return err
 	}
-	if shard.Count > 1 && !seedGiven {
+	if sharded && !seedGiven {
 		return fmt.Errorf("--shard needs --seed: every shard must draw the same mappings")
+	}
+	if c.String("ptrn") != "ptrnvsptrn" {
+		for _, name := range []string{"frstptrn", "secptrn", "part_commsize"} {
+			if c.IsSet(name) {
+				return fmt.Errorf("-f/--frstptrn, -c/--secptrn and -z/--part_commsize belong to -p ptrnvsptrn (the pattern is %s)", c.String("ptrn"))
+			}
+		}
 	}
 	fabric, input, err := loadFabric(c, metric.NeedsLinkLoad)
 	if err != nil {
@@ -133,13 +142,26 @@ func analyzeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	// Open the output first: a bad path fails before a long simulation.
+	out, err := outfile.Create(c.String("output_file"))
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	// --printnamelist and --printptrn go to stdout as in ORCS, never into
+	// the result; to stderr when stdout carries a machine-readable result.
+	info := io.Writer(os.Stdout)
+	if c.String("output_file") == "-" && (format != "text" || sharded) {
+		info = os.Stderr
+	}
+	if err := printPattern(c, info, s, fabric); err != nil {
+		return err
+	}
 	if c.Bool("routequal") {
-		return writeOutput(c.String("output_file"), func(w io.Writer) error {
-			if err := printPattern(c, w, s, fabric); err != nil {
-				return err
-			}
-			return routeQuality(w, fabric, s.Hosts(), c.Int("threads"))
-		})
+		if err := routeQuality(out, fabric, s.Hosts(), c.Int("threads")); err != nil {
+			return err
+		}
+		return out.Commit()
 	}
 	var bar *progressBar
 	if c.Bool("progress") && term.IsTerminal(int(os.Stderr.Fd())) {
@@ -158,15 +180,15 @@ func analyzeAction(c *cli.Context) error {
 	if res.RouteErrors > 0 {
 		fmt.Fprintf(os.Stderr, "orcs: warning: %d connections skipped because their route failed (--ignore-route-errors)\n", res.RouteErrors)
 	}
-	return writeOutput(c.String("output_file"), func(w io.Writer) error {
-		if shard.Count > 1 {
-			return sim.NewShardFile(res, shard).Write(w)
-		}
-		if err := printPattern(c, w, s, fabric); err != nil {
-			return err
-		}
-		return metrics.Render(w, format, metric, res, fabric)
-	})
+	if sharded {
+		err = sim.NewShardFile(res, shard).Write(out)
+	} else {
+		err = metrics.Render(out, format, metric, res, fabric)
+	}
+	if err != nil {
+		return err
+	}
+	return out.Commit()
 }
 
 // printPattern writes what --printnamelist and --printptrn ask for: the
@@ -257,12 +279,13 @@ func routeQuality(w io.Writer, f *lft.Fabric, hosts []int32, threads int) error 
 		}
 	}
 	// Congestion of each route over the whole route set.
+	var links []int32
 	for s := range hosts {
 		for d := range hosts {
 			if s == d {
 				continue
 			}
-			links, _ := f.AppendRoute(nil, hosts[s], hosts[d])
+			links, _ = f.AppendRoute(links[:0], hosts[s], hosts[d])
 			var m int64
 			for _, l := range links {
 				m = max(m, walk.Sum[l])

@@ -41,8 +41,12 @@ func interspersed(app *cli.App, args []string) []string {
 		name := strings.TrimLeft(a, "-")
 		name, _, hasValue := strings.Cut(name, "=")
 		needs, known := takesValue[name]
-		if !strings.HasPrefix(a, "-") || a == "-" || !known {
+		if !strings.HasPrefix(a, "-") || a == "-" {
 			positional = append(positional, a)
+			continue
+		}
+		if !known { // left to the flag parser, which names it
+			flags = append(flags, a)
 			continue
 		}
 		flags = append(flags, a)
@@ -57,4 +61,65 @@ func interspersed(app *cli.App, args []string) []string {
 		out = append(out, positional...)
 	}
 	return out
+}
+
+// attachedValues splits getopt-style short options with an attached value,
+// as ORCS's command line took them ("-n100", "-ifabric.dot"), into two
+// arguments for the classic flags. Long names given with one dash
+// ("-num_runs") and combined boolean short options ("-dv") are left alone.
+func attachedValues(app *cli.App, args []string) []string {
+	if len(args) < 2 {
+		return args
+	}
+	for _, c := range app.Commands {
+		if c.Name == args[1] {
+			return args // a subcommand: see interspersed
+		}
+	}
+	shortValue := map[string]bool{}
+	known := map[string]bool{}
+	for _, f := range app.Flags {
+		_, isBool := f.(*cli.BoolFlag)
+		for _, name := range f.Names() {
+			known[name] = true
+			if len(name) == 1 && !isBool {
+				shortValue[name] = true
+			}
+		}
+	}
+	out := []string{args[0]}
+	for i := 1; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			out = append(out, args[i:]...)
+			break
+		}
+		name, _, _ := strings.Cut(strings.TrimPrefix(a, "-"), "=")
+		if len(a) > 2 && a[0] == '-' && a[1] != '-' && shortValue[a[1:2]] && !known[name] {
+			out = append(out, a[:2], a[2:])
+			continue
+		}
+		out = append(out, a)
+		// the value of a value-taking flag is never split
+		if strings.HasPrefix(a, "-") && !strings.Contains(a, "=") && i+1 < len(args) {
+			if f := lookupFlag(app.Flags, strings.TrimLeft(a, "-")); f != nil {
+				if _, isBool := f.(*cli.BoolFlag); !isBool {
+					out = append(out, args[i+1])
+					i++
+				}
+			}
+		}
+	}
+	return out
+}
+
+func lookupFlag(flags []cli.Flag, name string) cli.Flag {
+	for _, f := range flags {
+		for _, n := range f.Names() {
+			if n == name {
+				return f
+			}
+		}
+	}
+	return nil
 }

@@ -116,3 +116,21 @@ func TestGetCableCongMerge(t *testing.T) {
 		t.Fatalf("shard without seed: %v %s", err, out)
 	}
 }
+
+// TestOneShardAndGetoptValues: --shard 0/1 writes a shard file that merges
+// into the unsplit result; ORCS-style attached values (-n100) are taken.
+func TestOneShardAndGetoptValues(t *testing.T) {
+	out := filepath.Join(t.TempDir(), "s.json")
+	args := []string{"-i", "../testdata/ft16.dot", "-n", "20", "--seed", "3", "-p", "rand"}
+	runBin(t, append(args, "--shard", "0/1", "-o", out)...)
+	if got, want := runBin(t, "merge", out), runBin(t, args...); !bytes.Equal(got, want) {
+		t.Fatal("a one-shard split differs from the unsplit run")
+	}
+	if got, want := runBin(t, "-n20", "-i../testdata/ft16.dot", "--seed", "3", "-prand"), runBin(t, args...); !bytes.Equal(got, want) {
+		t.Fatal("-n20 -iFILE -prand differs from -n 20 -i FILE -p rand")
+	}
+	if b, err := exec.Command(orcsBin, "-i", "../testdata/ft16.dot", "--bogus").CombinedOutput(); err == nil ||
+		string(b) != "orcs: flag provided but not defined: -bogus (see orcs --help)\n" {
+		t.Fatalf("unknown flag: %v %q", err, b)
+	}
+}

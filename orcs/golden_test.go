@@ -53,9 +53,20 @@ func TestGoldenMetrics(t *testing.T) {
 // TestGoldenPrintptrn pins --printptrn and --printnamelist with host names.
 func TestGoldenPrintptrn(t *testing.T) {
 	for _, p := range []string{"recdbl", "4neighbor", "ptrnvsptrn"} {
-		got := mustRun(t, "-i", "../testdata/ft16.dot", "-d", "-s", "10", "-p", p, "-z", "4",
-			"--printptrn", "--printnamelist", "--metric", "hist_max_cong")
+		args := []string{"-i", "../testdata/ft16.dot", "-d", "-s", "10", "-p", p,
+			"--printptrn", "--printnamelist", "--metric", "hist_max_cong"}
+		if p == "ptrnvsptrn" {
+			args = append(args, "-z", "4")
+		}
+		// On stdout, as ORCS printed them, before the result.
+		got := string(runBin(t, args...))
 		checkGolden(t, filepath.Join("testdata", "golden", "printptrn_ft16_"+p+".txt"), got)
+		// Never inside a result file.
+		out := filepath.Join(t.TempDir(), "result")
+		stdout := string(runBin(t, append(args, "-o", out, "--format", "json")...))
+		if b, _ := os.ReadFile(out); !strings.HasPrefix(string(b), "{") || !strings.Contains(stdout, "Used Pattern:") {
+			t.Fatalf("%s: pattern listing went into the result file or got lost", p)
+		}
 	}
 }
 

@@ -23,7 +23,7 @@ const version = "1.0.0"
 
 func main() {
 	app := newApp()
-	if err := app.Run(interspersed(app, os.Args)); err != nil {
+	if err := app.Run(interspersed(app, attachedValues(app, os.Args))); err != nil {
 		fmt.Fprintf(os.Stderr, "orcs: %v\n", err)
 		var ec cli.ExitCoder
 		if errors.As(err, &ec) {
@@ -48,6 +48,20 @@ func newApp() *cli.App {
 		HideHelpCommand:        true,
 		Commands:               commands(),
 		ExitErrHandler:         func(*cli.Context, error) {}, // main reports errors
+		OnUsageError:           usageError,
+	}
+	for _, c := range app.Commands {
+		c.OnUsageError = usageError
 	}
 	return app
+}
+
+// usageError reports a bad command line in one line (see --help), instead
+// of printing the whole help text.
+func usageError(c *cli.Context, err error, _ bool) error {
+	name := "orcs"
+	if c != nil && c.Command != nil && c.Command.Name != "" && c.Command.Name != "orcs" {
+		name += " " + c.Command.Name
+	}
+	return fmt.Errorf("%w (see %s --help)", err, name)
 }

@@ -113,8 +113,26 @@ func New(f *lft.Fabric, cfg Config) (*Sim, error) {
 	}
 	levels := src.Levels(rng.New(cfg.Seed, 0), nil)
 	if cfg.Level >= len(levels) || cfg.Level < -1 {
+		if len(levels) == 0 {
+			return nil, fmt.Errorf("level %d does not exist: pattern %s has no levels for commsize %d",
+				cfg.Level, cfg.Pattern.Name, n)
+		}
 		return nil, fmt.Errorf("level %d does not exist: pattern %s has %d levels for commsize %d (0…%d)",
 			cfg.Level, cfg.Pattern.Name, len(levels), n, len(levels)-1)
+	}
+	if m.ValueName == "bandwidth" && !src.Random() {
+		used := levels
+		if cfg.Level >= 0 {
+			used = levels[cfg.Level : cfg.Level+1]
+		}
+		pairs := 0
+		for _, lv := range used {
+			pairs += len(lv)
+		}
+		if pairs == 0 {
+			return nil, fmt.Errorf("pattern %s has no messages for commsize %d: %s measures the bandwidth of messages",
+				cfg.Pattern.Name, n, m.Name)
+		}
 	}
 	if cfg.Threads <= 0 {
 		cfg.Threads = runtime.NumCPU()

@@ -7,6 +7,7 @@ package outfile
 
 import (
 	"bufio"
+	"errors"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -37,7 +38,11 @@ func Create(path string) (*File, error) {
 	}
 	tmp, err := os.CreateTemp(filepath.Dir(path), "."+filepath.Base(path)+".tmp*")
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		var pe *os.PathError
+		if errors.As(err, &pe) { // name the target, not the temporary file
+			err = pe.Err
+		}
+		return nil, fmt.Errorf("%s: cannot create: %w", path, err)
 	}
 	return &File{Writer: bufio.NewWriterSize(tmp, 1<<16), path: path, tmp: tmp}, nil
 }
