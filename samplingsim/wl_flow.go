@@ -15,24 +15,13 @@ func init() {
 }
 
 func buildFlow(s spec, b *JobBuilder) error {
-	src, err := rankParam(s, "src", b)
-	if err != nil {
-		return err
-	}
-	dst, err := rankParam(s, "dst", b)
-	if err != nil {
-		return err
+	p := params{s: s, b: b}
+	src, dst, msgs, size := p.rank("src"), p.rank("dst"), p.positive("msgs"), p.positive("size")
+	if p.err != nil {
+		return p.err
 	}
 	if src == dst {
 		return errorf("src and dst are both rank %d", src)
-	}
-	msgs, err := positive(s, "msgs", 1)
-	if err != nil {
-		return err
-	}
-	size, err := positive(s, "size", 1)
-	if err != nil {
-		return err
 	}
 	for range msgs {
 		b.Send(src, dst, int64(size), -1)

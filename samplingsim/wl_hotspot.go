@@ -18,17 +18,10 @@ func init() {
 }
 
 func buildHotspot(s spec, b *JobBuilder) error {
-	hot, err := rankParam(s, "hot", b)
-	if err != nil {
-		return err
-	}
-	msgs, err := positive(s, "msgs", 1)
-	if err != nil {
-		return err
-	}
-	size, err := positive(s, "size", 1)
-	if err != nil {
-		return err
+	p := params{s: s, b: b}
+	hot, msgs, size := p.rank("hot"), p.positive("msgs"), p.positive("size")
+	if p.err != nil {
+		return p.err
 	}
 	gbps, err := s.float("gbps")
 	if err != nil {

@@ -13,13 +13,10 @@ func init() {
 }
 
 func buildRandom(s spec, b *JobBuilder) error {
-	msgs, err := positive(s, "msgs", 1)
-	if err != nil {
-		return err
-	}
-	size, err := positive(s, "size", 1)
-	if err != nil {
-		return err
+	p := params{s: s, b: b}
+	msgs, size := p.positive("msgs"), p.positive("size")
+	if p.err != nil {
+		return p.err
 	}
 	n, r := b.Ranks(), b.Rand()
 	for i := range n {

@@ -21,14 +21,9 @@ func init() {
 }
 
 func reduceArgs(s spec, b *JobBuilder) (arrays, size, root int, err error) {
-	if arrays, err = positive(s, "arrays", 1); err != nil {
-		return
-	}
-	if size, err = positive(s, "size", 1); err != nil {
-		return
-	}
-	root, err = rankParam(s, "root", b)
-	return
+	p := params{s: s, b: b}
+	arrays, size, root = p.positive("arrays"), p.positive("size"), p.rank("root")
+	return arrays, size, root, p.err
 }
 
 func buildNaiveReduce(s spec, b *JobBuilder) error {

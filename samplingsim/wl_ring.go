@@ -14,17 +14,10 @@ func init() {
 }
 
 func buildRing(s spec, b *JobBuilder) error {
-	size, err := positive(s, "size", 1)
-	if err != nil {
-		return err
-	}
-	iters, err := positive(s, "iters", 1)
-	if err != nil {
-		return err
-	}
-	shift, err := positive(s, "shift", 1)
-	if err != nil {
-		return err
+	p := params{s: s, b: b}
+	size, iters, shift := p.positive("size"), p.positive("iters"), p.positive("shift")
+	if p.err != nil {
+		return p.err
 	}
 	n := b.Ranks()
 	if shift%n == 0 {

@@ -19,21 +19,10 @@ func init() {
 // phase k+1 starts after its own phase-k send and the phase-k message it
 // receives (from the opposite neighbour) have been delivered.
 func buildStencil(s spec, b *JobBuilder) error {
-	X, err := positive(s, "x", 1)
-	if err != nil {
-		return err
-	}
-	Y, err := positive(s, "y", 1)
-	if err != nil {
-		return err
-	}
-	size, err := positive(s, "size", 1)
-	if err != nil {
-		return err
-	}
-	iters, err := positive(s, "iters", 1)
-	if err != nil {
-		return err
+	p := params{s: s, b: b}
+	X, Y, size, iters := p.positive("x"), p.positive("y"), p.positive("size"), p.positive("iters")
+	if p.err != nil {
+		return p.err
 	}
 	n := X * Y
 	if n > b.Ranks() {

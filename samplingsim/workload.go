@@ -156,6 +156,34 @@ func positive(s spec, key string, min int) (int, error) {
 	return v, nil
 }
 
+// params reads a workload's parameters in order and keeps the first error,
+// so that a builder reads all of them and checks once.
+type params struct {
+	s   spec
+	b   *JobBuilder
+	err error
+}
+
+// positive reads an integer parameter that must be at least 1.
+func (p *params) positive(key string) int {
+	if p.err != nil {
+		return 0
+	}
+	v, err := positive(p.s, key, 1)
+	p.err = err
+	return v
+}
+
+// rank reads a parameter that must be a rank of the job.
+func (p *params) rank(key string) int {
+	if p.err != nil {
+		return 0
+	}
+	v, err := rankParam(p.s, key, p.b)
+	p.err = err
+	return v
+}
+
 // rankParam returns the rank parameter key, which must be a rank of b.
 func rankParam(s spec, key string, b *JobBuilder) (int, error) {
 	v, err := s.int(key)
