@@ -41,7 +41,7 @@ func fuzzPair(f *testing.F) (*Topology, *Routing) {
 // LMC spread.
 func fuzzBuild(t *testing.T, topo *Topology, rt *Routing) {
 	for _, spread := range []bool{false, true} {
-		f, err := buildIB(topo, rt, IBOptions{LMCSpread: spread, Names: NamesDesc}, false)
+		f, err := BuildIB(topo, rt, IBOptions{LMCSpread: spread, Names: NamesDesc})
 		if err != nil {
 			if bytes.Contains([]byte(err.Error()), []byte("panic")) {
 				t.Fatal(err)

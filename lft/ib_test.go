@@ -521,7 +521,7 @@ func TestIBLMCSpread(t *testing.T) {
 				t.Fatal("spread without the option")
 			}
 			checkAgainstFiles(t, base, ref, rt, false)
-			f, err := buildIB(topo, rt, IBOptions{LMCSpread: true}, false)
+			f, err := BuildIB(topo, rt, IBOptions{LMCSpread: true})
 			if err != nil {
 				t.Fatalf("%s + %s: %v", tf, rf, err)
 			}
@@ -726,4 +726,35 @@ Rt	2 "R-0000000000300000"		# "rt"
 	if check := f.CheckRoutes(allHosts(f), 1, 1); !check.OK() {
 		t.Fatal(check.Examples[0].Message(f))
 	}
+}
+
+// appendSpreadRoute is the tests' oracle for AppendRoute under LMC spread:
+// it walks node by node through the public per-source NextHopFrom, not the
+// compiled walk.
+func (f *Fabric) appendSpreadRoute(buf []int32, src, dst int32) ([]int32, RouteStatus) {
+	v, target := f.hosts[src], f.hosts[dst]
+	for hops := 0; v != target; hops++ {
+		if hops >= len(f.Nodes) {
+			return buf, Loop
+		}
+		l := f.NextHopFrom(src, v, dst)
+		if l < 0 {
+			return buf, Unroutable
+		}
+		buf = append(buf, l)
+		v = f.Links[l].To
+	}
+	return buf, RouteOK
+}
+
+func equalInt32(a, b []int32) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i] != b[i] {
+			return false
+		}
+	}
+	return true
 }

@@ -51,16 +51,10 @@ type IBOptions struct {
 // switch's, an out port without a cable for a host's LID, and a dump_fts
 // table whose top LID was dropped by infiniband-diags when it is a host's.
 func BuildIB(t *Topology, rt *Routing, opt IBOptions) (*Fabric, error) {
-	return buildIB(t, rt, opt, true)
-}
-
-// buildIB is BuildIB; checkWalk checks that AppendRoute follows the LMC
-// spread tables.
-func buildIB(t *Topology, rt *Routing, opt IBOptions, checkWalk bool) (*Fabric, error) {
 	if t == nil || rt == nil {
 		return nil, fmt.Errorf("BuildIB: need a topology and a routing dump")
 	}
-	b := &ibBuild{t: t, rt: rt, opt: opt, checkWalk: checkWalk}
+	b := &ibBuild{t: t, rt: rt, opt: opt}
 	steps := []func() error{b.index, b.topologyLIDs, b.matchTables, b.labelLIDs, b.finishLIDs, b.entryLIDs}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -85,7 +79,6 @@ type ibBuild struct {
 	inferLMC bool           // LMCs unknown: infer them from routed LIDs
 	noLID    int            // CA ports without a LID
 
-	checkWalk bool
 }
 
 // ibOwner is a port that owns LIDs: a switch's port 0, or a connected CA or
@@ -628,7 +621,7 @@ func (b *ibBuild) build() (*Fabric, error) {
 	if spread != nil {
 		spread[0] = f.swTab
 		f.spread, f.spreadMask = spread, mask
-		if err := f.checkSpread(b.checkWalk); err != nil {
+		if err := f.checkSpread(); err != nil {
 			return nil, err
 		}
 	}

@@ -28,10 +28,7 @@ func (f *Fabric) AppendRoute(buf []int32, src, dst int32) ([]int32, RouteStatus)
 		return buf, RouteOK
 	}
 	H := len(f.hosts)
-	tab, next := f.swTab, f.next
-	if f.spread != nil {
-		tab = f.spread[src&f.spreadMask[dst]]
-	}
+	tab, next := f.SpreadTable(src, dst), f.next
 	l := f.hostLink(src, dst)
 	limit := len(f.Nodes)
 	for hops := 0; ; hops++ {
