@@ -119,6 +119,19 @@ type lstEnd struct {
 	hasNode, hasPort, hasPorts bool
 }
 
+// keyHex reads one `Key:hexvalue` field of a port description.
+func keyHex(r *lines, c *cursor) (key []byte, v uint64, err error) {
+	key = c.until(':')
+	if !c.lit(":") {
+		return nil, 0, r.errorf("want Key:value, got %s", tok(key))
+	}
+	v, ok := c.hex()
+	if !ok {
+		return nil, 0, r.errorf("%s: bad hexadecimal value %s", key, tok(c.field()))
+	}
+	return key, v, nil
+}
+
 // parse reads `{ TYPE Key:val ... {desc} LID:hex PN:hex }`.
 func (e *lstEnd) parse(r *lines, c *cursor) error {
 	c.blank()
@@ -146,13 +159,9 @@ func (e *lstEnd) parse(r *lines, c *cursor) error {
 		if c.peek() == '{' {
 			break
 		}
-		key := c.until(':')
-		if !c.lit(":") {
-			return r.errorf("want Key:value, got %s", tok(key))
-		}
-		v, ok := c.hex()
-		if !ok {
-			return r.errorf("%s: bad hexadecimal value %s", key, tok(c.field()))
+		key, v, err := keyHex(r, c)
+		if err != nil {
+			return err
 		}
 		if c.peek() != ' ' && c.peek() != '\t' {
 			return r.errorf("%s: bad hexadecimal value %s", key, tok(c.field()))
@@ -189,13 +198,9 @@ func (e *lstEnd) parse(r *lines, c *cursor) error {
 		if c.lit("}") {
 			break
 		}
-		key := c.until(':')
-		if !c.lit(":") {
-			return r.errorf("want Key:value, got %s", tok(key))
-		}
-		v, ok := c.hex()
-		if !ok {
-			return r.errorf("%s: bad hexadecimal value %s", key, tok(c.field()))
+		key, v, err := keyHex(r, c)
+		if err != nil {
+			return err
 		}
 		switch string(key) {
 		case "LID":
