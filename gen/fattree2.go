@@ -83,13 +83,7 @@ func buildFatTree2(s Spec) (*Network, error) {
 	}
 
 	for i := range leaves {
-		for d := range hosts {
-			if d/h == i {
-				nb.route(leaf(i), d%h+1, d)
-			} else {
-				nb.route(leaf(i), h+1+d%up, d)
-			}
-		}
+		nb.routeLeaf(leaf(i), i, h, up)
 	}
 	for sp := range spines {
 		c := spineLinks(up, spines, sp)

@@ -91,13 +91,7 @@ func buildFatTree3(s Spec) (*Network, error) {
 	}
 
 	for e := range pods * L {
-		for d := range hosts {
-			if d/h == e {
-				nb.route(leaf(e), d%h+1, d)
-			} else {
-				nb.route(leaf(e), h+1+d%u, d)
-			}
-		}
+		nb.routeLeaf(leaf(e), e, h, u)
 	}
 	for q := range pods {
 		for t := range u {

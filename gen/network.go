@@ -213,3 +213,16 @@ func (nb *netBuilder) build(s Spec) (*lft.Fabric, error) {
 	f.GraphName = s.String()
 	return f, nil
 }
+
+// routeLeaf routes leaf switch v, whose hosts e·h … e·h+h−1 sit on ports
+// 1…h and whose up-links are ports h+1…h+up: its own hosts go down, every
+// other destination d goes up on up-link d mod up (d-mod-k).
+func (nb *netBuilder) routeLeaf(v int32, e, h, up int) {
+	for d := range nb.hosts {
+		if d/h == e {
+			nb.route(v, d%h+1, d)
+		} else {
+			nb.route(v, h+1+d%up, d)
+		}
+	}
+}
