@@ -4,6 +4,7 @@ import (
 	"io"
 
 	"orcs/lft"
+	"orcs/patterns"
 )
 
 func init() {
@@ -46,19 +47,19 @@ func (d *DelayTracker) Reset(n, firstRanks int) {
 	d.first = int32(firstRanks)
 }
 
-// Level accounts one level: src[i] sends to dst[i] with congestion w[i].
-func (d *DelayTracker) Level(src, dst []int32, w []int32) {
+// Level accounts one level: message i of lv travels with congestion w[i].
+func (d *DelayTracker) Level(lv patterns.Level, w []int32) {
 	d.arrival = d.arrival[:0]
-	for i := range src {
-		if src[i] >= d.first || dst[i] >= d.first {
+	for i, p := range lv {
+		if p.Src >= d.first || p.Dst >= d.first {
 			d.arrival = append(d.arrival, -1)
 			continue
 		}
-		d.arrival = append(d.arrival, d.ready[src[i]]+int64(w[i]))
+		d.arrival = append(d.arrival, d.ready[p.Src]+int64(w[i]))
 	}
 	for i, a := range d.arrival {
-		if a >= 0 && a > d.ready[dst[i]] {
-			d.ready[dst[i]] = a
+		if dst := lv[i].Dst; a >= 0 && a > d.ready[dst] {
+			d.ready[dst] = a
 		}
 	}
 }

@@ -121,21 +121,21 @@ type Result struct {
 }
 
 // AddWeight counts one connection of congestion w.
-func (r *Result) AddWeight(w int32) {
-	for int(w) >= len(r.Weights) {
+func (r *Result) AddWeight(w int32) { r.AddWeights(int(w), 1) }
+
+// AddWeights counts n connections of congestion w.
+func (r *Result) AddWeights(w int, n int64) {
+	for w >= len(r.Weights) {
 		r.Weights = append(r.Weights, 0)
 	}
-	r.Weights[w]++
+	r.Weights[w] += n
 }
 
 // Merge adds the integer accumulators of o to r and copies o's per-run
 // values for the runs in owned.
 func (r *Result) Merge(o *Result, owned []int) {
 	for w, c := range o.Weights {
-		for w >= len(r.Weights) {
-			r.Weights = append(r.Weights, 0)
-		}
-		r.Weights[w] += c
+		r.AddWeights(w, c)
 	}
 	if o.LinkLoad != nil {
 		if r.LinkLoad == nil {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"strings"
 	"testing"
+
+	"orcs/patterns"
 )
 
 func TestSummarize(t *testing.T) {
@@ -104,21 +106,21 @@ func TestStatisticalResultsText(t *testing.T) {
 func TestDelayTracker(t *testing.T) {
 	var d DelayTracker
 	d.Reset(4, 4)
-	d.Level([]int32{0}, []int32{1}, []int32{1})
-	d.Level([]int32{0, 1}, []int32{2, 3}, []int32{2, 3})
+	d.Level(patterns.Level{{Src: 0, Dst: 1}}, []int32{1})
+	d.Level(patterns.Level{{Src: 0, Dst: 2}, {Src: 1, Dst: 3}}, []int32{2, 3})
 	if got := d.Delay(); got != 4 {
 		t.Fatalf("delay %d, want 4", got)
 	}
 	// An exchange inside one level (0↔1) uses the ready times before the level.
 	d.Reset(2, 2)
-	d.Level([]int32{0, 1}, []int32{1, 0}, []int32{2, 2})
-	d.Level([]int32{0, 1}, []int32{1, 0}, []int32{1, 3})
+	d.Level(patterns.Level{{Src: 0, Dst: 1}, {Src: 1, Dst: 0}}, []int32{2, 2})
+	d.Level(patterns.Level{{Src: 0, Dst: 1}, {Src: 1, Dst: 0}}, []int32{1, 3})
 	if got := d.Delay(); got != 5 {
 		t.Fatalf("exchange delay %d, want 5", got)
 	}
 	// Messages touching ranks of the second pattern do not count.
 	d.Reset(4, 2)
-	d.Level([]int32{0, 2}, []int32{1, 3}, []int32{1, 9})
+	d.Level(patterns.Level{{Src: 0, Dst: 1}, {Src: 2, Dst: 3}}, []int32{1, 9})
 	if got := d.Delay(); got != 1 {
 		t.Fatalf("delay with background %d, want 1", got)
 	}

@@ -20,8 +20,6 @@ type worker struct {
 	levels []patterns.Level
 	walk   Walker
 	delay  metrics.DelayTracker
-	src    []int32
-	dst    []int32
 	counts []int64 // connections of the run per weight
 }
 
@@ -81,12 +79,7 @@ func (w *worker) run(r int) error {
 			st.MaxWeight = int64(levelMax)
 		}
 		if s.metric.NeedsDelay {
-			w.src, w.dst = w.src[:0], w.dst[:0]
-			for _, p := range lv {
-				w.src = append(w.src, p.Src)
-				w.dst = append(w.dst, p.Dst)
-			}
-			w.delay.Level(w.src, w.dst, weights)
+			w.delay.Level(lv, weights)
 		}
 		if s.cfg.Verbose != nil {
 			fmt.Fprintf(s.cfg.Verbose, "run %d level %d: %d connections, max congestion %d\n", r, li, len(lv), levelMax)
@@ -95,8 +88,7 @@ func (w *worker) run(r int) error {
 	for wt, c := range w.counts {
 		if c > 0 {
 			st.SumInvWeight += float64(c) / float64(wt)
-			w.acc.Weights = growTo(w.acc.Weights, wt)
-			w.acc.Weights[wt] += c
+			w.acc.AddWeights(wt, c)
 		}
 	}
 	if s.metric.NeedsDelay {
@@ -177,12 +169,4 @@ func (k *Walker) Level(lv patterns.Level, perm []int32) ([]int32, int) {
 	}
 	k.path, k.ends, k.w = path, ends, w
 	return w, failed
-}
-
-// growTo extends s with zeros so that index i exists.
-func growTo(s []int64, i int) []int64 {
-	for i >= len(s) {
-		s = append(s, 0)
-	}
-	return s
 }
