@@ -201,8 +201,8 @@ func printPattern(c *cli.Context, w io.Writer, s *sim.Sim, fabric *lft.Fabric) e
 		}
 	}
 	if c.Bool("printptrn") {
-		perm := s.Mapping(0)
-		return patterns.Print(w, s.Levels(0), func(r int) string { return fabric.HostName(int(hosts[perm[r]])) })
+		mapped, levels := s.Draw(0)
+		return patterns.Print(w, levels, func(r int) string { return fabric.HostName(int(mapped[r])) })
 	}
 	return nil
 }

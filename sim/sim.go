@@ -168,14 +168,24 @@ func (s *Sim) Commsize() int { return s.cfg.Commsize }
 // Metric returns the simulation's metric.
 func (s *Sim) Metric() *metrics.Metric { return s.metric }
 
-// Levels returns the pattern levels of run r (for --printptrn), drawn as
-// the run draws them: after its mapping.
-func (s *Sim) Levels(run int) []patterns.Level {
-	r := rng.New(s.cfg.Seed, uint64(run))
+// Draw returns run's mapping (rank → host index) and pattern levels,
+// exactly as the run draws them (for --printptrn).
+func (s *Sim) Draw(run int) (hosts []int32, levels []patterns.Level) {
+	hosts = make([]int32, len(s.hosts))
+	return hosts, s.draw(run, &rng.Stream{}, hosts, nil)
+}
+
+// draw is the one place that turns run's random stream into the run's
+// mapping and pattern: it resets st, fills hosts (rank → host index) with
+// the subset, shuffled unless -d, and then draws the levels (reusing
+// scratch).
+func (s *Sim) draw(run int, st *rng.Stream, hosts []int32, scratch []patterns.Level) []patterns.Level {
+	st.Reset(s.cfg.Seed, uint64(run))
+	copy(hosts, s.hosts)
 	if !s.cfg.NoShuffle {
-		r.ShuffleInt32(make([]int32, len(s.hosts)))
+		st.ShuffleInt32(hosts)
 	}
-	return s.source.Levels(r, nil)
+	return s.source.Levels(st, scratch)
 }
 
 // CheckRoutes checks every ordered pair of the hosts taking part: any pair
@@ -317,19 +327,6 @@ func (s *Sim) Meta() metrics.Meta {
 		Runs:         s.cfg.Runs,
 		Metric:       s.metric.Name,
 	}
-}
-
-// Mapping returns the rank → position-in-Hosts mapping of run r: the
-// identity with -d, else the run's random permutation.
-func (s *Sim) Mapping(run int) []int32 {
-	perm := make([]int32, len(s.hosts))
-	for i := range perm {
-		perm[i] = int32(i)
-	}
-	if !s.cfg.NoShuffle {
-		rng.New(s.cfg.Seed, uint64(run)).ShuffleInt32(perm)
-	}
-	return perm
 }
 
 // RandomPattern reports whether the pattern changes from run to run.

@@ -35,12 +35,7 @@ func (s *Sim) newWorker(values []float64) *worker {
 // run simulates run r.
 func (w *worker) run(r int) error {
 	s := w.s
-	w.stream.Reset(s.cfg.Seed, uint64(r))
-	copy(w.perm, s.hosts)
-	if !s.cfg.NoShuffle {
-		w.stream.ShuffleInt32(w.perm)
-	}
-	w.levels = s.source.Levels(&w.stream, w.levels)
+	w.levels = s.draw(r, &w.stream, w.perm, w.levels)
 	levels := w.levels
 	if s.cfg.Level >= 0 {
 		if s.cfg.Level >= len(levels) {
