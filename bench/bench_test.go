@@ -10,6 +10,7 @@ import (
 	"sync"
 	"testing"
 
+	"orcs/dot"
 	"orcs/gen"
 	"orcs/lft"
 	"orcs/patterns"
@@ -75,7 +76,7 @@ func dotFile(b *testing.B, size string, guidNames bool) string {
 		if err != nil {
 			b.Fatal(err)
 		}
-		if err := lft.WriteDot(out, f, lft.DotWriteOptions{}); err != nil {
+		if err := dot.Write(out, f, dot.WriteOptions{}); err != nil {
 			b.Fatal(err)
 		}
 		out.Close()
@@ -90,7 +91,7 @@ func benchLoad(b *testing.B, size string, guid bool) {
 	b.SetBytes(st.Size())
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		if _, err := lft.ReadDotFile(p, lft.DotOptions{}); err != nil {
+		if _, err := dot.ReadFile(p, dot.Options{}); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -105,7 +106,7 @@ func BenchmarkLoad10kGUID(b *testing.B)  { benchLoad(b, "10k", true) }
 // benchSim loads the fabric once and times 1000 runs (route check included)
 // on all cores.
 func benchSim(b *testing.B, size, pattern string, level int) {
-	f, err := lft.ReadDotFile(dotFile(b, size, true), lft.DotOptions{})
+	f, err := dot.ReadFile(dotFile(b, size, true), dot.Options{})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -24,8 +24,9 @@ import (
 	"io"
 	"os"
 
+	"orcs/ib"
+	"orcs/internal/input"
 	"orcs/internal/outfile"
-	"orcs/lft"
 )
 
 func main() {
@@ -66,7 +67,7 @@ func run(args []string, stderr io.Writer) int {
 // convert reads the dot file in and writes its net file to out ("-" =
 // standard output), atomically.
 func convert(in, out string) error {
-	data, err := lft.ReadInput(in)
+	data, err := input.ReadAll(in)
 	if err != nil {
 		return err
 	}
@@ -74,7 +75,7 @@ func convert(in, out string) error {
 	if in == "-" {
 		name = "<stdin>"
 	}
-	net, err := lft.DotToIBSimNet(data, name)
+	net, err := ib.DotToSimNet(data, name)
 	if err != nil {
 		return err
 	}

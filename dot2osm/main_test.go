@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"orcs/dot"
+	"orcs/ib"
 	"orcs/lft"
 	"orcs/opensm"
 )
@@ -23,7 +25,7 @@ func TestConvert(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	topo, err := lft.ReadIBSimNet(data, out)
+	topo, err := ib.ReadSimNet(data, out)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -91,7 +93,7 @@ func TestRoundTrip(t *testing.T) {
 			if code := run([]string{in, filepath.Join(dir, "fabric.net")}, &stderr); code != 0 {
 				t.Fatalf("exit %d: %s", code, stderr.String())
 			}
-			f, err := lft.ReadDotFile(in, lft.DotOptions{Topology: true})
+			f, err := dot.ReadFile(in, dot.Options{Topology: true})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -105,8 +107,8 @@ func TestRoundTrip(t *testing.T) {
 			if !bytes.Equal(ours, routed) {
 				t.Fatal("orcs route fed ibsim another net file than dot2osm writes")
 			}
-			back, err := lft.ReadIBFiles(filepath.Join(keep, "ibnetdiscover.txt"), filepath.Join(keep, "opensm-lfts.dump"),
-				lft.IBOptions{Names: lft.NamesDesc})
+			back, err := ib.ReadFiles(filepath.Join(keep, "ibnetdiscover.txt"), filepath.Join(keep, "opensm-lfts.dump"),
+				ib.Options{Names: ib.NamesDesc})
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -1,5 +1,5 @@
 // Package gen generates fabrics of standard topologies together with their
-// routing, ready to be simulated or written as ORCS dot with lft.WriteDot.
+// routing, ready to be simulated or written as ORCS dot with dot.Write.
 //
 // A topology is chosen by a spec string:
 //

@@ -84,7 +84,7 @@ func TestDragonfly(t *testing.T) {
 		H := f.NumHosts()
 		for sw := range f.NumSwitches() {
 			for d := range H {
-				if !f.Routed(f.SwitchNode(sw), int32(d)) {
+				if f.NextHop(0, f.SwitchNode(sw), int32(d)) < 0 {
 					t.Fatalf("%s: switch %s has no entry for %s", spec, f.Nodes[f.SwitchNode(sw)].Name, f.HostName(d))
 				}
 			}

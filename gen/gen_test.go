@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"orcs/dot"
 	"orcs/lft"
 )
 
@@ -189,7 +190,7 @@ func TestRoutes(t *testing.T) {
 		H := f.NumHosts()
 		for s := range f.NumSwitches() {
 			for d := range H {
-				if !f.Routed(f.SwitchNode(s), int32(d)) {
+				if f.NextHop(0, f.SwitchNode(s), int32(d)) < 0 {
 					t.Fatalf("%s: switch %s has no entry for %s", spec, f.Nodes[f.SwitchNode(s)].Name, f.HostName(d))
 				}
 			}
@@ -253,7 +254,7 @@ func TestKaryDModK(t *testing.T) {
 		for l := range n {
 			for _, v := range net.Tree.Switches(l) {
 				for d := range f.NumHosts() {
-					link := f.Links[f.NextHop(v, int32(d))]
+					link := f.Links[f.NextHop(0, v, int32(d))]
 					dl := d / pow(k, l) % k
 					up := int(link.FromPort) > k
 					if up && int(link.FromPort) != k+1+dl {
@@ -499,10 +500,10 @@ func TestRoundTrip(t *testing.T) {
 	for _, spec := range specs {
 		f := build(t, spec).Fabric
 		var buf bytes.Buffer
-		if err := lft.WriteDot(&buf, f, lft.DotWriteOptions{}); err != nil {
+		if err := dot.Write(&buf, f, dot.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		g, err := lft.ReadDot(buf.Bytes(), spec, lft.DotOptions{})
+		g, err := dot.Read(buf.Bytes(), spec, dot.Options{})
 		if err != nil {
 			t.Fatalf("%s: %v", spec, err)
 		}
@@ -527,7 +528,7 @@ func TestRoundTrip(t *testing.T) {
 		}
 		for v := range f.Nodes {
 			for d := range f.NumHosts() {
-				if a, b := f.NextHop(int32(v), int32(d)), g.NextHop(int32(v), int32(d)); a != b {
+				if a, b := f.NextHop(0, int32(v), int32(d)), g.NextHop(0, int32(v), int32(d)); a != b {
 					t.Fatalf("%s: NextHop(%s, %s) = %d, read back %d", spec, f.Nodes[v].Name, f.HostName(d), a, b)
 				}
 			}
@@ -574,7 +575,7 @@ func BenchmarkWriteDotKary16x3(b *testing.B) {
 	var buf bytes.Buffer
 	for b.Loop() {
 		buf.Reset()
-		if err := lft.WriteDot(&buf, f, lft.DotWriteOptions{}); err != nil {
+		if err := dot.Write(&buf, f, dot.WriteOptions{}); err != nil {
 			b.Fatal(err)
 		}
 	}

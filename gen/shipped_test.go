@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"testing"
 
-	"orcs/lft"
+	"orcs/dot"
 )
 
 var update = flag.Bool("update", false, "rewrite the shipped fabrics in ../testdata")
@@ -29,7 +29,7 @@ func TestShippedFabrics(t *testing.T) {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if err := lft.WriteDot(&buf, f, lft.DotWriteOptions{}); err != nil {
+		if err := dot.Write(&buf, f, dot.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
 		path := filepath.Join("..", "testdata", sf.file)
@@ -47,7 +47,7 @@ func TestShippedFabrics(t *testing.T) {
 			t.Errorf("%s differs from what %s generates now; if the change is intended, run go test ./gen -run ShippedFabrics -update", path, sf.spec)
 		}
 		// The committed file routes every pair.
-		g, err := lft.ReadDot(old, path, lft.DotOptions{})
+		g, err := dot.Read(old, path, dot.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}

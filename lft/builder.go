@@ -3,7 +3,6 @@ package lft
 import (
 	"fmt"
 	"runtime"
-	"strings"
 	"sync"
 )
 
@@ -29,6 +28,9 @@ type Builder struct {
 	destByKey map[string]DestID
 	routes    []route
 	lists     [][]byte // ORCS comment lists, tokenised at Build
+
+	spreadMask   []int32   // see SetLMCSpread
+	spreadTables [][]int32 // see SetLMCSpread
 }
 
 type route struct {
@@ -83,6 +85,12 @@ func (b *Builder) NumNodes() int { return len(b.nodes) }
 
 // NodeName returns the name of node id.
 func (b *Builder) NodeName(id int32) string { return b.nodes[id].Name }
+
+// NumLinks returns how many links were added so far.
+func (b *Builder) NumLinks() int { return len(b.links) }
+
+// LinkAt returns link id as added.
+func (b *Builder) LinkAt(id int32) Link { return b.links[id] }
 
 // Link adds a directed link and returns its id. Links get ids in order.
 func (b *Builder) Link(from, to int32, fromPort, toPort int) int32 {
@@ -185,6 +193,11 @@ func (b *Builder) Build() (*Fabric, error) {
 		}
 	}
 	f.compileTables(b)
+	if b.spreadTables != nil {
+		if err := f.installSpread(b.spreadMask, b.spreadTables); err != nil {
+			return nil, err
+		}
+	}
 	return f, nil
 }
 
@@ -318,11 +331,4 @@ func forEachName(list []byte, fn func(name []byte)) {
 
 func isCommentSep(c byte) bool {
 	return c == ',' || c == ' ' || c == '\t' || c == '\n' || c == '\r'
-}
-
-// quoteID quotes a dot identifier. Only the double quote is escaped: dot
-// keeps every other backslash sequence of an ID as it is, and so do the
-// readers.
-func quoteID(s string) string {
-	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
 }

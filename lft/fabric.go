@@ -73,6 +73,12 @@ type Link struct {
 	FromPort, ToPort int32
 }
 
+// Attr is one key="value" attribute of a link as read from its input (a
+// dot edge statement).
+type Attr struct {
+	Key, Value string
+}
+
 // Fabric is a routed network: nodes, links and compiled forwarding tables.
 // A Fabric is immutable once built and safe for concurrent readers.
 type Fabric struct {
@@ -105,7 +111,7 @@ type Fabric struct {
 
 	names map[string]int32
 
-	// LMC spread (see IBOptions.LMCSpread), nil when off: spread[k] is a
+	// LMC spread (see Builder.SetLMCSpread), nil when off: spread[k] is a
 	// switch table like swTab for LID offset k (spread[0] is swTab), and
 	// host src reaches host dst by spread[src&spreadMask[dst]].
 	spread     [][]int32
@@ -151,9 +157,26 @@ func (f *Fabric) LinkName(l int32) string {
 	return fmt.Sprintf("%q -> %q", f.Nodes[k.From].Name, f.Nodes[k.To].Name)
 }
 
-// NextHop returns the link node v takes towards host index dst, or -1 when
-// v has no route to dst (or v is dst itself).
-func (f *Fabric) NextHop(v int32, dst int32) int32 {
+// NextHop returns the link node v takes on the route from host src to host
+// dst (host indices), or -1 when v has no route to dst (or v is dst
+// itself). It is the one next-hop rule of the fabric: with LMC spread a
+// switch's choice depends on the LID offset of the source (see LMCSpread),
+// and every walk (AppendRoute, CheckRoutes, Explain, packet forwarding)
+// follows it.
+func (f *Fabric) NextHop(src, v, dst int32) int32 {
+	if s := f.switchOf[v]; s >= 0 {
+		return f.spreadTable(src, dst)[int(s)*len(f.hosts)+int(dst)]
+	}
+	h := f.hostOf[v]
+	if h == dst {
+		return -1
+	}
+	return f.hostLink(h, dst)
+}
+
+// baseNextHop is NextHop over the base-LID tables (LMC offset 0): the
+// tables a dot file holds.
+func (f *Fabric) baseNextHop(v int32, dst int32) int32 {
 	if s := f.switchOf[v]; s >= 0 {
 		return f.swTab[int(s)*len(f.hosts)+int(dst)]
 	}
@@ -164,6 +187,22 @@ func (f *Fabric) NextHop(v int32, dst int32) int32 {
 	return f.hostLink(h, dst)
 }
 
+// Row returns node v's base-LID forwarding table: for a switch or router,
+// or a host that routes by destination, row[d] is the link towards host d
+// (-1: none); for a host that sends everything over one link, row is nil
+// and uniform is that link (-1: none). The slice must not be modified.
+func (f *Fabric) Row(v int32) (row []int32, uniform int32) {
+	H := len(f.hosts)
+	if s := f.switchOf[v]; s >= 0 {
+		return f.swTab[int(s)*H : int(s+1)*H], -1
+	}
+	h := f.hostOf[v]
+	if f.hostUniform {
+		return nil, f.hostTab[h]
+	}
+	return f.hostTab[int(h)*H : int(h+1)*H], -1
+}
+
 // hostLink is the first link of host h towards host dst.
 func (f *Fabric) hostLink(h, dst int32) int32 {
 	if f.hostUniform {
@@ -171,9 +210,6 @@ func (f *Fabric) hostLink(h, dst int32) int32 {
 	}
 	return f.hostTab[int(h)*len(f.hosts)+int(dst)]
 }
-
-// Routed reports whether node v has a table entry towards host dst.
-func (f *Fabric) Routed(v int32, dst int32) bool { return f.NextHop(v, dst) >= 0 }
 
 // Digest returns a short fingerprint of the fabric's nodes, links and
 // compiled tables, to check that shards were computed on the same fabric.

@@ -28,7 +28,7 @@ func (f *Fabric) AppendRoute(buf []int32, src, dst int32) ([]int32, RouteStatus)
 		return buf, RouteOK
 	}
 	H := len(f.hosts)
-	tab, next := f.SpreadTable(src, dst), f.next
+	tab, next := f.spreadTable(src, dst), f.next
 	l := f.hostLink(src, dst)
 	limit := len(f.Nodes)
 	for hops := 0; ; hops++ {
@@ -52,12 +52,15 @@ func (f *Fabric) AppendRoute(buf []int32, src, dst int32) ([]int32, RouteStatus)
 	}
 }
 
-// RouteError describes a pair of hosts whose route fails.
+// RouteError describes a pair of hosts whose route fails. It is an error
+// whose text names the hosts and the node (and for loops the cycle).
 type RouteError struct {
 	Status   RouteStatus
 	Src, Dst int32   // host indices
 	Node     int32   // node where the route failed (no entry, or first node revisited)
 	Cycle    []int32 // for loops: the node ids of the cycle, starting and ending at Node
+
+	fabric *Fabric
 }
 
 // Explain returns the RouteError of the pair src→dst, or nil if it routes.
@@ -72,21 +75,25 @@ func (f *Fabric) Explain(src, dst int32) *RouteError {
 	for v != target {
 		if at, ok := seen[v]; ok {
 			cyc := append(append([]int32{}, path[at:]...), v)
-			return &RouteError{Status: Loop, Src: src, Dst: dst, Node: v, Cycle: cyc}
+			return &RouteError{Status: Loop, Src: src, Dst: dst, Node: v, Cycle: cyc, fabric: f}
 		}
 		seen[v] = len(path)
 		path = append(path, v)
-		l := f.NextHop(v, dst)
+		l := f.NextHop(src, v, dst)
 		if l < 0 {
-			return &RouteError{Status: Unroutable, Src: src, Dst: dst, Node: v}
+			return &RouteError{Status: Unroutable, Src: src, Dst: dst, Node: v, fabric: f}
 		}
 		v = f.Links[l].To
 	}
 	return nil
 }
 
-// Message formats e for a user of fabric f.
-func (e *RouteError) Message(f *Fabric) string {
+// Error describes the failed route with the fabric's node names.
+func (e *RouteError) Error() string {
+	f := e.fabric
+	if f == nil {
+		return fmt.Sprintf("route from host %d to host %d: %v at node %d", e.Src, e.Dst, e.Status, e.Node)
+	}
 	src, dst := f.HostName(int(e.Src)), f.HostName(int(e.Dst))
 	switch e.Status {
 	case Unroutable:
@@ -103,6 +110,19 @@ func (e *RouteError) Message(f *Fabric) string {
 	return "route ok"
 }
 
+// String names the status.
+func (s RouteStatus) String() string {
+	switch s {
+	case RouteOK:
+		return "route ok"
+	case Unroutable:
+		return "unroutable"
+	case Loop:
+		return "routing loop"
+	}
+	return fmt.Sprintf("RouteStatus(%d)", uint8(s))
+}
+
 // RouteCheck summarises CheckRoutes.
 type RouteCheck struct {
 	Pairs      int64        // ordered pairs checked
@@ -115,9 +135,11 @@ type RouteCheck struct {
 func (c *RouteCheck) OK() bool { return c.Unroutable == 0 && c.Loops == 0 }
 
 // CheckRoutes checks every ordered pair of distinct hosts among hosts (host
-// indices) and keeps up to maxExamples failures. It visits each node at most
-// once per destination, so it costs O(destinations × nodes), and uses up to
-// threads goroutines.
+// indices) and keeps up to maxExamples failures. The next-hop relation
+// towards one destination (and, with LMC spread, one LID offset) is a
+// function over nodes, so each node is visited at most once per destination
+// and offset: the check costs O(destinations × offsets × nodes), linear in
+// the size of the tables. It uses up to threads goroutines.
 func (f *Fabric) CheckRoutes(hosts []int32, maxExamples, threads int) RouteCheck {
 	if threads < 1 {
 		threads = 1
@@ -143,49 +165,56 @@ func (f *Fabric) CheckRoutes(hosts []int32, maxExamples, threads int) RouteCheck
 			state := make([]uint8, len(f.Nodes))
 			stamp := make([]int32, len(f.Nodes))
 			var path []int32
+			var gen int32
 			for di := range work {
 				dst := hosts[di]
-				gen := int32(di + 1)
 				target := f.hosts[dst]
-				stamp[target], state[target] = gen, good
 				r := &results[di]
-				for _, src := range hosts {
-					if src == dst {
-						continue
-					}
-					path = path[:0]
-					v := f.hosts[src]
-					var outcome uint8
-					for outcome == 0 {
-						if stamp[v] == gen {
-							outcome = state[v]
-							if outcome == onPath {
-								outcome = looping
+				mask := int32(0)
+				if f.spread != nil {
+					mask = f.spreadMask[dst]
+				}
+				for off := int32(0); off <= mask; off++ {
+					gen++
+					stamp[target], state[target] = gen, good
+					for _, src := range hosts {
+						if src == dst || src&mask != off {
+							continue
+						}
+						path = path[:0]
+						v := f.hosts[src]
+						var outcome uint8
+						for outcome == 0 {
+							if stamp[v] == gen {
+								outcome = state[v]
+								if outcome == onPath {
+									outcome = looping
+								}
+								break
 							}
-							break
+							stamp[v], state[v] = gen, onPath
+							path = append(path, v)
+							l := f.NextHop(src, v, dst)
+							if l < 0 {
+								outcome = noEntry
+								break
+							}
+							v = f.Links[l].To
 						}
-						stamp[v], state[v] = gen, onPath
-						path = append(path, v)
-						l := f.NextHop(v, dst)
-						if l < 0 {
-							outcome = noEntry
-							break
+						for _, p := range path {
+							state[p] = outcome
 						}
-						v = f.Links[l].To
-					}
-					for _, p := range path {
-						state[p] = outcome
-					}
-					if outcome == good {
-						continue
-					}
-					if outcome == looping {
-						r.loops++
-					} else {
-						r.unroutable++
-					}
-					if len(r.bad) < maxExamples {
-						r.bad = append(r.bad, [2]int32{src, dst})
+						if outcome == good {
+							continue
+						}
+						if outcome == looping {
+							r.loops++
+						} else {
+							r.unroutable++
+						}
+						if len(r.bad) < maxExamples {
+							r.bad = append(r.bad, [2]int32{src, dst})
+						}
 					}
 				}
 			}

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"orcs/dot"
 	"orcs/lft"
 )
 
@@ -53,7 +54,7 @@ func cableCongText(w io.Writer, r *Result, f *lft.Fabric) error {
 		return fmt.Errorf("get_cable_cong: %d link loads for %d links", len(r.LinkLoad), len(f.Links))
 	}
 	scaled := ScaledLoad(r.LinkLoad)
-	return lft.WriteDot(w, f, lft.DotWriteOptions{
+	return dot.Write(w, f, dot.WriteOptions{
 		OriginalAttrs: true,
 		Extra: func(l int32) []lft.Attr {
 			return []lft.Attr{

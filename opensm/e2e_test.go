@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"orcs/gen"
+	"orcs/ib"
 	"orcs/lft"
 )
 
@@ -186,7 +187,7 @@ func checkRouted(t *testing.T, in *lft.Fabric, res *Result) {
 		all[i] = int32(i)
 	}
 	if c := f.CheckRoutes(all, 1, 2); !c.OK() {
-		t.Fatalf("%d unroutable pairs, %d loops; first: %s", c.Unroutable, c.Loops, c.Examples[0].Message(f))
+		t.Fatalf("%d unroutable pairs, %d loops; first: %s", c.Unroutable, c.Loops, c.Examples[0].Error())
 	}
 	if res.FTS == nil {
 		t.Fatal("no dump_fts read-back")
@@ -207,7 +208,7 @@ func checkRouted(t *testing.T, in *lft.Fabric, res *Result) {
 	for s := 0; s < f.NumSwitches(); s++ {
 		v := f.SwitchNode(s)
 		for h := int32(0); h < int32(f.NumHosts()); h++ {
-			if a, b := f.NextHop(v, h), back.NextHop(v, h); a != b {
+			if a, b := f.NextHop(0, v, h), back.NextHop(0, v, h); a != b {
 				t.Fatalf("switch %s towards %s: link %d from opensm-lfts.dump, %d from dump_fts",
 					f.Nodes[v].Name, f.HostName(int(h)), a, b)
 			}
@@ -319,8 +320,8 @@ func TestRouteKeep(t *testing.T) {
 		}
 	}
 	// The kept files make the same fabric again.
-	back, err := lft.ReadIBFiles(filepath.Join(keep, "ibnetdiscover.txt"), filepath.Join(keep, "opensm-lfts.dump"),
-		lft.IBOptions{Names: lft.NamesDesc})
+	back, err := ib.ReadFiles(filepath.Join(keep, "ibnetdiscover.txt"), filepath.Join(keep, "opensm-lfts.dump"),
+		ib.Options{Names: ib.NamesDesc})
 	if err != nil {
 		t.Fatal(err)
 	}

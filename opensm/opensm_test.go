@@ -6,7 +6,7 @@ import (
 	"testing"
 	"time"
 
-	"orcs/lft"
+	"orcs/ib"
 )
 
 func TestParseLog(t *testing.T) {
@@ -53,9 +53,9 @@ func TestParseLogFixtures(t *testing.T) {
 	}
 }
 
-func readRouting(t *testing.T, path string) *lft.Routing {
+func readRouting(t *testing.T, path string) *ib.Routing {
 	t.Helper()
-	r, err := lft.ReadRoutingFile(path)
+	r, err := ib.ReadRoutingFile(path)
 	if err != nil {
 		t.Fatal(err)
 	}

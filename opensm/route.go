@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"orcs/ib"
 	"orcs/lft"
 )
 
@@ -42,7 +43,7 @@ type Options struct {
 	TorusConfig string
 	// KeepPorts takes the port numbers from the fabric's links (generated
 	// fabrics); otherwise ports are assigned as dot2osm does (see
-	// lft.PlanIBSimNet).
+	// ib.PlanSimNet).
 	KeepPorts bool
 	// DumpFTS also reads the tables back from the emulated switches with
 	// dump_fts (Result.FTS).
@@ -81,11 +82,11 @@ type Result struct {
 	// Destinations a switch has no entry for stay unrouted.
 	Fabric *lft.Fabric
 	// Net is the net file's plan (ports and cables).
-	Net *lft.IBSimNet
+	Net *ib.SimNet
 	// Topology is the net file as ibsim reads it (with its GUIDs).
-	Topology *lft.Topology
+	Topology *ib.Topology
 	// LFTs is opensm-lfts.dump; FTS the dump_fts output (with DumpFTS).
-	LFTs, FTS *lft.Routing
+	LFTs, FTS *ib.Routing
 	// Log summarises OpenSM's log.
 	Log LogSummary
 	// Start is the time ibsim took to become ready; OpenSM the run time of
@@ -149,7 +150,7 @@ func Route(ctx context.Context, f *lft.Fabric, opt Options) (res *Result, err er
 			return nil, err
 		}
 	}
-	net, err := lft.PlanIBSimNet(f, lft.IBSimOptions{KeepPorts: opt.KeepPorts})
+	net, err := ib.PlanSimNet(f, ib.SimOptions{KeepPorts: opt.KeepPorts})
 	if err != nil {
 		return nil, err
 	}
@@ -185,7 +186,7 @@ type run struct {
 	tools *Tools
 	work  string
 	f     *lft.Fabric
-	net   *lft.IBSimNet
+	net   *ib.SimNet
 	ibsim *proc
 	child *proc // the running client tool
 	sock  string
@@ -207,7 +208,7 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 	if err := os.WriteFile(r.path("fabric.net"), netText.Bytes(), 0o644); err != nil {
 		return nil, err
 	}
-	topo, err := lft.ReadIBSimNet(netText.Bytes(), "fabric.net")
+	topo, err := ib.ReadSimNet(netText.Bytes(), "fabric.net")
 	if err != nil {
 		return nil, fmt.Errorf("the net file written for ibsim does not read back: %w", err)
 	}
@@ -269,7 +270,7 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if res.FTS, err = lft.ReadDumpFTS(data, "dump_fts.txt"); err != nil {
+		if res.FTS, err = ib.ReadDumpFTS(data, "dump_fts.txt"); err != nil {
 			return nil, err
 		}
 	}
@@ -284,7 +285,7 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 	if err != nil {
 		return nil, r.withLog(fmt.Errorf("OpenSM wrote no opensm-lfts.dump: %w", err), "opensm.log")
 	}
-	if res.LFTs, err = lft.ReadLFTDump(dump, "opensm-lfts.dump"); err != nil {
+	if res.LFTs, err = ib.ReadLFTDump(dump, "opensm-lfts.dump"); err != nil {
 		return nil, err
 	}
 	if res.Fabric, err = routedFabric(r.f, r.net, topo, res.LFTs); err != nil {
@@ -297,7 +298,7 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 }
 
 // openSMArgs builds OpenSM's command line and writes its seed files.
-func (r *run) openSMArgs(topo *lft.Topology) ([]string, error) {
+func (r *run) openSMArgs(topo *ib.Topology) ([]string, error) {
 	engine := r.opt.Engine
 	if r.opt.NoFallback {
 		engine += ",no_fallback"
@@ -446,8 +447,8 @@ func (r *run) keep() error {
 }
 
 // routedFabric rebuilds f with the tables of an OpenSM dump of its net.
-func routedFabric(f *lft.Fabric, net *lft.IBSimNet, topo *lft.Topology, lfts *lft.Routing) (*lft.Fabric, error) {
-	ib, err := lft.BuildIB(topo, lfts, lft.IBOptions{})
+func routedFabric(f *lft.Fabric, net *ib.SimNet, topo *ib.Topology, lfts *ib.Routing) (*lft.Fabric, error) {
+	ib, err := ib.Build(topo, lfts, ib.Options{})
 	if err != nil {
 		return nil, err
 	}
@@ -505,8 +506,9 @@ func routedFabric(f *lft.Fabric, net *lft.IBSimNet, topo *lft.Topology, lfts *lf
 		if i < 0 {
 			return nil, fmt.Errorf("switch %q is not in the dump", f.Nodes[v].Name)
 		}
+		row, _ := ib.Row(i)
 		for h := range dest {
-			il := ib.NextHop(i, ibHost[h])
+			il := row[ibHost[h]]
 			if il < 0 {
 				continue // unrouted: no entry
 			}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"orcs/lft"
+	"orcs/ib"
 )
 
 // Torus describes a torus or mesh of switches for OpenSM's torus-2QoS
@@ -54,7 +54,7 @@ func (tr *Torus) config(guid func(name string) (uint64, error)) (string, error) 
 }
 
 // guidLookup returns a function giving the node GUID of a node id of t.
-func guidLookup(t *lft.Topology) func(name string) (uint64, error) {
+func guidLookup(t *ib.Topology) func(name string) (uint64, error) {
 	byID := make(map[string]uint64, len(t.Nodes))
 	for _, n := range t.Nodes {
 		byID[n.ID] = n.GUID

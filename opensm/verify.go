@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"strings"
 
-	"orcs/lft"
+	"orcs/ib"
 )
 
 // CompareRoutings checks that two dumps of the same fabric hold the same
@@ -14,12 +14,12 @@ import (
 // got may lack its top LID when that is a multiple of 64, which dump_fts of
 // infiniband-diags 44.0 skips; such tables are returned in skipped (by
 // switch description) and are otherwise equal.
-func CompareRoutings(want, got *lft.Routing) (skipped []string, err error) {
+func CompareRoutings(want, got *ib.Routing) (skipped []string, err error) {
 	type table struct {
-		lft  *lft.LFT
+		lft  *ib.LFT
 		port map[uint16]uint8
 	}
-	index := func(r *lft.Routing) (map[uint64]table, error) {
+	index := func(r *ib.Routing) (map[uint64]table, error) {
 		m := make(map[uint64]table, len(r.Switches))
 		for i := range r.Switches {
 			t := &r.Switches[i]

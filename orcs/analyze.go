@@ -222,7 +222,7 @@ func checkInput(c *cli.Context, f *lft.Fabric, input string) error {
 		fmt.Fprintf(out, "checked %d ordered pairs of %d hosts (%d switches, %d links)\n",
 			check.Pairs, f.NumHosts(), f.NumSwitches(), len(f.Links))
 		for _, e := range check.Examples {
-			fmt.Fprintln(out, e.Message(f))
+			fmt.Fprintln(out, e.Error())
 		}
 		if int64(len(check.Examples)) < check.Unroutable+check.Loops {
 			fmt.Fprintf(out, "… and %d more (-v lists all)\n", check.Unroutable+check.Loops-int64(len(check.Examples)))

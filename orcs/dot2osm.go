@@ -4,9 +4,10 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/urfave/cli/v2"
+	"orcs/ib"
+	"orcs/internal/input"
 
-	"orcs/lft"
+	"github.com/urfave/cli/v2"
 )
 
 func init() { registerCommand(dot2osmCommand()) }
@@ -34,14 +35,14 @@ func dot2osmCommand() *cli.Command {
 				return fmt.Errorf("dot2osm: want IN.dot [OUT.net], got %d arguments", c.Args().Len())
 			}
 			in := c.Args().First()
-			data, err := lft.ReadInput(in)
+			data, err := input.ReadAll(in)
 			if err != nil {
 				return err
 			}
 			if in == "-" {
 				in = "<stdin>"
 			}
-			net, err := lft.DotToIBSimNet(data, in)
+			net, err := ib.DotToSimNet(data, in)
 			if err != nil {
 				return err
 			}

@@ -8,8 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/dot"
 	"orcs/gen"
-	"orcs/lft"
+	"orcs/ib"
 )
 
 func init() { registerCommand(genCommand()) }
@@ -49,9 +50,9 @@ func genCommand() *cli.Command {
 			}
 			err = writeOutput(c.String("output_file"), func(w io.Writer) error {
 				if format == "ibsim" {
-					return lft.WriteIBSimNet(w, f, lft.IBSimOptions{KeepPorts: true})
+					return ib.WriteSimNet(w, f, ib.SimOptions{KeepPorts: true})
 				}
-				return lft.WriteDot(w, f, lft.DotWriteOptions{})
+				return dot.Write(w, f, dot.WriteOptions{})
 			})
 			if err != nil {
 				return err

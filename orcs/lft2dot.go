@@ -6,8 +6,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/dot"
+	"orcs/ib"
 	"orcs/internal/outfile"
-	"orcs/lft"
 )
 
 func init() { registerCommand(lft2dotCommand()) }
@@ -41,12 +42,12 @@ func lft2dotAction(c *cli.Context) error {
 	if c.Args().Len() != 2 {
 		return fmt.Errorf("lft2dot: want TOPO LFTS (a topology and the forwarding tables of the same fabric), got %d arguments", c.Args().Len())
 	}
-	names, err := lft.ParseNameStyle(c.String("names"))
+	names, err := ib.ParseNameStyle(c.String("names"))
 	if err != nil {
 		return fmt.Errorf("lft2dot: --names: %w", err)
 	}
 	topo, lfts := c.Args().Get(0), c.Args().Get(1)
-	f, err := lft.ReadIBFiles(topo, lfts, lft.IBOptions{
+	f, err := ib.ReadFiles(topo, lfts, ib.Options{
 		Names: names,
 		Warn:  func(msg string) { fmt.Fprintf(errWriter(c), "orcs lft2dot: warning: %s\n", msg) },
 	})
@@ -61,7 +62,7 @@ func lft2dotAction(c *cli.Context) error {
 		msg := fmt.Sprintf("%d of %d host pairs do not route (%d unroutable, %d routing loops)",
 			check.Unroutable+check.Loops, check.Pairs, check.Unroutable, check.Loops)
 		if len(check.Examples) > 0 {
-			msg += "; first: " + check.Examples[0].Message(f)
+			msg += "; first: " + check.Examples[0].Error()
 		}
 		fmt.Fprintf(errWriter(c), "orcs lft2dot: warning: %s\n", msg)
 	}
@@ -70,7 +71,7 @@ func lft2dotAction(c *cli.Context) error {
 		return err
 	}
 	defer out.Abort()
-	if err := lft.WriteDot(out, f, lft.DotWriteOptions{}); err != nil {
+	if err := dot.Write(out, f, dot.WriteOptions{}); err != nil {
 		return err
 	}
 	return out.Commit()

@@ -14,6 +14,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/dot"
 	"orcs/gen"
 	"orcs/lft"
 	"orcs/opensm"
@@ -77,7 +78,7 @@ func loadRouteInput(arg string) (*routeInput, error) {
 		}
 		return &routeInput{name: "gen:" + s.String(), fabric: n.Fabric, net: n, keepPorts: true}, nil
 	}
-	f, err := lft.ReadDotFile(arg, lft.DotOptions{Topology: true})
+	f, err := dot.ReadFile(arg, dot.Options{Topology: true})
 	if err != nil {
 		return nil, err
 	}
@@ -216,7 +217,7 @@ func routeAction(c *cli.Context) error {
 	}
 	if check := f.CheckRoutes(all, 1, runtime.NumCPU()); !check.OK() {
 		fmt.Fprintf(stderr, "orcs route: warning: %d of %d host pairs do not route (%d unroutable, %d routing loops); first: %s\n",
-			check.Unroutable+check.Loops, check.Pairs, check.Unroutable, check.Loops, check.Examples[0].Message(f))
+			check.Unroutable+check.Loops, check.Pairs, check.Unroutable, check.Loops, check.Examples[0].Error())
 	}
 	fmt.Fprintf(stderr, "orcs route: %s: %s routed %d hosts, %d switches: OpenSM %.2f s (its sweep %.3f s), ibsim start %.2f s, all %.2f s\n",
 		in.name, res.Used, f.NumHosts(), f.NumSwitches(), res.OpenSM.Seconds(), res.Log.Sweep.Seconds(),
@@ -225,6 +226,6 @@ func routeAction(c *cli.Context) error {
 		return nil
 	}
 	return writeOutput(c.String("output_file"), func(w io.Writer) error {
-		return lft.WriteDot(w, f, lft.DotWriteOptions{})
+		return dot.Write(w, f, dot.WriteOptions{})
 	})
 }

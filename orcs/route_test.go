@@ -11,7 +11,8 @@ import (
 	"testing"
 	"time"
 
-	"orcs/lft"
+	"orcs/dot"
+	"orcs/ib"
 	"orcs/opensm"
 )
 
@@ -101,11 +102,11 @@ func TestRouteCommand(t *testing.T) {
 	if _, err := runCmd(t, "route", "--engine", "ftree", "../testdata/ft64.dot", "-o", out, "--verify", "--keep", keep); err != nil {
 		t.Fatal(err)
 	}
-	f, err := lft.ReadDotFile(out, lft.DotOptions{})
+	f, err := dot.ReadFile(out, dot.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := lft.ReadDotFile("../testdata/ft64.dot", lft.DotOptions{})
+	in, err := dot.ReadFile("../testdata/ft64.dot", dot.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -254,7 +255,7 @@ func TestDot2OSMCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	data, _ := os.ReadFile(out)
-	if _, err := lft.ReadIBSimNet(data, out); err != nil || !strings.HasPrefix(string(data), "# ibsim net file: 24 nodes") {
+	if _, err := ib.ReadSimNet(data, out); err != nil || !strings.HasPrefix(string(data), "# ibsim net file: 24 nodes") {
 		t.Errorf("%v\n%s", err, data)
 	}
 	bad := writeFile(t, dir, "bad.dot", "digraph {\n  H0 -> S0;\n  S0 -> H0;\n  S0 -> H1;\n}\n")
@@ -268,7 +269,7 @@ func TestGenIBSim(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	topo, err := lft.ReadIBSimNet([]byte(out), "torus.net")
+	topo, err := ib.ReadSimNet([]byte(out), "torus.net")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/dot"
 	"orcs/gen"
 	"orcs/internal/outfile"
 	"orcs/lft"
@@ -98,7 +99,7 @@ func samplingsimAction(c *cli.Context) error {
 	case spec != "":
 		f, err = gen.Generate(spec)
 	case in != "":
-		f, err = lft.ReadDotFile(in, lft.DotOptions{})
+		f, err = dot.ReadFile(in, dot.Options{})
 	default:
 		return fmt.Errorf("no fabric: give --gen SPEC (e.g. kary:k=4,n=3) or -i FILE")
 	}

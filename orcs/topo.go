@@ -7,6 +7,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/dot"
+	"orcs/ib"
 	"orcs/lft"
 )
 
@@ -33,7 +35,7 @@ func loadFabric(c *cli.Context, keepAttrs bool) (*lft.Fabric, string, error) {
 			return nil, "", fmt.Errorf("--lmc-spread and --names apply to --topo/--lfts input, not to a dot file")
 		}
 		input := c.String("input_file")
-		f, err := lft.ReadDotFile(input, lft.DotOptions{KeepAttrs: keepAttrs})
+		f, err := dot.ReadFile(input, dot.Options{KeepAttrs: keepAttrs})
 		return f, input, err
 	}
 	switch {
@@ -44,11 +46,11 @@ func loadFabric(c *cli.Context, keepAttrs bool) (*lft.Fabric, string, error) {
 	case c.IsSet("input_file"):
 		return nil, "", fmt.Errorf("give the fabric either with -i (dot) or with --topo/--lfts, not both")
 	}
-	names, err := lft.ParseNameStyle(c.String("names"))
+	names, err := ib.ParseNameStyle(c.String("names"))
 	if err != nil {
 		return nil, "", fmt.Errorf("--names: %w", err)
 	}
-	f, err := lft.ReadIBFiles(topo, lfts, lft.IBOptions{
+	f, err := ib.ReadFiles(topo, lfts, ib.Options{
 		Names:     names,
 		LMCSpread: c.Bool("lmc-spread"),
 		Warn:      func(msg string) { fmt.Fprintf(errWriter(c), "orcs: warning: %s\n", msg) },

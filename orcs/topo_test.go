@@ -9,6 +9,8 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/dot"
+	"orcs/ib"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/patterns"
@@ -129,16 +131,16 @@ func TestTopoSameAsLft2dot(t *testing.T) {
 	for _, e := range runs {
 		dir := filepath.Dir(e)
 		topo, lfts := filepath.Join(dir, "ibnetdiscover-s.txt"), filepath.Join(dir, "opensm-lfts.dump")
-		dot, err := runLft2dot(t, topo, lfts)
+		dotText, err := runLft2dot(t, topo, lfts)
 		if err != nil {
 			t.Fatal(err)
 		}
-		dotFile := writeFile(t, t.TempDir(), "fabric.dot", dot)
-		direct, err := lft.ReadIBFiles(topo, lfts, lft.IBOptions{})
+		dotFile := writeFile(t, t.TempDir(), "fabric.dot", dotText)
+		direct, err := ib.ReadFiles(topo, lfts, ib.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		viaDot, err := lft.ReadDotFile(dotFile, lft.DotOptions{})
+		viaDot, err := dot.ReadFile(dotFile, dot.Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -182,7 +184,7 @@ func TestTopoLMCSpread(t *testing.T) {
 		}
 		t.Fatal(err)
 	}
-	base, err := lft.ReadIBFiles(topo, lfts, lft.IBOptions{})
+	base, err := ib.ReadFiles(topo, lfts, ib.Options{})
 	if err != nil {
 		t.Fatal(err)
 	}

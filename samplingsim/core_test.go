@@ -144,7 +144,7 @@ func TestHotSpotShare(t *testing.T) {
 		t.Errorf("hot spot ended at %s, want just above %s", FormatTime(r.End), FormatTime(lower))
 	}
 	// The link into H0 is busy nearly all the time.
-	into := f.NextHop(f.SwitchNode(0), 0)
+	into := f.NextHop(0, f.SwitchNode(0), 0)
 	tr := r.TruthOf(-1, into)
 	if u := float64(tr.Busy) / float64(r.End); u < 0.97 {
 		t.Errorf("utilisation of the hot link %.3f, want ≥ 0.97", u)

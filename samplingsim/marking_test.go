@@ -18,7 +18,7 @@ func hotSpotPlan(f interface{ NumHosts() int }, P int) []Message {
 // hot host) and on a lone flow (nothing congested).
 func TestMarkingPolicies(t *testing.T) {
 	f := fabric(t, "kary:k=4,n=2")
-	hot := f.NextHop(f.SwitchNode(0), 0)
+	hot := f.NextHop(0, f.SwitchNode(0), 0)
 	route, _ := f.AppendRoute(nil, 5, 0)
 	tree := route[len(route)-2] // the top switch → leaf link towards H0
 	lone := planOf(f, Message{Src: 1, Dst: 15, Bytes: 100 * 4096})

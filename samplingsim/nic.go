@@ -32,7 +32,7 @@ func (s *sim) pump(h int32) {
 			n.rhead++
 		}
 		m := &s.plan.Msgs[n.cur]
-		l := s.f.NextHop(s.f.HostNode(int(h)), m.Dst)
+		l := s.f.NextHop(h, s.f.HostNode(int(h)), m.Dst)
 		if s.out[l].qLen > 0 {
 			return
 		}

@@ -110,7 +110,7 @@ func (p *Plan) check(f *lft.Fabric) error {
 		route, st = f.AppendRoute(route[:0], m.Src, m.Dst)
 		if st != lft.RouteOK {
 			if e := f.Explain(m.Src, m.Dst); e != nil {
-				return fmt.Errorf("unroutable pair: %s", e.Message(f))
+				return fmt.Errorf("unroutable pair: %s", e)
 			}
 			return fmt.Errorf("unroutable pair %s → %s", f.HostName(int(m.Src)), f.HostName(int(m.Dst)))
 		}

@@ -30,7 +30,7 @@ func TestNaiveVersusBinomialReduce(t *testing.T) {
 		cfg := DefaultConfig()
 		naive := runJobs(t, f, cfg, JobSpec{Name: "naive", Workload: "naive-reduce", Hosts: allHosts(H)})
 		tree := runJobs(t, f, cfg, JobSpec{Name: "tree", Workload: "binomial-reduce", Hosts: allHosts(H)})
-		into0 := f.NextHop(f.Links[f.NextHop(f.HostNode(0), 1)].To, 0)
+		into0 := f.NextHop(0, f.Links[f.NextHop(0, f.HostNode(0), 1)].To, 0)
 		est := naive.Estimates(AllJobs, -1)[into0]
 		truth := naive.TruthOf(-1, into0)
 		if est.Fraction <= 0.99 || truth.Fraction() <= 0.99 {
@@ -74,7 +74,7 @@ func TestNaiveVersusBinomialReduce(t *testing.T) {
 // with the hot traffic, is delayed by head-of-line blocking.
 func TestTreeSaturation(t *testing.T) {
 	f := fabric(t, "kary:k=4,n=3")
-	hot := f.NextHop(f.Links[f.NextHop(f.HostNode(0), 1)].To, 0)
+	hot := f.NextHop(0, f.Links[f.NextHop(0, f.HostNode(0), 1)].To, 0)
 	// Victim: H4 → H16 climbs through the same first up-link as the hot
 	// traffic from H4's leaf (d-mod-k: both destinations have digit 0),
 	// then parts from it.

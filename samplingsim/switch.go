@@ -48,7 +48,7 @@ func (s *sim) popIn(l int32) int32 {
 func (s *sim) arriveSwitch(l int32, pid int32) {
 	pk := &s.pk[pid]
 	node := s.f.Links[l].To
-	out := s.f.NextHop(node, pk.dst)
+	out := s.f.NextHop(pk.src, node, pk.dst)
 	if out < 0 {
 		// Plan.check routes every pair first, so this is a broken fabric.
 		panic("samplingsim: no route at " + s.f.Nodes[node].Name + " to " + s.f.HostName(int(pk.dst)))

@@ -205,7 +205,7 @@ func (e *RouteError) Error() string {
 	msg := fmt.Sprintf("%d of %d host pairs do not route (%d unroutable, %d routing loops)",
 		e.Check.Unroutable+e.Check.Loops, e.Check.Pairs, e.Check.Unroutable, e.Check.Loops)
 	if len(e.Check.Examples) > 0 {
-		msg += "; first: " + e.Check.Examples[0].Message(e.Fabric)
+		msg += "; first: " + e.Check.Examples[0].Error()
 	}
 	return msg
 }

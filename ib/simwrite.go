@@ -1,4 +1,4 @@
-package lft
+package ib
 
 import (
 	"bufio"
@@ -6,19 +6,22 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"orcs/dot"
+	"orcs/lft"
 )
 
-// IBSimMaxPorts is the largest number of ports of an InfiniBand node
+// MaxPorts is the largest number of ports of an InfiniBand node
 // (port 255 is reserved), and so of a node of an ibsim net file.
-const IBSimMaxPorts = 254
+const MaxPorts = 254
 
 // IBSimMaxNodeID is the longest node id (in bytes) that ibsim 0.10 accepts;
 // a longer one is cut and may collide with another. The node description
 // that ibsim derives from it keeps at most 63 bytes.
 const IBSimMaxNodeID = 64
 
-// IBSimOptions controls PlanIBSimNet.
-type IBSimOptions struct {
+// SimOptions controls PlanSimNet.
+type SimOptions struct {
 	// KeepPorts takes the port numbers from the links (Link.FromPort and
 	// ToPort), as generators and InfiniBand dumps give them. Without it,
 	// every node numbers its out-links 1, 2, … in link order, which is what
@@ -26,19 +29,19 @@ type IBSimOptions struct {
 	KeepPorts bool
 	// File, NodeLines and LinkLines locate nodes and links in error
 	// messages ("FILE:LINE: ..."): the line where each node first appears
-	// and the line of each link (see DotLines). Either may be nil.
+	// and the line of each link (see dot.Lines). Either may be nil.
 	File      string
 	NodeLines []int
 	LinkLines []int
 }
 
-// IBSimNet is the plan of a fabric as an ibsim net file: every directed
+// SimNet is the plan of a fabric as an ibsim net file: every directed
 // link paired with its reverse into a cable, and a port number for every
 // link end. Nodes keep their names as ibsim node ids, switches stay
 // switches and hosts become one-port HCAs.
-type IBSimNet struct {
+type SimNet struct {
 	// Fabric is the fabric the plan is for.
-	Fabric *Fabric
+	Fabric *lft.Fabric
 	// Port[l] is the port of link l at its From node.
 	Port []int32
 	// Reverse[l] is the link that goes back over the same cable.
@@ -51,7 +54,7 @@ type IBSimNet struct {
 
 // errorf formats an error about node v or link l (-1 for none), located
 // by the lines of o when it has them.
-func (o *IBSimOptions) errorf(f *Fabric, v, l int32, format string, args ...any) error {
+func (o *SimOptions) errorf(f *lft.Fabric, v, l int32, format string, args ...any) error {
 	msg := fmt.Sprintf(format, args...)
 	line := 0
 	switch {
@@ -69,15 +72,15 @@ func (o *IBSimOptions) errorf(f *Fabric, v, l int32, format string, args ...any)
 	return fmt.Errorf("%s", msg)
 }
 
-// PlanIBSimNet pairs every link of f with its reverse link and numbers the
+// PlanSimNet pairs every link of f with its reverse link and numbers the
 // ports. Without KeepPorts, the k-th link from a to b pairs with the k-th
 // link from b to a (parallel cables pair up in order), and node v's port p
 // is its p-th out-link. Every host must have exactly one link (a host is
-// one HCA port); a switch has at most IBSimMaxPorts ports. Node names must
+// one HCA port); a switch has at most MaxPorts ports. Node names must
 // be usable as ibsim node ids: 1 to IBSimMaxNodeID bytes, no '"', '#' or
 // control characters.
-func PlanIBSimNet(f *Fabric, opt IBSimOptions) (*IBSimNet, error) {
-	n := &IBSimNet{
+func PlanSimNet(f *lft.Fabric, opt SimOptions) (*SimNet, error) {
+	n := &SimNet{
 		Fabric:  f,
 		Port:    make([]int32, len(f.Links)),
 		Reverse: make([]int32, len(f.Links)),
@@ -107,13 +110,13 @@ func PlanIBSimNet(f *Fabric, opt IBSimOptions) (*IBSimNet, error) {
 		node := &f.Nodes[v]
 		out := f.OutLinks(int32(v))
 		switch {
-		case node.Kind == Host && len(out) == 0:
+		case node.Kind == lft.Host && len(out) == 0:
 			return nil, opt.errorf(f, int32(v), -1, "host %q has no link (every host needs exactly one)", node.Name)
-		case node.Kind == Host && len(out) > 1:
+		case node.Kind == lft.Host && len(out) > 1:
 			return nil, opt.errorf(f, int32(v), out[1], "host %q has %d links; a host is one HCA port with exactly one link", node.Name, len(out))
-		case n.NPorts[v] > IBSimMaxPorts:
+		case n.NPorts[v] > MaxPorts:
 			return nil, opt.errorf(f, int32(v), out[len(out)-1], "%s %q has %d ports; InfiniBand allows at most %d",
-				node.Kind, node.Name, n.NPorts[v], IBSimMaxPorts)
+				node.Kind, node.Name, n.NPorts[v], MaxPorts)
 		}
 	}
 	return n, nil
@@ -140,7 +143,7 @@ func checkIBSimName(name string) error {
 }
 
 // pairLinks pairs links by order and numbers ports by out-link order.
-func (n *IBSimNet) pairLinks(opt *IBSimOptions) error {
+func (n *SimNet) pairLinks(opt *SimOptions) error {
 	f := n.Fabric
 	type pair struct{ a, b int32 }
 	between := map[pair][]int32{}
@@ -178,14 +181,14 @@ func (n *IBSimNet) pairLinks(opt *IBSimOptions) error {
 }
 
 // keepPorts takes the links' own port numbers and checks them.
-func (n *IBSimNet) keepPorts(opt *IBSimOptions) error {
+func (n *SimNet) keepPorts(opt *SimOptions) error {
 	f := n.Fabric
 	for l, k := range f.Links {
 		if k.FromPort < 1 || k.ToPort < 1 {
 			return opt.errorf(f, -1, int32(l), "link %s has no port numbers", f.LinkName(int32(l)))
 		}
-		if k.FromPort > IBSimMaxPorts || k.ToPort > IBSimMaxPorts {
-			return opt.errorf(f, -1, int32(l), "link %s: port %d or %d is beyond %d", f.LinkName(int32(l)), k.FromPort, k.ToPort, IBSimMaxPorts)
+		if k.FromPort > MaxPorts || k.ToPort > MaxPorts {
+			return opt.errorf(f, -1, int32(l), "link %s: port %d or %d is beyond %d", f.LinkName(int32(l)), k.FromPort, k.ToPort, MaxPorts)
 		}
 		n.Port[l] = k.FromPort
 		n.NPorts[k.From] = max(n.NPorts[k.From], k.FromPort)
@@ -217,7 +220,7 @@ func (n *IBSimNet) keepPorts(opt *IBSimOptions) error {
 }
 
 // LinkAt returns the link that leaves node v on port, or -1.
-func (n *IBSimNet) LinkAt(v int32, port int) int32 {
+func (n *SimNet) LinkAt(v int32, port int) int32 {
 	if v < 0 || int(v) >= len(n.byPort) || port < 1 || port > len(n.byPort[v]) {
 		return -1
 	}
@@ -225,15 +228,15 @@ func (n *IBSimNet) LinkAt(v int32, port int) int32 {
 }
 
 // PeerPort returns the port at the far end of link l.
-func (n *IBSimNet) PeerPort(l int32) int32 { return n.Port[n.Reverse[l]] }
+func (n *SimNet) PeerPort(l int32) int32 { return n.Port[n.Reverse[l]] }
 
 // Limits returns what ibsim must be able to hold for this net: the number
 // of nodes, of switches, and of ports (every node's ports plus its port 0),
 // for ibsim's -N, -S and -P options.
-func (n *IBSimNet) Limits() (nodes, switches, ports int) {
+func (n *SimNet) Limits() (nodes, switches, ports int) {
 	for v, node := range n.Fabric.Nodes {
 		nodes++
-		if node.Kind != Host {
+		if node.Kind != lft.Host {
 			switches++
 		}
 		ports += int(n.NPorts[v]) + 1
@@ -250,9 +253,9 @@ func (n *IBSimNet) Limits() (nodes, switches, ports int) {
 // large fabrics. LID 0 is "not assigned yet" (OpenSM assigns LIDs) and 4x
 // SDR is ibsim's default link. Routers are written as switches. Without GUID
 // directives, ibsim gives CAs the node GUIDs 0x100000, 0x100002, … and
-// switches 0x200000, 0x200001, … in this order (ReadIBSimNet reads the
+// switches 0x200000, 0x200001, … in this order (ReadSimNet reads the
 // file back with them).
-func (n *IBSimNet) Write(w io.Writer) error {
+func (n *SimNet) Write(w io.Writer) error {
 	f := n.Fabric
 	bw := bufio.NewWriterSize(w, 1<<16)
 	nodes, switches, _ := n.Limits()
@@ -264,7 +267,7 @@ func (n *IBSimNet) Write(w io.Writer) error {
 	var buf []byte
 	for v, node := range f.Nodes {
 		buf = append(buf[:0], '\n')
-		if node.Kind == Host {
+		if node.Kind == lft.Host {
 			buf = append(buf, "Hca "...)
 		} else {
 			buf = append(buf, "Switch "...)
@@ -292,45 +295,33 @@ func (n *IBSimNet) Write(w io.Writer) error {
 	return bw.Flush()
 }
 
-// WriteIBSimNet plans f as an ibsim net file and writes it (see
-// PlanIBSimNet and IBSimNet.Write).
-func WriteIBSimNet(w io.Writer, f *Fabric, opt IBSimOptions) error {
-	n, err := PlanIBSimNet(f, opt)
+// WriteSimNet plans f as an ibsim net file and writes it (see
+// PlanSimNet and SimNet.Write).
+func WriteSimNet(w io.Writer, f *lft.Fabric, opt SimOptions) error {
+	n, err := PlanSimNet(f, opt)
 	if err != nil {
 		return err
 	}
 	return n.Write(w)
 }
 
-// DotToIBSimNet reads the topology of a dot file (routing comments are
+// DotToSimNet reads the topology of a dot file (routing comments are
 // ignored) and plans it as an ibsim net file, pairing every edge with its
 // reverse edge to number the ports (ORCS's dot2osm). Errors name the file
 // and the line of the offending node or edge.
-func DotToIBSimNet(data []byte, file string) (*IBSimNet, error) {
-	f, err := ReadDot(data, file, DotOptions{Topology: true})
+func DotToSimNet(data []byte, file string) (*SimNet, error) {
+	f, err := dot.Read(data, file, dot.Options{Topology: true})
 	if err != nil {
 		return nil, err
 	}
-	n, err := PlanIBSimNet(f, IBSimOptions{File: file})
+	n, err := PlanSimNet(f, SimOptions{File: file})
 	if err != nil {
 		// Locate the problem: the lines are only worked out on failure.
-		nodeLines, linkLines := DotLines(data)
+		nodeLines, linkLines := dot.Lines(data)
 		if len(nodeLines) == len(f.Nodes) && len(linkLines) == len(f.Links) {
-			_, err = PlanIBSimNet(f, IBSimOptions{File: file, NodeLines: nodeLines, LinkLines: linkLines})
+			_, err = PlanSimNet(f, SimOptions{File: file, NodeLines: nodeLines, LinkLines: linkLines})
 		}
 		return nil, err
 	}
 	return n, nil
-}
-
-// DotLines returns, for a dot file with one statement per line (as every
-// ORCS tool writes them), the line where each node first appears and the
-// line of each edge, in the order ReadDot numbers nodes and links. For
-// other dot files it returns nil slices.
-func DotLines(data []byte) (nodeLines, linkLines []int) {
-	p := dotParser{opt: DotOptions{Topology: true}, b: NewBuilder(), recordLines: true}
-	if ok, err := p.fast(data); !ok || err != nil {
-		return nil, nil
-	}
-	return p.nodeLines, p.linkLines
 }

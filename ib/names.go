@@ -1,11 +1,13 @@
-package lft
+package ib
 
 import (
 	"fmt"
 	"strconv"
+
+	"orcs/lft"
 )
 
-// NameStyle chooses how BuildIB names the nodes of a fabric read from
+// NameStyle chooses how Build names the nodes of a fabric read from
 // InfiniBand dumps.
 type NameStyle uint8
 
@@ -47,7 +49,7 @@ func ParseNameStyle(s string) (NameStyle, error) {
 // ibNamed is a node to name: what kind, its GUID and description, and the
 // CA port for hosts of multi-port CAs (0 otherwise).
 type ibNamed struct {
-	kind NodeKind
+	kind lft.NodeKind
 	guid uint64
 	desc string
 	port int
@@ -103,17 +105,17 @@ func ibNames(nodes []ibNamed, style NameStyle) []string {
 func baseName(n ibNamed, style NameStyle) string {
 	prefix := "S"
 	switch n.kind {
-	case Host:
+	case lft.Host:
 		prefix = "H"
-	case Router:
+	case lft.Router:
 		prefix = "R"
 	}
 	if style == NamesDesc {
 		if s := safeDesc(n.desc); s != "" {
 			switch {
-			case n.kind == Host && s[0] != 'H':
+			case n.kind == lft.Host && s[0] != 'H':
 				return "H-" + s
-			case n.kind != Host && s[0] == 'H':
+			case n.kind != lft.Host && s[0] == 'H':
 				return prefix + "-" + s
 			}
 			return s

@@ -1,7 +1,9 @@
-package lft
+package ib
 
 import (
 	"bytes"
+
+	"orcs/lft"
 )
 
 // ReadLFTDump parses OpenSM's opensm-lfts.dump: per switch a header, one
@@ -12,7 +14,7 @@ import (
 //	<top> lids dumped
 //
 // Unrouted LIDs have no line; out port 0 is the switch itself. The labels
-// after '#' name the port that owns each LID; BuildIB checks them against
+// after '#' name the port that owns each LID; Build checks them against
 // the topology (or takes LIDs from them when the topology has none). The
 // same reader takes the dump_fts/ibroute dialect (see ReadDumpFTS), which
 // differs only in the header, the column titles, the labels and the
@@ -201,7 +203,7 @@ func parseUnicastHeader(r *lines, l []byte) (LFT, error) {
 //	0x<lid> <port> : (path #k out of n: portguid 0x<guid>)  (further LIDs of an LMC range)
 //
 // and returns the labelled port GUID (0 when the label names none).
-func parseUnicastEntry(r *lines, l []byte) (LFTEntry, uint64, NodeKind, error) {
+func parseUnicastEntry(r *lines, l []byte) (LFTEntry, uint64, lft.NodeKind, error) {
 	c := cursor{b: l}
 	lid, ok := c.hex0x()
 	if !ok {
@@ -217,8 +219,8 @@ func parseUnicastEntry(r *lines, l []byte) (LFTEntry, uint64, NodeKind, error) {
 	if !ok {
 		return LFTEntry{}, 0, 0, r.errorf("LID 0x%04x: bad out port %s", lid, tok(c.field()))
 	}
-	if port > maxPorts {
-		return LFTEntry{}, 0, 0, r.errorf("LID 0x%04x: out port %d out of range 0-%d", lid, port, maxPorts)
+	if port > MaxPorts {
+		return LFTEntry{}, 0, 0, r.errorf("LID 0x%04x: out port %d out of range 0-%d", lid, port, MaxPorts)
 	}
 	e := LFTEntry{LID: uint16(lid), Port: uint8(port), Line: int32(r.n)}
 	c.blank()
@@ -232,14 +234,14 @@ func parseUnicastEntry(r *lines, l []byte) (LFTEntry, uint64, NodeKind, error) {
 	lc := cursor{b: rest, i: 1}
 	lc.blank()
 	lc.lit("(")
-	kind := NodeKind(255) // the further LIDs of an LMC range name no kind
+	kind := lft.NodeKind(255) // the further LIDs of an LMC range name no kind
 	switch {
 	case lc.lit("Channel Adapter "):
-		kind = Host
+		kind = lft.Host
 	case lc.lit("Switch "):
-		kind = Switch
+		kind = lft.Switch
 	case lc.lit("Router "):
-		kind = Router
+		kind = lft.Router
 	}
 	i := bytes.Index(rest, []byte("portguid 0x"))
 	if i < 0 {

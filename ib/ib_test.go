@@ -1,4 +1,4 @@
-package lft
+package ib
 
 import (
 	"bytes"
@@ -8,6 +8,9 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"orcs/dot"
+	"orcs/lft"
 )
 
 // ibRoot holds the fixtures made by real ibsim, OpenSM and
@@ -77,7 +80,7 @@ func mustRouting(t testing.TB, path string) *Routing {
 	return r
 }
 
-func allHosts(f *Fabric) []int32 {
+func allHosts(f *lft.Fabric) []int32 {
 	all := make([]int32, f.NumHosts())
 	for i := range all {
 		all[i] = int32(i)
@@ -100,7 +103,7 @@ func TestIBFixtures(t *testing.T) {
 				topo := mustTopology(t, run.path(tf))
 				for _, rf := range routingFiles {
 					rt := mustRouting(t, run.path(rf))
-					f, err := BuildIB(topo, rt, IBOptions{})
+					f, err := Build(topo, rt, Options{})
 					switch {
 					case tf == "NET" && rf == "opensm.fdbs":
 						// Neither file gives a LID.
@@ -125,7 +128,7 @@ func TestIBFixtures(t *testing.T) {
 						check := f.CheckRoutes(allHosts(f), 3, 2)
 						if !check.OK() {
 							t.Fatalf("%s + %s: %d unroutable, %d loops; %s", tf, rf, check.Unroutable, check.Loops,
-								check.Examples[0].Message(f))
+								check.Examples[0].Error())
 						}
 						checkAgainstFiles(t, f, ref, rt, false)
 					} else if d != digest {
@@ -142,7 +145,7 @@ func TestIBFixtures(t *testing.T) {
 // ibnetdiscover topology, which gives every LID and LMC). With spread, the
 // destination LID is base + source index mod 2^LMC, and f's routes are
 // taken by source.
-func checkAgainstFiles(t *testing.T, f *Fabric, ref *Topology, rt *Routing, spread bool) {
+func checkAgainstFiles(t *testing.T, f *lft.Fabric, ref *Topology, rt *Routing, spread bool) {
 	t.Helper()
 	tables := map[uint64]map[uint16]uint8{}
 	for _, lt := range rt.Switches {
@@ -188,7 +191,7 @@ func checkAgainstFiles(t *testing.T, f *Fabric, ref *Topology, rt *Routing, spre
 					break
 				}
 				nn := &ref.Nodes[next.node]
-				if nn.Kind == Host {
+				if nn.Kind == lft.Host {
 					break
 				}
 				out, routed := tables[nn.GUID][uint16(lid)]
@@ -200,9 +203,9 @@ func checkAgainstFiles(t *testing.T, f *Fabric, ref *Topology, rt *Routing, spre
 			if !ok {
 				t.Fatalf("%s to %s: the files give no route over LID %d", f.HostName(s), f.HostName(d), lid)
 			}
-			var st RouteStatus
+			var st lft.RouteStatus
 			if spread {
-				buf, st = f.appendSpreadRoute(buf[:0], int32(s), int32(d))
+				buf, st = appendSpreadRoute(f, buf[:0], int32(s), int32(d))
 			} else {
 				buf, st = f.AppendRoute(buf[:0], int32(s), int32(d))
 			}
@@ -211,7 +214,7 @@ func checkAgainstFiles(t *testing.T, f *Fabric, ref *Topology, rt *Routing, spre
 				k := f.Links[l]
 				got = append(got, fmt.Sprintf("%x:%d", f.Nodes[k.From].GUID, k.FromPort))
 			}
-			if st != RouteOK || strings.Join(got, " ") != strings.Join(want, " ") {
+			if st != lft.RouteOK || strings.Join(got, " ") != strings.Join(want, " ") {
 				t.Fatalf("%s to %s over LID %d: route %v (%v), the files say %v", f.HostName(s), f.HostName(d), lid, got, st, want)
 			}
 		}
@@ -369,9 +372,9 @@ func TestIBRoute(t *testing.T) {
 		if !sameTable(want, got) {
 			t.Errorf("%s: ibroute table of %s differs", run, lt.Desc)
 		}
-		// One table is not the fabric's routing: BuildIB names the switches
+		// One table is not the fabric's routing: Build names the switches
 		// without one.
-		_, err := BuildIB(mustTopology(t, run.path("ibnetdiscover.txt")), r, IBOptions{})
+		_, err := Build(mustTopology(t, run.path("ibnetdiscover.txt")), r, Options{})
 		wantErr := "has no table in the dump"
 		if run.fabric == "lid64" {
 			wantErr = "drop the last LID" // its only switch is there
@@ -386,7 +389,7 @@ func TestIBRoute(t *testing.T) {
 // descriptions, LIDs and LMCs, and the names.
 func TestIBNodeInfo(t *testing.T) {
 	run := ibRun{"dualport", "minhop", filepath.Join(ibRoot, "dualport", "minhop")}
-	f, err := ReadIBFiles(run.path("ibnetdiscover.txt"), run.path("opensm-lfts.dump"), IBOptions{})
+	f, err := ReadFiles(run.path("ibnetdiscover.txt"), run.path("opensm-lfts.dump"), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -421,8 +424,8 @@ func TestIBNodeInfo(t *testing.T) {
 		t.Errorf("S-0 links: %s", p)
 	}
 	// LMC 1: the CA ports own two LIDs from an even base; switches one.
-	lmc, err := ReadIBFiles(filepath.Join(ibRoot, "ft16", "minhop-lmc1", "opensm-subnet.lst"),
-		filepath.Join(ibRoot, "ft16", "minhop-lmc1", "opensm.fdbs"), IBOptions{Names: NamesDesc})
+	lmc, err := ReadFiles(filepath.Join(ibRoot, "ft16", "minhop-lmc1", "opensm-subnet.lst"),
+		filepath.Join(ibRoot, "ft16", "minhop-lmc1", "opensm.fdbs"), Options{Names: NamesDesc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -446,7 +449,7 @@ func TestIBNodeInfo(t *testing.T) {
 // unsafe, empty and repeated descriptions.
 func TestIBNames(t *testing.T) {
 	dir := filepath.Join(ibRoot, "ft16", "minhop")
-	f, err := ReadIBFiles(filepath.Join(dir, "ibnetdiscover.txt"), filepath.Join(dir, "opensm-lfts.dump"), IBOptions{Names: NamesDesc})
+	f, err := ReadFiles(filepath.Join(dir, "ibnetdiscover.txt"), filepath.Join(dir, "opensm-lfts.dump"), Options{Names: NamesDesc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,15 +463,15 @@ func TestIBNames(t *testing.T) {
 		t.Errorf("desc names: %s", strings.Join(names, " "))
 	}
 	nodes := []ibNamed{
-		{Host, 0x10, "node01 HCA-1", 0},
-		{Host, 0x20, "MT25408 ConnectX", 1},
-		{Host, 0x20, "MT25408 ConnectX", 2},
-		{Host, 0x30, "MT25408 ConnectX", 0},
-		{Host, 0x40, "", 0},
-		{Host, 0x50, "Hx,y\"z*", 0},
-		{Switch, 0x60, "HPE switch", 0},
-		{Switch, 0x70, "ib/sw 1", 0},
-		{Router, 0x80, "rt", 0},
+		{lft.Host, 0x10, "node01 HCA-1", 0},
+		{lft.Host, 0x20, "MT25408 ConnectX", 1},
+		{lft.Host, 0x20, "MT25408 ConnectX", 2},
+		{lft.Host, 0x30, "MT25408 ConnectX", 0},
+		{lft.Host, 0x40, "", 0},
+		{lft.Host, 0x50, "Hx,y\"z*", 0},
+		{lft.Switch, 0x60, "HPE switch", 0},
+		{lft.Switch, 0x70, "ib/sw 1", 0},
+		{lft.Router, 0x80, "rt", 0},
 	}
 	got := ibNames(nodes, NamesDesc)
 	wantNames := []string{
@@ -513,7 +516,7 @@ func TestIBLMCSpread(t *testing.T) {
 			}
 			topo := mustTopology(t, filepath.Join(dir, tf))
 			rt := mustRouting(t, filepath.Join(dir, rf))
-			base, err := BuildIB(topo, rt, IBOptions{})
+			base, err := Build(topo, rt, Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -521,11 +524,11 @@ func TestIBLMCSpread(t *testing.T) {
 				t.Fatal("spread without the option")
 			}
 			checkAgainstFiles(t, base, ref, rt, false)
-			f, err := BuildIB(topo, rt, IBOptions{LMCSpread: true})
+			f, err := Build(topo, rt, Options{LMCSpread: true})
 			if err != nil {
 				t.Fatalf("%s + %s: %v", tf, rf, err)
 			}
-			if !f.LMCSpread() || !equalInt32(f.swTab, base.swTab) {
+			if !f.LMCSpread() || !sameBaseTables(f, base) {
 				t.Fatal("spread fabric: no spread, or different base tables")
 			}
 			if f.Digest() == base.Digest() {
@@ -536,14 +539,14 @@ func TestIBLMCSpread(t *testing.T) {
 			for s := int32(0); s < int32(f.NumHosts()); s++ {
 				for d := int32(0); d < int32(f.NumHosts()); d++ {
 					a, _ := base.AppendRoute(nil, s, d)
-					b, _ := f.appendSpreadRoute(nil, s, d)
+					b, _ := appendSpreadRoute(f, nil, s, d)
 					if !equalInt32(a, b) {
 						changed++
 						if s%2 == 0 {
 							t.Fatalf("%s to %s: an even source changed route", f.HostName(int(s)), f.HostName(int(d)))
 						}
 					}
-					if s != d && f.NextHopFrom(s, f.HostNode(int(s)), d) != base.NextHop(base.HostNode(int(s)), d) {
+					if s != d && f.NextHop(s, f.HostNode(int(s)), d) != base.NextHop(s, base.HostNode(int(s)), d) {
 						t.Fatal("first hop changed")
 					}
 				}
@@ -556,7 +559,7 @@ func TestIBLMCSpread(t *testing.T) {
 	// The route walk itself (AppendRoute) must follow the spread tables.
 	topo := mustTopology(t, filepath.Join(dir, "ibnetdiscover.txt"))
 	rt := mustRouting(t, filepath.Join(dir, "opensm-lfts.dump"))
-	f, err := BuildIB(topo, rt, IBOptions{LMCSpread: true})
+	f, err := Build(topo, rt, Options{LMCSpread: true})
 	if err != nil {
 		if strings.Contains(err.Error(), "does not follow the per-source tables") {
 			t.Skip("Fabric.AppendRoute does not consult the LMC spread tables in this build")
@@ -567,10 +570,10 @@ func TestIBLMCSpread(t *testing.T) {
 	var buf []int32
 	for s := int32(0); s < int32(f.NumHosts()); s++ {
 		for d := int32(0); d < int32(f.NumHosts()); d++ {
-			var st RouteStatus
+			var st lft.RouteStatus
 			buf, st = f.AppendRoute(buf[:0], s, d)
-			want, _ := f.appendSpreadRoute(nil, s, d)
-			if st != RouteOK || !equalInt32(buf, want) {
+			want, _ := appendSpreadRoute(f, nil, s, d)
+			if st != lft.RouteOK || !equalInt32(buf, want) {
 				t.Fatalf("AppendRoute %d to %d", s, d)
 			}
 		}
@@ -585,15 +588,15 @@ func TestIBWriteDotRoundTrip(t *testing.T) {
 			continue
 		}
 		for _, style := range []NameStyle{NamesGUID, NamesDesc} {
-			f, err := ReadIBFiles(run.path("ibnetdiscover-s.txt"), run.path("opensm-lfts.dump"), IBOptions{Names: style})
+			f, err := ReadFiles(run.path("ibnetdiscover-s.txt"), run.path("opensm-lfts.dump"), Options{Names: style})
 			if err != nil {
 				t.Fatal(err)
 			}
 			var buf bytes.Buffer
-			if err := WriteDot(&buf, f, DotWriteOptions{}); err != nil {
+			if err := dot.Write(&buf, f, dot.WriteOptions{}); err != nil {
 				t.Fatal(err)
 			}
-			g, err := ReadDot(buf.Bytes(), run.String()+".dot", DotOptions{})
+			g, err := dot.Read(buf.Bytes(), run.String()+".dot", dot.Options{})
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -663,7 +666,7 @@ include "more.net"
 // TestIBSortedPorts checks that port lines in any order give sorted ports.
 func TestIBSortedPorts(t *testing.T) {
 	net := "Switch 3 \"s\"\n[3] \"a\"[1]\n[1] \"b\"[1]\n\nHca 1 \"a\"\n[1] \"s\"[3]\n\nHca 1 \"b\"\n[1] \"s\"[1]\n"
-	topo, err := ReadIBSimNet([]byte(net), "x.net")
+	topo, err := ReadSimNet([]byte(net), "x.net")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -712,7 +715,7 @@ Rt	2 "R-0000000000300000"		# "rt"
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := BuildIB(tp, rt, IBOptions{})
+	f, err := Build(tp, rt, Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -720,31 +723,43 @@ Rt	2 "R-0000000000300000"		# "rt"
 		t.Fatalf("%d hosts, %d switches, %d links", f.NumHosts(), f.NumSwitches(), len(f.Links))
 	}
 	r, ok := f.NodeByName("R0000000000300000")
-	if !ok || f.Nodes[r].Kind != Router || f.Nodes[r].LID != 4 || f.Nodes[r].PortGUID != 0x300001 {
+	if !ok || f.Nodes[r].Kind != lft.Router || f.Nodes[r].LID != 4 || f.Nodes[r].PortGUID != 0x300001 {
 		t.Fatalf("router %+v", f.Nodes[r])
 	}
 	if check := f.CheckRoutes(allHosts(f), 1, 1); !check.OK() {
-		t.Fatal(check.Examples[0].Message(f))
+		t.Fatal(check.Examples[0].Error())
 	}
 }
 
 // appendSpreadRoute is the tests' oracle for AppendRoute under LMC spread:
 // it walks node by node through the public per-source NextHopFrom, not the
 // compiled walk.
-func (f *Fabric) appendSpreadRoute(buf []int32, src, dst int32) ([]int32, RouteStatus) {
-	v, target := f.hosts[src], f.hosts[dst]
+func appendSpreadRoute(f *lft.Fabric, buf []int32, src, dst int32) ([]int32, lft.RouteStatus) {
+	v, target := f.HostNode(int(src)), f.HostNode(int(dst))
 	for hops := 0; v != target; hops++ {
 		if hops >= len(f.Nodes) {
-			return buf, Loop
+			return buf, lft.Loop
 		}
-		l := f.NextHopFrom(src, v, dst)
+		l := f.NextHop(src, v, dst)
 		if l < 0 {
-			return buf, Unroutable
+			return buf, lft.Unroutable
 		}
 		buf = append(buf, l)
 		v = f.Links[l].To
 	}
-	return buf, RouteOK
+	return buf, lft.RouteOK
+}
+
+// sameBaseTables reports whether a and b have the same base-LID rows.
+func sameBaseTables(a, b *lft.Fabric) bool {
+	for v := range a.Nodes {
+		ra, ua := a.Row(int32(v))
+		rb, ub := b.Row(int32(v))
+		if ua != ub || !equalInt32(ra, rb) {
+			return false
+		}
+	}
+	return true
 }
 
 func equalInt32(a, b []int32) bool {

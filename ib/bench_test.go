@@ -1,4 +1,4 @@
-package lft_test
+package ib_test
 
 import (
 	"fmt"
@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"orcs/gen"
+	"orcs/ib"
 	"orcs/lft"
 )
 
@@ -62,7 +63,7 @@ func ibDumps(f *lft.Fabric) (topo, lfts []byte) {
 		v := f.SwitchNode(s)
 		b = fmt.Appendf(b, "Unicast lids [0-%d] of switch Lid %d guid 0x%016x ('%s'):\n", top, lid(v), guid(v), f.Nodes[v].Name)
 		for h := 0; h < H; h++ {
-			l := f.NextHop(v, int32(h))
+			l := f.NextHop(0, v, int32(h))
 			if l < 0 {
 				continue
 			}
@@ -122,7 +123,7 @@ func BenchmarkReadIB4096(b *testing.B) {
 	b.ResetTimer()
 	var f *lft.Fabric
 	for i := 0; i < b.N; i++ {
-		f, err = lft.ReadIBFiles(topoFile, lftsFile, lft.IBOptions{})
+		f, err = ib.ReadFiles(topoFile, lftsFile, ib.Options{})
 		if err != nil {
 			b.Fatal(err)
 		}

@@ -1,9 +1,11 @@
-package lft
+package ib
 
 import (
 	"bytes"
 	"fmt"
 	"sort"
+
+	"orcs/lft"
 )
 
 // ReadSubnetLst parses OpenSM's opensm-subnet.lst (or ibdiagnet.lst): one
@@ -12,7 +14,7 @@ import (
 //	{ <SW|CA|Rt>[-SM] Ports:<hex> SystemGUID:<hex> NodeGUID:<hex> PortGUID:<hex> VenID:<hex> DevID:<hex> Rev:<hex> {<desc>} LID:<hex> PN:<hex> } { <remote end> } PHY=.. LOG=.. SPD=..
 //
 // A switch's PortGUID and LID are those of its port 0. The file gives base
-// LIDs only: every port's LMC is unknown (BuildIB takes it from the
+// LIDs only: every port's LMC is unknown (Build takes it from the
 // routing dump). Each cable normally appears twice, once from each end;
 // either appearance suffices, and the two must agree.
 func ReadSubnetLst(data []byte, file string) (*Topology, error) {
@@ -57,7 +59,7 @@ func readSubnetLst(r *lines) (topo *Topology, err error) {
 				byGUID[end.nodeGUID] = i
 				n := TopoNode{Kind: end.kind, GUID: end.nodeGUID, Desc: string(end.desc), NPorts: end.nports, Line: r.n}
 				n.Port0.Peer = -1
-				if end.kind == Switch {
+				if end.kind == lft.Switch {
 					n.Port0.GUID, n.Port0.LID = end.portGUID, end.lid
 				}
 				t.Nodes = append(t.Nodes, n)
@@ -68,7 +70,7 @@ func readSubnetLst(r *lines) (topo *Topology, err error) {
 					return nil, r.errorf("node 0x%016x is a %s with %d ports here but a %s with %d ports at line %d",
 						end.nodeGUID, end.kind, end.nports, n.Kind, n.NPorts, n.Line)
 				}
-				if end.kind == Switch && (n.Port0.LID != end.lid || n.Port0.GUID != end.portGUID) {
+				if end.kind == lft.Switch && (n.Port0.LID != end.lid || n.Port0.GUID != end.portGUID) {
 					return nil, r.errorf("switch 0x%016x has LID 0x%04X port GUID 0x%016x here but LID 0x%04X port GUID 0x%016x at line %d",
 						end.nodeGUID, end.lid, end.portGUID, n.Port0.LID, n.Port0.GUID, n.Line)
 				}
@@ -79,7 +81,7 @@ func readSubnetLst(r *lines) (topo *Topology, err error) {
 			end, far := &ends[e], &ends[1-e]
 			node, peer := idx[e], idx[1-e]
 			pt := TopoPort{Num: end.pn, Peer: peer, PeerPort: far.pn, Line: r.n}
-			if end.kind != Switch {
+			if end.kind != lft.Switch {
 				pt.GUID, pt.LID = end.portGUID, end.lid
 			} else {
 				pt.GUID = end.portGUID
@@ -111,7 +113,7 @@ func readSubnetLst(r *lines) (topo *Topology, err error) {
 
 // lstEnd is one end of a subnet list line.
 type lstEnd struct {
-	kind                       NodeKind
+	kind                       lft.NodeKind
 	nports, pn                 int
 	nodeGUID, portGUID         uint64
 	lid                        uint16
@@ -142,11 +144,11 @@ func (e *lstEnd) parse(r *lines, c *cursor) error {
 	typ := c.field()
 	switch string(bytes.TrimSuffix(typ, []byte("-SM"))) {
 	case "SW":
-		e.kind = Switch
+		e.kind = lft.Switch
 	case "CA":
-		e.kind = Host
+		e.kind = lft.Host
 	case "Rt":
-		e.kind = Router
+		e.kind = lft.Router
 	default:
 		return r.errorf("unknown node type %s (want SW, CA or Rt)", tok(typ))
 	}
@@ -168,8 +170,8 @@ func (e *lstEnd) parse(r *lines, c *cursor) error {
 		}
 		switch string(key) {
 		case "Ports":
-			if v < 1 || v > maxPorts {
-				return r.errorf("Ports:%X out of range 1-%d", v, maxPorts)
+			if v < 1 || v > MaxPorts {
+				return r.errorf("Ports:%X out of range 1-%d", v, MaxPorts)
 			}
 			e.nports, e.hasPorts = int(v), true
 		case "NodeGUID":

@@ -1,4 +1,4 @@
-package lft
+package ib
 
 import (
 	"bytes"
@@ -6,6 +6,8 @@ import (
 	"os"
 	"strings"
 	"testing"
+
+	"orcs/lft"
 )
 
 // cableSet lists a topology's cables as "a[p]-b[q]" strings (both ends).
@@ -26,7 +28,7 @@ func TestDotToIBSimNetRoundTrip(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			n, err := DotToIBSimNet(data, name)
+			n, err := DotToSimNet(data, name)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -34,7 +36,7 @@ func TestDotToIBSimNetRoundTrip(t *testing.T) {
 			if err := n.Write(&buf); err != nil {
 				t.Fatal(err)
 			}
-			topo, err := ReadIBSimNet(buf.Bytes(), name+".net")
+			topo, err := ReadSimNet(buf.Bytes(), name+".net")
 			if err != nil {
 				t.Fatalf("%v\n%s", err, buf.String())
 			}
@@ -45,7 +47,7 @@ func TestDotToIBSimNetRoundTrip(t *testing.T) {
 			cables := 0
 			for v, node := range topo.Nodes {
 				want := f.Nodes[v]
-				if node.ID != want.Name || (node.Kind == Host) != (want.Kind == Host) {
+				if node.ID != want.Name || (node.Kind == lft.Host) != (want.Kind == lft.Host) {
 					t.Fatalf("node %d: %s %q, want %s %q", v, node.Kind, node.ID, want.Kind, want.Name)
 				}
 				if node.NPorts != len(f.OutLinks(int32(v))) {
@@ -74,9 +76,9 @@ func TestDotToIBSimNetRoundTrip(t *testing.T) {
 func TestIBSimNetKeepPorts(t *testing.T) {
 	// Two switches with a host each, joined by two parallel cables on
 	// chosen ports; port 2 of S1 stays unconnected.
-	b := NewBuilder()
-	h0, h1 := b.Node("H0", Host), b.Node("H1", Host)
-	s0, s1 := b.Node("S0", Switch), b.Node("S1", Switch)
+	b := lft.NewBuilder()
+	h0, h1 := b.Node("H0", lft.Host), b.Node("H1", lft.Host)
+	s0, s1 := b.Node("S0", lft.Switch), b.Node("S1", lft.Switch)
 	cable := func(a int32, pa int, c int32, pc int) {
 		b.Link(a, c, pa, pc)
 		b.Link(c, a, pc, pa)
@@ -90,7 +92,7 @@ func TestIBSimNetKeepPorts(t *testing.T) {
 		t.Fatal(err)
 	}
 	var buf bytes.Buffer
-	if err := WriteIBSimNet(&buf, f, IBSimOptions{KeepPorts: true}); err != nil {
+	if err := WriteSimNet(&buf, f, SimOptions{KeepPorts: true}); err != nil {
 		t.Fatal(err)
 	}
 	want := `# ibsim net file: 4 nodes (2 hosts, 2 switches), 4 cables
@@ -114,7 +116,7 @@ Switch 4 "S1"
 	if buf.String() != want {
 		t.Errorf("got\n%s\nwant\n%s", buf.String(), want)
 	}
-	topo, err := ReadIBSimNet(buf.Bytes(), "keep.net")
+	topo, err := ReadSimNet(buf.Bytes(), "keep.net")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -123,7 +125,7 @@ Switch 4 "S1"
 	}
 	// Without KeepPorts the ports follow the out-link order.
 	buf.Reset()
-	if err := WriteIBSimNet(&buf, f, IBSimOptions{}); err != nil {
+	if err := WriteSimNet(&buf, f, SimOptions{}); err != nil {
 		t.Fatal(err)
 	}
 	if !strings.Contains(buf.String(), "Switch 3 \"S0\"\n[1] \"H0\"[1] # lid 0 4xSDR\n[2] \"S1\"[2] # lid 0 4xSDR\n[3] \"S1\"[3] # lid 0 4xSDR\n") {
@@ -178,7 +180,7 @@ func TestDotToIBSimNetErrors(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			_, err := DotToIBSimNet([]byte(c.dot), "x.dot")
+			_, err := DotToSimNet([]byte(c.dot), "x.dot")
 			if err == nil || !strings.Contains(err.Error(), c.want) {
 				t.Errorf("error %v, want it to contain %q", err, c.want)
 			}
@@ -187,10 +189,10 @@ func TestDotToIBSimNetErrors(t *testing.T) {
 }
 
 func TestIBSimNetTooManyPorts(t *testing.T) {
-	b := NewBuilder()
-	s := b.Node("S0", Switch)
-	for i := 0; i <= IBSimMaxPorts; i++ {
-		h := b.Node(fmt.Sprintf("H%d", i), Host)
+	b := lft.NewBuilder()
+	s := b.Node("S0", lft.Switch)
+	for i := 0; i <= MaxPorts; i++ {
+		h := b.Node(fmt.Sprintf("H%d", i), lft.Host)
 		b.Link(h, s, 0, 0)
 		b.Link(s, h, 0, 0)
 	}
@@ -198,16 +200,8 @@ func TestIBSimNetTooManyPorts(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = PlanIBSimNet(f, IBSimOptions{})
+	_, err = PlanSimNet(f, SimOptions{})
 	if err == nil || !strings.Contains(err.Error(), `switch "S0" has 255 ports`) {
 		t.Errorf("error %v", err)
-	}
-}
-
-func TestDotLines(t *testing.T) {
-	dot := "digraph g {\n  // comment\n  H0;\n  H0 -> S0 [comment=\"*\"];\n\n  S0 -> H0 [comment=\"H0\"];\n}\n"
-	nodes, links := DotLines([]byte(dot))
-	if fmt.Sprint(nodes) != "[3 4]" || fmt.Sprint(links) != "[4 6]" {
-		t.Errorf("DotLines = %v, %v", nodes, links)
 	}
 }

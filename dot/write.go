@@ -1,30 +1,32 @@
-package lft
+package dot
 
 import (
 	"bufio"
 	"io"
 	"strconv"
+
+	"orcs/lft"
 )
 
-// DotWriteOptions controls WriteDot.
+// WriteOptions controls Write.
 //
 // Extra attributes replace input attributes of the same key.
-type DotWriteOptions struct {
+type WriteOptions struct {
 	// GraphName names the digraph; empty uses the fabric's, or "network".
 	GraphName string
 	// Extra returns attributes appended to link l's statement (may be nil).
-	Extra func(l int32) []Attr
+	Extra func(l int32) []lft.Attr
 	// OriginalAttrs writes each link's input attributes (Fabric.LinkAttrs)
 	// instead of a comment derived from the tables, when they were kept.
 	OriginalAttrs bool
 }
 
-// WriteDot writes f as routed ORCS dot, one statement per line: first every
+// Write writes f as routed ORCS dot, one statement per line: first every
 // node (so that reading the file back gives the same node and host order),
 // then every link in link order with a comment listing the hosts routed over
 // it, derived from the compiled tables ("*" where a link carries every host).
-// Reading the output with ReadDot gives the same fabric and tables.
-func WriteDot(w io.Writer, f *Fabric, opt DotWriteOptions) error {
+// Reading the output with Read gives the same fabric and tables.
+func Write(w io.Writer, f *lft.Fabric, opt WriteOptions) error {
 	bw := bufio.NewWriterSize(w, 1<<20)
 	name := opt.GraphName
 	if name == "" {
@@ -44,7 +46,7 @@ func WriteDot(w io.Writer, f *Fabric, opt DotWriteOptions) error {
 	useOriginal := opt.OriginalAttrs && f.LinkAttrs != nil
 	var comments [][]byte
 	if !useOriginal {
-		comments = f.linkComments()
+		comments = linkComments(f)
 	}
 	var buf []byte
 	for l := range f.Links {
@@ -65,7 +67,7 @@ func WriteDot(w io.Writer, f *Fabric, opt DotWriteOptions) error {
 			buf = append(buf, '=')
 			buf = appendQuoted(buf, value)
 		}
-		var extra []Attr
+		var extra []lft.Attr
 		if opt.Extra != nil {
 			extra = opt.Extra(int32(l))
 		}
@@ -90,7 +92,7 @@ func WriteDot(w io.Writer, f *Fabric, opt DotWriteOptions) error {
 	return bw.Flush()
 }
 
-func hasKey(attrs []Attr, key string) bool {
+func hasKey(attrs []lft.Attr, key string) bool {
 	for _, a := range attrs {
 		if a.Key == key {
 			return true
@@ -114,9 +116,10 @@ func appendQuoted(buf, s []byte) []byte {
 	return append(buf, '"')
 }
 
-// linkComments derives every link's ORCS routing comment from the tables.
-func (f *Fabric) linkComments() [][]byte {
-	H := len(f.hosts)
+// linkComments derives every link's ORCS routing comment from the base
+// tables.
+func linkComments(f *lft.Fabric) [][]byte {
+	H := f.NumHosts()
 	out := make([][]byte, len(f.Links))
 	var buckets [][]int32
 	for v := range f.Nodes {
@@ -127,10 +130,11 @@ func (f *Fabric) linkComments() [][]byte {
 		for _, l := range links {
 			out[l] = []byte{}
 		}
-		h := f.hostOf[v]
-		if h >= 0 && f.hostUniform {
-			if l := f.hostTab[h]; l >= 0 {
-				out[l] = []byte("*")
+		h := f.HostIndex(int32(v))
+		row, uniform := f.Row(int32(v))
+		if row == nil {
+			if uniform >= 0 {
+				out[uniform] = []byte("*")
 			}
 			continue
 		}
@@ -141,7 +145,7 @@ func (f *Fabric) linkComments() [][]byte {
 		for i := range links {
 			buckets[i] = buckets[i][:0]
 		}
-		for d, l := range f.rowOf(int32(v)) {
+		for d, l := range row {
 			if l < 0 || int32(d) == h {
 				continue
 			}
@@ -166,7 +170,7 @@ func (f *Fabric) linkComments() [][]byte {
 				if j > 0 {
 					b = append(b, ',')
 				}
-				b = append(b, f.Nodes[f.hosts[d]].Name...)
+				b = append(b, f.HostName(int(d))...)
 			}
 			if b != nil {
 				out[l] = b
@@ -174,16 +178,6 @@ func (f *Fabric) linkComments() [][]byte {
 		}
 	}
 	return out
-}
-
-// rowOf returns node v's table row (destination host → link).
-func (f *Fabric) rowOf(v int32) []int32 {
-	H := len(f.hosts)
-	if s := f.switchOf[v]; s >= 0 {
-		return f.swTab[int(s)*H : int(s+1)*H]
-	}
-	h := f.hostOf[v]
-	return f.hostTab[int(h)*H : int(h+1)*H]
 }
 
 // FormatFloat formats x for dot attributes with up to 6 decimals.

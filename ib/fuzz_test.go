@@ -1,10 +1,13 @@
-package lft
+package ib
 
 import (
 	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"orcs/dot"
+	"orcs/lft"
 )
 
 // The fuzz targets feed each reader arbitrary bytes: it must return a
@@ -41,7 +44,7 @@ func fuzzPair(f *testing.F) (*Topology, *Routing) {
 // LMC spread.
 func fuzzBuild(t *testing.T, topo *Topology, rt *Routing) {
 	for _, spread := range []bool{false, true} {
-		f, err := BuildIB(topo, rt, IBOptions{LMCSpread: spread, Names: NamesDesc})
+		f, err := Build(topo, rt, Options{LMCSpread: spread, Names: NamesDesc})
 		if err != nil {
 			if bytes.Contains([]byte(err.Error()), []byte("panic")) {
 				t.Fatal(err)
@@ -51,19 +54,19 @@ func fuzzBuild(t *testing.T, topo *Topology, rt *Routing) {
 		all := allHosts(f)
 		f.CheckRoutes(all, 1, 1)
 		for s := range all {
-			f.appendSpreadRoute(nil, int32(s), int32(len(all)-1-s))
+			appendSpreadRoute(f, nil, int32(s), int32(len(all)-1-s))
 		}
 		var buf bytes.Buffer
-		if err := WriteDot(&buf, f, DotWriteOptions{}); err != nil {
+		if err := dot.Write(&buf, f, dot.WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		g, err := ReadDot(buf.Bytes(), "fuzz.dot", DotOptions{})
+		g, err := dot.Read(buf.Bytes(), "fuzz.dot", dot.Options{})
 		if err != nil {
 			t.Fatalf("dot written from dumps does not read back: %v", err)
 		}
 		routers := false
 		for _, n := range f.Nodes {
-			routers = routers || n.Kind == Router
+			routers = routers || n.Kind == lft.Router
 		}
 		if !routers && g.Digest() != f.Digest() { // dot has no routers
 			t.Fatal("dot read back is another fabric")
@@ -93,7 +96,7 @@ func FuzzIBNetDiscover(f *testing.F) {
 	f.Add([]byte("switchguid=0x1(2)\nSwitch\t2 \"S\" # \"s\" base port 0 lid 1 lmc 0\n[1]\t\"H\"[1](11) # \"h\" lid 2 4xSDR\n\ncaguid=0x10\nCa\t1 \"H\" # \"h\"\n[1](11) \t\"S\"[1] # lid 2 lmc 0 \"s\" lid 1 4xSDR\n"))
 	_, rt := fuzzPair(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		topo, err := ReadIBNetDiscover(data, "fuzz.txt")
+		topo, err := ReadNetDiscover(data, "fuzz.txt")
 		checkTopology(t, topo, err, FormatIBNetDiscover)
 		if err == nil {
 			fuzzBuild(t, topo, rt)
@@ -106,7 +109,7 @@ func FuzzIBSimNet(f *testing.F) {
 	f.Add([]byte("switchguid+1\nSwitch 2 \"s\" # d lid 3 lmc 1\n[1] \"h\" w=4\n[2] \"h\"[2] s=1\n\nHca 2 \"h\"\n[1] \"s\"[1] # lid 8 lmc 2\n[2] \"s\"[2]\n"))
 	_, rt := fuzzPair(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		topo, err := ReadIBSimNet(data, "fuzz.net")
+		topo, err := ReadSimNet(data, "fuzz.net")
 		checkTopology(t, topo, err, FormatIBSimNet)
 		if err == nil {
 			fuzzBuild(t, topo, rt)
@@ -136,7 +139,7 @@ func checkRouting(t *testing.T, rt *Routing, err error, format Format) {
 	}
 	for _, lt := range rt.Switches {
 		for _, e := range lt.Entries {
-			if e.LID == 0 || e.LID > maxUnicastLID || e.Port > maxPorts || e.Line < int32(lt.Line) {
+			if e.LID == 0 || e.LID > maxUnicastLID || e.Port > MaxPorts || e.Line < int32(lt.Line) {
 				t.Fatalf("bad entry %+v in table at line %d", e, lt.Line)
 			}
 		}

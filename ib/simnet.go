@@ -1,4 +1,4 @@
-package lft
+package ib
 
 import (
 	"bytes"
@@ -6,9 +6,12 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+
+	"orcs/internal/input"
+	"orcs/lft"
 )
 
-// ReadIBSimNet parses an ibsim net file. The grammar is ibsim's:
+// ReadSimNet parses an ibsim net file. The grammar is ibsim's:
 //
 //	Switch <nports> "<nodeid>" [# "<nodedesc>" [enhanced|base] port 0 lid <L> lmc <M>]
 //	[<port>] "<remote nodeid>"[<remote port>] [w=<width>] [s=<speed>]
@@ -31,8 +34,8 @@ import (
 // ReadTopologyFile follows it.
 //
 // ibnetdiscover output is valid ibsim input and reads the same; use
-// ReadIBNetDiscover for it, which also skips the -s trace.
-func ReadIBSimNet(data []byte, file string) (*Topology, error) {
+// ReadNetDiscover for it, which also skips the -s trace.
+func ReadSimNet(data []byte, file string) (*Topology, error) {
 	return readNet(newLines(data, file), FormatIBSimNet, nil)
 }
 
@@ -230,22 +233,22 @@ func (p *netParser) guidDirective(r *lines, name string, c *cursor) error {
 // record parses a node line and its port lines.
 func (p *netParser) record(r *lines, keyword string, c *cursor) error {
 	line := r.n
-	var kind NodeKind
+	var kind lft.NodeKind
 	k := kindCA
 	switch keyword {
 	case "Switch":
-		kind, k = Switch, kindSwitch
+		kind, k = lft.Switch, kindSwitch
 	case "Rt":
-		kind, k = Router, kindRouter
+		kind, k = lft.Router, kindRouter
 	default:
-		kind = Host
+		kind = lft.Host
 	}
 	nports, ok := c.dec()
 	if !ok {
 		return r.errorf("%s: want the number of ports, got %s", keyword, tok(c.rest()))
 	}
-	if nports < 1 || nports > maxPorts {
-		return r.errorf("%s %d: a node has 1 to %d ports", keyword, nports, maxPorts)
+	if nports < 1 || nports > MaxPorts {
+		return r.errorf("%s %d: a node has 1 to %d ports", keyword, nports, MaxPorts)
 	}
 	c.blank()
 	id, ok := quoted(c)
@@ -263,7 +266,7 @@ func (p *netParser) record(r *lines, keyword string, c *cursor) error {
 			return r.errorf("node %s: %s", tok(id), err)
 		}
 		n.Desc = string(desc)
-		if kind == Switch {
+		if kind == lft.Switch {
 			if hasLID {
 				if lid > maxUnicastLID {
 					return r.errorf("node %s: lid %d is not a unicast LID", tok(id), lid)
@@ -286,11 +289,11 @@ func (p *netParser) record(r *lines, keyword string, c *cursor) error {
 	if prev, dup := p.ids[n.ID]; dup {
 		return r.errorf("node id %s defined twice (first at line %d)", tok(id), p.topo.Nodes[prev].Line)
 	}
-	if kind == Router && !p.set[kindRouter] {
+	if kind == lft.Router && !p.set[kindRouter] {
 		return r.errorf("router %s without rtguid=: ibsim gives routers no default GUIDs", tok(id))
 	}
 	n.GUID = p.next[k]
-	if kind == Switch {
+	if kind == lft.Switch {
 		p.next[k]++
 		n.Port0.GUID = n.GUID
 		if p.port0GUID != 0 {
@@ -354,7 +357,7 @@ func (p *netParser) portLine(r *lines, n *TopoNode, idx int, c *cursor) (TopoPor
 		return TopoPort{}, r.errorf("port %d out of range: %s %q has ports 1-%d", num, n.Kind, n.ID, n.NPorts)
 	}
 	pt := TopoPort{Num: num, Peer: -1, Line: r.n}
-	if n.Kind == Switch {
+	if n.Kind == lft.Switch {
 		pt.GUID = n.Port0.GUID
 	} else {
 		pt.GUID = n.GUID + uint64(num)
@@ -380,8 +383,8 @@ func (p *netParser) portLine(r *lines, n *TopoNode, idx int, c *cursor) (TopoPor
 		if !ok || !c.lit("]") {
 			return pt, r.errorf("port %d: bad remote port number after %s", num, tok(remote))
 		}
-		if rport < 1 || rport > maxPorts {
-			return pt, r.errorf("port %d: remote port %d out of range 1-%d", num, rport, maxPorts)
+		if rport < 1 || rport > MaxPorts {
+			return pt, r.errorf("port %d: remote port %d out of range 1-%d", num, rport, MaxPorts)
 		}
 		if !extPort(c) {
 			return pt, r.errorf("port %d: bad external port number in %s", num, tok(trimBlank(c.b)))
@@ -403,7 +406,7 @@ func (p *netParser) portLine(r *lines, n *TopoNode, idx int, c *cursor) (TopoPor
 			return pt, r.errorf("port %d: unexpected %s (want w=N, s=N or a # comment)", num, tok(f))
 		}
 	}
-	if c.lit("#") && n.Kind != Switch {
+	if c.lit("#") && n.Kind != lft.Switch {
 		lid, lmc, hasLID, hasLMC, err := portTail(c)
 		if err != "" {
 			return pt, r.errorf("port %d: %s", num, err)
@@ -583,7 +586,7 @@ func includeFromDisk(name, from string) ([]byte, string, error) {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, "", unwrapPathError(err)
+		return nil, "", input.StripPath(err)
 	}
 	return data, path, nil
 }

@@ -1,4 +1,4 @@
-package lft
+package ib
 
 import (
 	"bytes"
@@ -159,7 +159,7 @@ func TestIBBadInput(t *testing.T) {
 				rt, err = ReadRouting(c.routing, c.routingName)
 			}
 			if err == nil {
-				_, err = BuildIB(topo, rt, IBOptions{})
+				_, err = Build(topo, rt, Options{})
 			}
 			if err == nil {
 				t.Fatalf("no error, want %s", c.want)
@@ -175,7 +175,7 @@ func TestIBBadInput(t *testing.T) {
 // infiniband-diags drops (lid64: LinearFDBTop 0x40).
 func TestIBDumpFTSQuirk(t *testing.T) {
 	dir := filepath.Join(ibRoot, "lid64", "minhop")
-	_, err := ReadIBFiles(filepath.Join(dir, "ibnetdiscover.txt"), filepath.Join(dir, "dump_fts.txt"), IBOptions{})
+	_, err := ReadFiles(filepath.Join(dir, "ibnetdiscover.txt"), filepath.Join(dir, "dump_fts.txt"), Options{})
 	want := dir + `/dump_fts.txt:1: the table of switch "S-0" (0x0000000000200000) has no entry for LID 0x0040 (CA "H-62" (0x000000000010007c) port 1), the top of its range [0x0-0x40]: dump_fts and ibroute of infiniband-diags drop the last LID when the top is a multiple of 64; use opensm-lfts.dump`
 	if err == nil || err.Error() != want {
 		t.Errorf("error\n %v\nwant\n %s", err, want)
@@ -187,7 +187,7 @@ func TestIBDumpFTSQuirk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := BuildIB(mustTopology(t, filepath.Join(dir, "ibnetdiscover.txt")), r, IBOptions{}); err != nil {
+	if _, err := Build(mustTopology(t, filepath.Join(dir, "ibnetdiscover.txt")), r, Options{}); err != nil {
 		t.Error(err)
 	}
 }
@@ -207,7 +207,7 @@ func TestIBWarnings(t *testing.T) {
 		t.Fatal(err)
 	}
 	var warnings []string
-	f, err := BuildIB(topo, rt, IBOptions{Warn: func(m string) { warnings = append(warnings, m) }})
+	f, err := Build(topo, rt, Options{Warn: func(m string) { warnings = append(warnings, m) }})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -240,11 +240,11 @@ func TestIBStreamedFiles(t *testing.T) {
 	}
 	topoData, _ := os.ReadFile(filepath.Join(src, "ibnetdiscover-s.txt"))
 	lftsData, _ := os.ReadFile(filepath.Join(src, "opensm-lfts.dump"))
-	f, err := ReadIBFiles(gz("topo.gz", topoData), gz("lfts.gz", lftsData), IBOptions{})
+	f, err := ReadFiles(gz("topo.gz", topoData), gz("lfts.gz", lftsData), Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	g, err := ReadIBFiles(filepath.Join(src, "ibnetdiscover-s.txt"), filepath.Join(src, "opensm-lfts.dump"), IBOptions{})
+	g, err := ReadFiles(filepath.Join(src, "ibnetdiscover-s.txt"), filepath.Join(src, "opensm-lfts.dump"), Options{})
 	if err != nil || f.Digest() != g.Digest() {
 		t.Fatalf("gzip input gives another fabric (%v)", err)
 	}
@@ -287,7 +287,7 @@ func TestIBUnroutedLID(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	f, err := BuildIB(topo, rt, IBOptions{Names: NamesDesc})
+	f, err := Build(topo, rt, Options{Names: NamesDesc})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -296,7 +296,7 @@ func TestIBUnroutedLID(t *testing.T) {
 	if check.Unroutable != 4 || check.Loops != 0 {
 		t.Fatalf("%d unroutable, %d loops", check.Unroutable, check.Loops)
 	}
-	if msg := check.Examples[0].Message(f); msg != "no route from H-2 to H-0: node S-1 has no table entry for H-0" {
+	if msg := check.Examples[0].Error(); msg != "no route from H-2 to H-0: node S-1 has no table entry for H-0" {
 		t.Errorf("message %q", msg)
 	}
 }

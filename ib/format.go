@@ -1,8 +1,10 @@
-package lft
+package ib
 
 import (
 	"bytes"
 	"fmt"
+
+	"orcs/lft"
 )
 
 // Format is the format of an input file, as DetectFormat recognises it.
@@ -131,7 +133,7 @@ func detectUnicast(header []byte) Format {
 // Topology is an InfiniBand fabric as a discovery or a net file gives it:
 // nodes, their connected ports and the cables between them. The readers of
 // ibnetdiscover output, ibsim net files and subnet lists return one;
-// BuildIB combines it with a Routing.
+// Build combines it with a Routing.
 type Topology struct {
 	// File names the input in messages.
 	File string
@@ -144,7 +146,7 @@ type Topology struct {
 // TopoNode is a switch, channel adapter or router.
 type TopoNode struct {
 	// Kind is Switch, Host (a channel adapter) or Router.
-	Kind NodeKind
+	Kind lft.NodeKind
 	// ID is the node's id in the file (ibsim and ibnetdiscover), else "".
 	ID string
 	// GUID is the node GUID.
@@ -202,7 +204,7 @@ func (n *TopoNode) Port(num int) *TopoPort {
 
 // Routing is the set of linear forwarding tables of a dump, one per
 // switch. The readers of opensm-lfts.dump, dump_fts/ibroute output and
-// .fdbs files return one; BuildIB combines it with a Topology.
+// .fdbs files return one; Build combines it with a Topology.
 type Routing struct {
 	// File names the input in messages.
 	File string
@@ -216,9 +218,9 @@ type Routing struct {
 
 // lidLabel is what a dump says about the owner of a LID.
 type lidLabel struct {
-	guid uint64   // port GUID, 0 when not labelled
-	line int32    // first line that says so
-	kind NodeKind // the kind the label gives, or 255 when it gives none
+	guid uint64       // port GUID, 0 when not labelled
+	line int32        // first line that says so
+	kind lft.NodeKind // the kind the label gives, or 255 when it gives none
 }
 
 // LFT is one switch's linear forwarding table as a dump gives it.
@@ -263,7 +265,7 @@ func (r *Routing) LIDLabel(lid int) (guid uint64, line int) {
 
 // setLabel records that lid belongs to port guid, as line says. It returns
 // the line of an earlier, different label for the same LID, or 0.
-func (r *Routing) setLabel(lid uint16, guid uint64, kind NodeKind, line int) (conflict int, old uint64) {
+func (r *Routing) setLabel(lid uint16, guid uint64, kind lft.NodeKind, line int) (conflict int, old uint64) {
 	if int(lid) >= len(r.labels) {
 		n := max(2*len(r.labels), int(lid)+1, 64)
 		n = min(n, maxUnicastLID+1)

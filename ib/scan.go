@@ -1,4 +1,4 @@
-package lft
+package ib
 
 import (
 	"bufio"
@@ -285,6 +285,3 @@ func isBlankLine(l []byte) bool { return len(trimBlank(l)) == 0 }
 // maxUnicastLID is the largest unicast LID (0xBFFF); 0xC000 and up are
 // multicast.
 const maxUnicastLID = 0xBFFF
-
-// maxPorts is the largest port count of an InfiniBand node.
-const maxPorts = 254

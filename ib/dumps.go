@@ -1,11 +1,10 @@
-package lft
+package ib
 
 import (
-	"bufio"
-	"compress/gzip"
 	"fmt"
-	"io"
-	"os"
+
+	"orcs/internal/input"
+	"orcs/lft"
 )
 
 // ReadTopology parses a topology in any supported format, recognised by
@@ -15,9 +14,9 @@ import (
 func ReadTopology(data []byte, file string) (*Topology, error) {
 	switch f := DetectFormat(data); f {
 	case FormatIBNetDiscover:
-		return ReadIBNetDiscover(data, file)
+		return ReadNetDiscover(data, file)
 	case FormatIBSimNet:
-		return ReadIBSimNet(data, file)
+		return ReadSimNet(data, file)
 	case FormatSubnetLst:
 		return ReadSubnetLst(data, file)
 	default:
@@ -62,10 +61,11 @@ func wrongKind(file string, f Format, want string) error {
 // accepted) in any supported format, streaming it line by line. ibsim
 // include directives are followed, relative to the including file.
 func ReadTopologyFile(path string) (*Topology, error) {
-	br, name, done, err := openInput(path)
+	br, done, err := input.Open(path)
 	if err != nil {
 		return nil, err
 	}
+	name := input.Name(path)
 	defer done()
 	head, _ := br.Peek(1 << 16) // a short file ends the peek early; read errors recur below
 	switch f := DetectFormat(head); f {
@@ -88,10 +88,11 @@ func ReadTopologyFile(path string) (*Topology, error) {
 // accepted) in any supported format, streaming it line by line: a dump of
 // hundreds of megabytes is never held in memory.
 func ReadRoutingFile(path string) (*Routing, error) {
-	br, name, done, err := openInput(path)
+	br, done, err := input.Open(path)
 	if err != nil {
 		return nil, err
 	}
+	name := input.Name(path)
 	defer done()
 	head, _ := br.Peek(1 << 16)
 	switch f := DetectFormat(head); f {
@@ -104,49 +105,10 @@ func ReadRoutingFile(path string) (*Routing, error) {
 	}
 }
 
-// openInput opens path ("-" for standard input) for reading through a
-// buffer, decompressing gzip data (recognised by its magic bytes). It
-// returns the reader, the name of the input for messages and a function
-// that closes it.
-func openInput(path string) (*bufio.Reader, string, func(), error) {
-	var src io.Reader = os.Stdin
-	name, done := "<stdin>", func() {}
-	if path != "-" {
-		fh, err := os.Open(path)
-		if err != nil {
-			return nil, "", nil, fmt.Errorf("%s: %w", path, unwrapPathError(err))
-		}
-		src, name, done = fh, path, func() { fh.Close() }
-	}
-	br := bufio.NewReaderSize(src, 1<<16)
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
-		zr, err := gzip.NewReader(br)
-		if err != nil {
-			done()
-			return nil, "", nil, fmt.Errorf("%s: gzip: %w", name, err)
-		}
-		closeFile := done
-		done = func() { zr.Close(); closeFile() }
-		br = bufio.NewReaderSize(gzipErrors{zr}, 1<<16)
-	}
-	return br, name, done, nil
-}
-
-// gzipErrors says that read errors come from the compressed data.
-type gzipErrors struct{ r io.Reader }
-
-func (g gzipErrors) Read(p []byte) (int, error) {
-	n, err := g.r.Read(p)
-	if err != nil && err != io.EOF {
-		err = fmt.Errorf("gzip: corrupt or truncated data: %w", err)
-	}
-	return n, err
-}
-
-// ReadIBFiles reads a topology and a routing dump of the same fabric and
-// builds the routed fabric (see BuildIB). At most one of the two may be
+// ReadFiles reads a topology and a routing dump of the same fabric and
+// builds the routed fabric (see Build). At most one of the two may be
 // standard input ("-").
-func ReadIBFiles(topoPath, routingPath string, opt IBOptions) (*Fabric, error) {
+func ReadFiles(topoPath, routingPath string, opt Options) (*lft.Fabric, error) {
 	if topoPath == "-" && routingPath == "-" {
 		return nil, fmt.Errorf("the topology and the routing dump cannot both be standard input")
 	}
@@ -158,5 +120,5 @@ func ReadIBFiles(topoPath, routingPath string, opt IBOptions) (*Fabric, error) {
 	if err != nil {
 		return nil, err
 	}
-	return BuildIB(t, r, opt)
+	return Build(t, r, opt)
 }

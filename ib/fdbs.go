@@ -1,4 +1,4 @@
-package lft
+package ib
 
 import (
 	"bytes"
@@ -15,7 +15,7 @@ import (
 //	0x<LID> : UNREACHABLE
 //
 // (the Optimal column may also hold a note such as "No 0 hop path possible
-// via port 5!"). UNREACHABLE LIDs get no entry. The file names no ports, so BuildIB needs
+// via port 5!"). UNREACHABLE LIDs get no entry. The file names no ports, so Build needs
 // a topology that gives LIDs (ibnetdiscover or a subnet list). Entries
 // outside a table, LIDs that do not increase, out ports above 254 and a
 // last table that stops short of the others (a truncated file) are errors.
@@ -133,8 +133,8 @@ func parseFDBEntry(r *lines, l []byte) (lid, port int, routed bool, err error) {
 	if !ok {
 		return 0, 0, false, r.errorf("LID 0x%04X: bad out port %s", lid, tok(c.field()))
 	}
-	if port > maxPorts {
-		return 0, 0, false, r.errorf("LID 0x%04X: out port %d out of range 0-%d", lid, port, maxPorts)
+	if port > MaxPorts {
+		return 0, 0, false, r.errorf("LID 0x%04X: out port %d out of range 0-%d", lid, port, MaxPorts)
 	}
 	c.blank()
 	if !c.lit(":") {

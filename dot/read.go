@@ -1,4 +1,4 @@
-package lft
+package dot
 
 import (
 	"bytes"
@@ -7,12 +7,15 @@ import (
 	"strconv"
 	"strings"
 
+	"orcs/internal/input"
+	"orcs/lft"
+
 	"github.com/awalterschulze/gographviz"
 	"github.com/awalterschulze/gographviz/ast"
 )
 
-// DotOptions controls ReadDot.
-type DotOptions struct {
+// Options controls Read.
+type Options struct {
 	// Topology skips routing: edges need no comment attribute. Otherwise
 	// every edge must carry one (possibly empty), as in ORCS files.
 	Topology bool
@@ -21,25 +24,20 @@ type DotOptions struct {
 	KeepAttrs bool
 }
 
-// Attr is one key="value" attribute of a dot statement.
-type Attr struct {
-	Key, Value string
-}
-
-// ReadDotFile reads a routed dot file ("-" for standard input, gzip
-// accepted). See ReadDot.
-func ReadDotFile(path string, opt DotOptions) (*Fabric, error) {
-	data, err := ReadInput(path)
+// ReadFile reads a routed dot file ("-" for standard input, gzip
+// accepted). See Read.
+func ReadFile(path string, opt Options) (*lft.Fabric, error) {
+	data, err := input.ReadAll(path)
 	if err != nil {
 		return nil, err
 	}
 	if path == "-" {
 		path = "<stdin>"
 	}
-	return ReadDot(data, path, opt)
+	return Read(data, path, opt)
 }
 
-// ReadDot parses a fabric in ORCS dot: nodes whose name starts with H are
+// Read parses a fabric in ORCS dot: nodes whose name starts with H are
 // hosts, others switches; every edge is one link; an edge's comment lists
 // the destination hosts routed over it ("*" = all), and a node uses its
 // first matching out-edge in file order. file names the input in errors.
@@ -47,15 +45,15 @@ func ReadDotFile(path string, opt DotOptions) (*Fabric, error) {
 // Files with one statement per line (as every ORCS tool writes them) are read
 // by a streaming parser without building a syntax tree; any other dot is
 // handed to gographviz.
-func ReadDot(data []byte, file string, opt DotOptions) (*Fabric, error) {
-	p := dotParser{file: file, opt: opt, b: NewBuilder()}
+func Read(data []byte, file string, opt Options) (*lft.Fabric, error) {
+	p := dotParser{file: file, opt: opt, b: lft.NewBuilder()}
 	ok, err := p.fast(data)
 	if err != nil {
 		return nil, err
 	}
 	if !ok {
 		fallbackLine := p.line
-		p = dotParser{file: file, opt: opt, b: NewBuilder()}
+		p = dotParser{file: file, opt: opt, b: lft.NewBuilder()}
 		if err := p.slow(data, fallbackLine); err != nil {
 			return nil, err
 		}
@@ -71,22 +69,22 @@ func ReadDot(data []byte, file string, opt DotOptions) (*Fabric, error) {
 
 type dotParser struct {
 	file      string
-	opt       DotOptions
-	b         *Builder
+	opt       Options
+	b         *lft.Builder
 	line      int // current line (fast path), 1-based
 	graphName string
-	attrs     [][]Attr
+	attrs     [][]lft.Attr
 	// recordLines makes the fast path note the line where each node first
-	// appears and the line of each link (see DotLines).
+	// appears and the line of each link (see Lines).
 	recordLines          bool
 	nodeLines, linkLines []int
 }
 
-func kindOfName(name []byte) NodeKind {
+func kindOfName(name []byte) lft.NodeKind {
 	if len(name) > 0 && name[0] == 'H' {
-		return Host
+		return lft.Host
 	}
-	return Switch
+	return lft.Switch
 }
 
 // errorf returns an error located at the current line.
@@ -140,7 +138,7 @@ func (p *dotParser) fast(data []byte) (bool, error) {
 				for len(p.nodeLines) < p.b.NumNodes() {
 					p.nodeLines = append(p.nodeLines, p.line)
 				}
-				for len(p.linkLines) < len(p.b.links) {
+				for len(p.linkLines) < p.b.NumLinks() {
 					p.linkLines = append(p.linkLines, p.line)
 				}
 			}
@@ -207,7 +205,7 @@ func (p *dotParser) statement(s *lineScanner) (bool, error) {
 		toID := p.b.NodeBytes(to, kindOfName(to))
 		s.skipSpace()
 		link := p.b.Link(fromID, toID, 0, 0)
-		var attrs []Attr
+		var attrs []lft.Attr
 		comment, hasComment := []byte(nil), false
 		for s.peek() == '[' {
 			ok := p.attrList(s, func(k, v []byte) {
@@ -215,7 +213,7 @@ func (p *dotParser) statement(s *lineScanner) (bool, error) {
 					comment, hasComment = v, true
 				}
 				if p.opt.KeepAttrs {
-					attrs = append(attrs, Attr{string(k), string(v)})
+					attrs = append(attrs, lft.Attr{Key: string(k), Value: string(v)})
 				}
 			})
 			if !ok {
@@ -275,7 +273,7 @@ func (p *dotParser) routeComment(link int32, comment []byte, has bool) error {
 	}
 	if !has {
 		return p.errorf("edge %s has no comment attribute (the destinations routed over it, or \"*\")",
-			p.b.linkName(link))
+			linkName(p.b, link))
 	}
 	p.b.RouteList(link, comment)
 	return nil
@@ -425,9 +423,9 @@ func (s *lineScanner) endOfStatement() bool {
 }
 
 // linkName describes a link while building.
-func (b *Builder) linkName(l int32) string {
-	k := b.links[l]
-	return quoteID(b.nodes[k.From].Name) + " -> " + quoteID(b.nodes[k.To].Name)
+func linkName(b *lft.Builder, l int32) string {
+	k := b.LinkAt(l)
+	return quoteID(b.NodeName(k.From)) + " -> " + quoteID(b.NodeName(k.To))
 }
 
 // slow parses any dot with gographviz and walks its syntax tree in order.
@@ -456,7 +454,7 @@ var gographvizLine = regexp.MustCompile(`line=(\d+)`)
 
 // walk visits statements in file order; edgeDefaults are the attributes set
 // by `edge [...]` statements in scope.
-func (p *dotParser) walk(stmts ast.StmtList, edgeDefaults []Attr) error {
+func (p *dotParser) walk(stmts ast.StmtList, edgeDefaults []lft.Attr) error {
 	for _, st := range stmts {
 		p.line++ // statement counter: gographviz keeps no positions
 		switch st := st.(type) {
@@ -485,8 +483,8 @@ func (p *dotParser) walk(stmts ast.StmtList, edgeDefaults []Attr) error {
 	return nil
 }
 
-func mergeAttrs(base []Attr, list ast.AttrList) []Attr {
-	out := append([]Attr(nil), base...)
+func mergeAttrs(base []lft.Attr, list ast.AttrList) []lft.Attr {
+	out := append([]lft.Attr(nil), base...)
 	for _, al := range list {
 		for _, a := range al {
 			k, v := unquoteID(string(a.Field)), unquoteID(string(a.Value))
@@ -497,14 +495,14 @@ func mergeAttrs(base []Attr, list ast.AttrList) []Attr {
 				}
 			}
 			if !replaced {
-				out = append(out, Attr{k, v})
+				out = append(out, lft.Attr{Key: k, Value: v})
 			}
 		}
 	}
 	return out
 }
 
-func (p *dotParser) edge(st *ast.EdgeStmt, defaults []Attr) error {
+func (p *dotParser) edge(st *ast.EdgeStmt, defaults []lft.Attr) error {
 	attrs := mergeAttrs(defaults, st.Attrs)
 	src := st.Source
 	for _, rh := range st.EdgeRHS {
@@ -528,7 +526,7 @@ func (p *dotParser) edge(st *ast.EdgeStmt, defaults []Attr) error {
 		}
 		if !p.opt.Topology && !has {
 			return fmt.Errorf("%s: statement %d: edge %s has no comment attribute (the destinations routed over it, or \"*\")",
-				p.file, p.line, p.b.linkName(link))
+				p.file, p.line, linkName(p.b, link))
 		}
 		if !p.opt.Topology {
 			p.b.RouteList(link, comment)
@@ -546,4 +544,23 @@ func unquoteID(s string) string {
 		s = strings.ReplaceAll(s, `\"`, `"`)
 	}
 	return s
+}
+
+// Lines returns, for a dot file with one statement per line (as every
+// ORCS tool writes them), the line where each node first appears and the
+// line of each edge, in the order Read numbers nodes and links. For
+// other dot files it returns nil slices.
+func Lines(data []byte) (nodeLines, linkLines []int) {
+	p := dotParser{opt: Options{Topology: true}, b: lft.NewBuilder(), recordLines: true}
+	if ok, err := p.fast(data); !ok || err != nil {
+		return nil, nil
+	}
+	return p.nodeLines, p.linkLines
+}
+
+// quoteID quotes a dot identifier. Only the double quote is escaped: dot
+// keeps every other backslash sequence of an ID as it is, and so do the
+// readers.
+func quoteID(s string) string {
+	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
 }

@@ -1,20 +1,22 @@
-package lft
+package ib
 
 import (
 	"fmt"
 	"math/bits"
 	"sort"
+
+	"orcs/lft"
 )
 
-// IBOptions controls BuildIB.
-type IBOptions struct {
+// Options controls Build.
+type Options struct {
 	// Names chooses the node names (NamesGUID by default).
 	Names NameStyle
 	// LMCSpread routes by source where a destination port owns several
 	// LIDs (LMC > 0): host s reaches host d over LID base(d) + s mod 2^LMC(d)
 	// (s the source's host index), as MPI libraries spread connections over
 	// the paths of an LMC range. Off, every host is reached over its base
-	// LID. A dot file cannot express per-source routes, so WriteDot always
+	// LID. A dot file cannot express per-source routes, so dot.Write always
 	// writes the base-LID tables.
 	LMCSpread bool
 	// Warn, when not nil, receives findings that do not stop the build
@@ -22,7 +24,7 @@ type IBOptions struct {
 	Warn func(msg string)
 }
 
-// BuildIB builds the routed fabric of a topology and the forwarding tables
+// Build builds the routed fabric of a topology and the forwarding tables
 // of a dump of the same fabric.
 //
 // Every connected port of a channel adapter is a host (a CA with several
@@ -50,7 +52,7 @@ type IBOptions struct {
 // ports, out port 0 (the switch itself) for a LID that is not the
 // switch's, an out port without a cable for a host's LID, and a dump_fts
 // table whose top LID was dropped by infiniband-diags when it is a host's.
-func BuildIB(t *Topology, rt *Routing, opt IBOptions) (*Fabric, error) {
+func Build(t *Topology, rt *Routing, opt Options) (*lft.Fabric, error) {
 	if t == nil || rt == nil {
 		return nil, fmt.Errorf("BuildIB: need a topology and a routing dump")
 	}
@@ -64,11 +66,11 @@ func BuildIB(t *Topology, rt *Routing, opt IBOptions) (*Fabric, error) {
 	return b.build()
 }
 
-// ibBuild is the state of one BuildIB.
+// ibBuild is the state of one Build.
 type ibBuild struct {
 	t   *Topology
 	rt  *Routing
-	opt IBOptions
+	opt Options
 
 	byGUID   map[uint64]int // node GUID → topology node
 	owners   []ibOwner      // every port that owns LIDs
@@ -114,8 +116,8 @@ func (b *ibBuild) who(o int) string {
 	return fmt.Sprintf("%s %q (0x%016x) port %d", kindWord(n.Kind), desc, n.GUID, ow.port)
 }
 
-func kindWord(k NodeKind) string {
-	if k == Host {
+func kindWord(k lft.NodeKind) string {
+	if k == lft.Host {
 		return "CA"
 	}
 	return k.String()
@@ -141,7 +143,7 @@ func (b *ibBuild) index() error {
 	b.ownerOf = make([][]int32, len(t.Nodes))
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
-		if n.NPorts < 1 || n.NPorts > maxPorts {
+		if n.NPorts < 1 || n.NPorts > MaxPorts {
 			return fmt.Errorf("%s:%d: %s has %d ports", t.File, n.Line, b.nodeWho(i), n.NPorts)
 		}
 		if j, dup := b.byGUID[n.GUID]; dup {
@@ -183,7 +185,7 @@ func (b *ibBuild) index() error {
 			}
 			return nil
 		}
-		if n.Kind == Switch {
+		if n.Kind == lft.Switch {
 			if err := add(0, &n.Port0); err != nil {
 				return err
 			}
@@ -246,7 +248,7 @@ func (b *ibBuild) labelLIDs() error {
 				rt.File, lab.line, lid, lab.guid, b.t.File)
 		}
 		ow := &b.owners[o]
-		if k := b.t.Nodes[ow.node].Kind; lab.kind <= Router && lab.kind != k {
+		if k := b.t.Nodes[ow.node].Kind; lab.kind <= lft.Router && lab.kind != k {
 			return fmt.Errorf("%s:%d: LID 0x%04x: the dump calls port GUID 0x%016x a %s, %s says %s",
 				rt.File, lab.line, lid, lab.guid, kindWord(lab.kind), b.t.File, b.who(o))
 		}
@@ -309,14 +311,14 @@ func (b *ibBuild) matchTables() error {
 				rt.File, lt.Line, lt.GUID, desc, t.File)
 		}
 		n := &t.Nodes[i]
-		if n.Kind == Host {
+		if n.Kind == lft.Host {
 			return fmt.Errorf("%s:%d: table for 0x%016x, which is a CA in %s (line %d)", rt.File, lt.Line, lt.GUID, t.File, n.Line)
 		}
 		if prev := b.tables[i]; prev >= 0 {
 			return fmt.Errorf("%s:%d: second table for switch 0x%016x (first at line %d)", rt.File, lt.Line, lt.GUID, rt.Switches[prev].Line)
 		}
 		b.tables[i] = k
-		if lt.LID != 0 && n.Kind == Switch {
+		if lt.LID != 0 && n.Kind == lft.Switch {
 			o := int(b.ownerOf[i][0]) - 1
 			ow := &b.owners[o]
 			switch {
@@ -334,7 +336,7 @@ func (b *ibBuild) matchTables() error {
 		}
 	}
 	for i := range t.Nodes {
-		if t.Nodes[i].Kind == Switch && b.tables[i] < 0 {
+		if t.Nodes[i].Kind == lft.Switch && b.tables[i] < 0 {
 			return fmt.Errorf("%s: %s (%s:%d) has no table in the dump: the files do not describe the same fabric, or the dump is incomplete",
 				rt.File, b.nodeWho(i), t.File, t.Nodes[i].Line)
 		}
@@ -402,7 +404,7 @@ func (b *ibBuild) inferOwner(bases []int, lid int) int {
 func (b *ibBuild) finishLIDs() error {
 	with, without := 0, 0
 	for o := range b.owners {
-		if b.t.Nodes[b.owners[o].node].Kind == Host {
+		if b.t.Nodes[b.owners[o].node].Kind == lft.Host {
 			if b.owners[o].base != 0 {
 				with++
 			} else {
@@ -418,7 +420,7 @@ func (b *ibBuild) finishLIDs() error {
 	shown := 0
 	for o := range b.owners {
 		ow := &b.owners[o]
-		if b.t.Nodes[ow.node].Kind == Host && ow.base == 0 {
+		if b.t.Nodes[ow.node].Kind == lft.Host && ow.base == 0 {
 			if shown++; shown <= 3 {
 				b.warn("%s has no LID in %s or %s: no switch routes to it", b.who(o), b.t.File, b.rt.File)
 			}
@@ -431,7 +433,7 @@ func (b *ibBuild) finishLIDs() error {
 }
 
 // build assembles the fabric.
-func (b *ibBuild) build() (*Fabric, error) {
+func (b *ibBuild) build() (*lft.Fabric, error) {
 	t := b.t
 	// Fabric nodes: hosts (CA ports) by node GUID and port, then switches
 	// and routers by node GUID.
@@ -443,11 +445,11 @@ func (b *ibBuild) build() (*Fabric, error) {
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
 		switch n.Kind {
-		case Host:
+		case lft.Host:
 			for _, p := range n.Ports {
 				hosts = append(hosts, fnode{i, p.Num, int(b.ownerOf[i][p.Num]) - 1})
 			}
-		case Switch:
+		case lft.Switch:
 			switches = append(switches, fnode{i, 0, int(b.ownerOf[i][0]) - 1})
 		default:
 			o := -1
@@ -470,13 +472,13 @@ func (b *ibBuild) build() (*Fabric, error) {
 	for i, fn := range all {
 		n := &t.Nodes[fn.topo]
 		named[i] = ibNamed{kind: n.Kind, guid: n.GUID, desc: n.Desc}
-		if n.Kind == Host && len(n.Ports) > 1 {
+		if n.Kind == lft.Host && len(n.Ports) > 1 {
 			named[i].port = fn.port
 		}
 	}
 	names := ibNames(named, b.opt.Names)
 
-	bld := NewBuilder()
+	bld := lft.NewBuilder()
 	// fabric node of every (topology node, port): hosts per CA port,
 	// switches and routers for all their ports.
 	fabricOf := make([][]int32, len(t.Nodes))
@@ -494,7 +496,7 @@ func (b *ibBuild) build() (*Fabric, error) {
 			ow := &b.owners[fn.owner]
 			bld.SetPortInfo(id, int32(fn.port), ow.guid, uint16(ow.base), uint8(ow.lmc))
 		}
-		if n.Kind == Host {
+		if n.Kind == lft.Host {
 			fabricOf[fn.topo][fn.port] = id
 		} else {
 			for p := range fabricOf[fn.topo] {
@@ -507,19 +509,19 @@ func (b *ibBuild) build() (*Fabric, error) {
 	hostLink := make([]int32, len(hosts))
 	for i, fn := range all {
 		n := &t.Nodes[fn.topo]
-		if n.Kind != Host {
+		if n.Kind != lft.Host {
 			outLink[fn.topo] = make([]int32, n.NPorts+1)
 			for p := range outLink[fn.topo] {
 				outLink[fn.topo][p] = -1
 			}
 		}
 		for _, p := range n.Ports {
-			if n.Kind == Host && p.Num != fn.port {
+			if n.Kind == lft.Host && p.Num != fn.port {
 				continue
 			}
 			to := fabricOf[p.Peer][p.PeerPort]
 			l := bld.Link(int32(i), to, p.Num, p.PeerPort)
-			if n.Kind == Host {
+			if n.Kind == lft.Host {
 				hostLink[i] = l
 			} else {
 				outLink[fn.topo][p.Num] = l
@@ -528,10 +530,10 @@ func (b *ibBuild) build() (*Fabric, error) {
 	}
 	H := len(hosts)
 	for h := range hosts {
-		bld.Route(hostLink[h], AnyDest)
+		bld.Route(hostLink[h], lft.AnyDest)
 	}
 	// Destination LIDs: base LIDs, and with LMC spread every offset.
-	dest := make([]DestID, H)
+	dest := make([]lft.DestID, H)
 	base := make([]int, H)
 	mask := make([]int32, H)
 	K := 1
@@ -614,16 +616,12 @@ func (b *ibBuild) build() (*Fabric, error) {
 			portOfLID[e.LID] = none
 		}
 	}
+	if spread != nil {
+		bld.SetLMCSpread(mask, spread)
+	}
 	f, err := bld.Build()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", t.File, err)
-	}
-	if spread != nil {
-		spread[0] = f.swTab
-		f.spread, f.spreadMask = spread, mask
-		if err := f.checkSpread(); err != nil {
-			return nil, err
-		}
 	}
 	return f, nil
 }
@@ -636,7 +634,7 @@ func (b *ibBuild) checkTable(lt *LFT, node int, outLink []int32, hostLID []bool)
 	n := &b.t.Nodes[node]
 	rt := b.rt
 	self := int32(0)
-	if n.Kind == Switch {
+	if n.Kind == lft.Switch {
 		self = b.ownerOf[node][0]
 	}
 	hasTop := false

@@ -1,17 +1,20 @@
-package lft
+package dot
 
 import (
 	"bytes"
 	"compress/gzip"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"orcs/lft"
 )
 
-func mustRead(t *testing.T, src string) *Fabric {
+func mustRead(t *testing.T, src string) *lft.Fabric {
 	t.Helper()
-	f, err := ReadDot([]byte(src), "test.dot", DotOptions{})
+	f, err := Read([]byte(src), "test.dot", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -19,12 +22,12 @@ func mustRead(t *testing.T, src string) *Fabric {
 }
 
 // routeNames walks src→dst and names the nodes visited.
-func routeNames(t *testing.T, f *Fabric, src, dst string) string {
+func routeNames(t *testing.T, f *lft.Fabric, src, dst string) string {
 	t.Helper()
 	s, _ := f.NodeByName(src)
 	d, _ := f.NodeByName(dst)
 	links, st := f.AppendRoute(nil, f.HostIndex(s), f.HostIndex(d))
-	if st != RouteOK {
+	if st != lft.RouteOK {
 		t.Fatalf("route %s->%s: status %d", src, dst, st)
 	}
 	names := []string{src}
@@ -35,7 +38,7 @@ func routeNames(t *testing.T, f *Fabric, src, dst string) string {
 }
 
 func TestManualListing1(t *testing.T) {
-	f, err := ReadDotFile("../testdata/manual4.dot", DotOptions{})
+	f, err := ReadFile("../testdata/manual4.dot", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -54,7 +57,7 @@ func TestManualListing1(t *testing.T) {
 	s11, _ := f.NodeByName("S11")
 	out := f.OutLinks(s11)
 	for dst, want := range []int32{out[0], out[0], out[1], out[1]} {
-		if got := f.NextHop(s11, int32(dst)); got != want {
+		if got := f.NextHop(0, s11, int32(dst)); got != want {
 			t.Errorf("S11 towards host %d uses link %d, want %d", dst, got, want)
 		}
 	}
@@ -80,10 +83,10 @@ func TestFirstMatchInFileOrder(t *testing.T) {
 	s, _ := f.NodeByName("S")
 	b := f.HostIndex(mustNode(t, f, "HB"))
 	e := f.Explain(f.HostIndex(mustNode(t, f, "HA")), b)
-	if e == nil || e.Status != Loop {
+	if e == nil || e.Status != lft.Loop {
 		t.Fatalf("want loop, got %+v", e)
 	}
-	msg := e.Message(f)
+	msg := e.Error()
 	if !strings.Contains(msg, "routing loop from HA to HB at node S: S -> T -> S") {
 		t.Errorf("message %q", msg)
 	}
@@ -99,7 +102,7 @@ func TestFirstMatchInFileOrder(t *testing.T) {
 	}
 }
 
-func mustNode(t *testing.T, f *Fabric, name string) int32 {
+func mustNode(t *testing.T, f *lft.Fabric, name string) int32 {
 	t.Helper()
 	v, ok := f.NodeByName(name)
 	if !ok {
@@ -116,13 +119,13 @@ H2 -> S1 [comment="*"];
 S1 -> H2 [comment=""];
 }`)
 	e := f.Explain(0, 1)
-	if e == nil || e.Status != Unroutable {
+	if e == nil || e.Status != lft.Unroutable {
 		t.Fatalf("got %+v", e)
 	}
-	if got, want := e.Message(f), "no route from H1 to H2: node S1 has no table entry for H2"; got != want {
+	if got, want := e.Error(), "no route from H1 to H2: node S1 has no table entry for H2"; got != want {
 		t.Errorf("got %q want %q", got, want)
 	}
-	if _, st := f.AppendRoute(nil, 0, 1); st != Unroutable {
+	if _, st := f.AppendRoute(nil, 0, 1); st != lft.Unroutable {
 		t.Errorf("AppendRoute status %d", st)
 	}
 	c := f.CheckRoutes([]int32{0, 1}, 10, 1)
@@ -135,16 +138,16 @@ func TestCommentTokenSeparators(t *testing.T) {
 	f := mustRead(t, "digraph g {\nH1 -> S [comment=\"*\"];\nH2 -> S [comment=\"*\"];\nH3 -> S [comment=\"*\"];\nS -> H1 [comment=\" H1,\tH10 \"];\nS -> H2 [comment=\"H2 ,H3\"];\nS -> H3 [comment=\"H3\"];\n}\n")
 	// H3 is first listed on S->H2, so S sends it to host H2, which sends it
 	// back: a loop through a host.
-	if e := f.Explain(1, 2); e == nil || e.Status != Loop || e.Message(f) != "routing loop from H2 to H3 at node H2: H2 -> S -> H2" {
+	if e := f.Explain(1, 2); e == nil || e.Status != lft.Loop || e.Error() != "routing loop from H2 to H3 at node H2: H2 -> S -> H2" {
 		t.Fatalf("H2->H3: %+v", e)
 	}
 	// H3 is listed on S->H2 first: the first match wins even if it is odd.
 	s := mustNode(t, f, "S")
 	h2 := mustNode(t, f, "H2")
-	if l := f.NextHop(s, f.HostIndex(mustNode(t, f, "H3"))); f.Links[l].To != h2 {
+	if l := f.NextHop(0, s, f.HostIndex(mustNode(t, f, "H3"))); f.Links[l].To != h2 {
 		t.Errorf("S routes H3 over %s, want the edge to H2", f.LinkName(l))
 	}
-	if l := f.NextHop(s, 0); f.Nodes[f.Links[l].To].Name != "H1" {
+	if l := f.NextHop(0, s, 0); f.Nodes[f.Links[l].To].Name != "H1" {
 		t.Errorf("S routes H1 over %s", f.LinkName(l))
 	}
 }
@@ -181,11 +184,11 @@ func TestFastAndFallbackAgree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	fast, err := ReadDot(data, "a", DotOptions{})
+	fast, err := Read(data, "a", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	p := dotParser{file: "b", b: NewBuilder()}
+	p := dotParser{file: "b", b: lft.NewBuilder()}
 	if err := p.slow(data, 0); err != nil {
 		t.Fatal(err)
 	}
@@ -196,7 +199,7 @@ func TestFastAndFallbackAgree(t *testing.T) {
 	assertSameFabric(t, fast, slow)
 }
 
-func assertSameFabric(t *testing.T, a, b *Fabric) {
+func assertSameFabric(t *testing.T, a, b *lft.Fabric) {
 	t.Helper()
 	if len(a.Nodes) != len(b.Nodes) || len(a.Links) != len(b.Links) || a.NumHosts() != b.NumHosts() {
 		t.Fatalf("sizes differ: %d/%d nodes, %d/%d links", len(a.Nodes), len(b.Nodes), len(a.Links), len(b.Links))
@@ -213,7 +216,7 @@ func assertSameFabric(t *testing.T, a, b *Fabric) {
 	}
 	for v := range a.Nodes {
 		for d := 0; d < a.NumHosts(); d++ {
-			if x, y := a.NextHop(int32(v), int32(d)), b.NextHop(int32(v), int32(d)); x != y {
+			if x, y := a.NextHop(0, int32(v), int32(d)), b.NextHop(0, int32(v), int32(d)); x != y {
 				t.Fatalf("node %s towards %s: link %d vs %d", a.Nodes[v].Name, a.HostName(d), x, y)
 			}
 		}
@@ -222,20 +225,20 @@ func assertSameFabric(t *testing.T, a, b *Fabric) {
 
 func TestWriteDotRoundTrip(t *testing.T) {
 	for _, file := range []string{"../testdata/manual4.dot"} {
-		f, err := ReadDotFile(file, DotOptions{})
+		f, err := ReadFile(file, Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
 		var buf bytes.Buffer
-		if err := WriteDot(&buf, f, DotWriteOptions{}); err != nil {
+		if err := Write(&buf, f, WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		p := dotParser{file: "rt", b: NewBuilder()}
+		p := dotParser{file: "rt", b: lft.NewBuilder()}
 		ok, err := p.fast(buf.Bytes())
 		if !ok || err != nil {
 			t.Fatalf("written dot is not in the streaming form (line %d): %v", p.line, err)
 		}
-		g, err := ReadDot(buf.Bytes(), "rt", DotOptions{})
+		g, err := Read(buf.Bytes(), "rt", Options{})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -264,15 +267,15 @@ func TestDotErrors(t *testing.T) {
 		{"empty", "", "f.dot:1: malformed dot"},
 	}
 	for _, c := range cases {
-		_, err := ReadDot([]byte(c.src), "f.dot", DotOptions{})
+		_, err := Read([]byte(c.src), "f.dot", Options{})
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%s: error %v, want it to contain %q", c.name, err, c.want)
 		}
 	}
-	if _, err := ReadDotFile(gz, DotOptions{}); err == nil || !strings.Contains(err.Error(), "bad.dot.gz: gzip:") {
+	if _, err := ReadFile(gz, Options{}); err == nil || !strings.Contains(err.Error(), "bad.dot.gz: gzip:") {
 		t.Errorf("truncated gzip: %v", err)
 	}
-	if _, err := ReadDotFile(filepath.Join(dir, "missing.dot"), DotOptions{}); err == nil || !strings.Contains(err.Error(), "missing.dot: open: no such file") {
+	if _, err := ReadFile(filepath.Join(dir, "missing.dot"), Options{}); err == nil || !strings.Contains(err.Error(), "missing.dot: open: no such file") {
 		t.Errorf("missing file: %v", err)
 	}
 }
@@ -285,14 +288,14 @@ func TestGzipInput(t *testing.T) {
 	zw.Close()
 	p := filepath.Join(t.TempDir(), "m.dot") // no .gz suffix: detected by content
 	os.WriteFile(p, zb.Bytes(), 0o644)
-	f, err := ReadDotFile(p, DotOptions{})
+	f, err := ReadFile(p, Options{})
 	if err != nil || f.NumHosts() != 4 {
 		t.Fatalf("gzip input: %v", err)
 	}
 }
 
 func TestTopologyOnly(t *testing.T) {
-	f, err := ReadDot([]byte("digraph {\nH1 -> S1;\nS1 -> H1;\n}\n"), "t", DotOptions{Topology: true})
+	f, err := Read([]byte("digraph {\nH1 -> S1;\nS1 -> H1;\n}\n"), "t", Options{Topology: true})
 	if err != nil || len(f.Links) != 2 {
 		t.Fatalf("topology read: %v", err)
 	}
@@ -311,7 +314,7 @@ func FuzzReadDot(f *testing.F) {
 		f.Add(data)
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
-		fab, err := ReadDot(data, "fuzz.dot", DotOptions{KeepAttrs: true})
+		fab, err := Read(data, "fuzz.dot", Options{KeepAttrs: true})
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.dot") {
 				t.Fatalf("error does not name the file: %v", err)
@@ -327,10 +330,10 @@ func FuzzReadDot(f *testing.F) {
 			}
 		}
 		var buf bytes.Buffer
-		if err := WriteDot(&buf, fab, DotWriteOptions{}); err != nil {
+		if err := Write(&buf, fab, WriteOptions{}); err != nil {
 			t.Fatal(err)
 		}
-		back, err := ReadDot(buf.Bytes(), "rt", DotOptions{})
+		back, err := Read(buf.Bytes(), "rt", Options{})
 		if err != nil {
 			t.Fatalf("re-reading written dot: %v\n%s", err, buf.Bytes())
 		}
@@ -345,11 +348,11 @@ func FuzzReadDot(f *testing.F) {
 func TestKeywordsIgnoreCase(t *testing.T) {
 	src := "Strict DiGraph g {\nNode [shape=box];\nEDGE [color=red];\nH1 -> S1 [comment=\"*\"];\nS1 -> H1 [comment=\"H1\"];\nH2 -> S1 [comment=\"*\"];\nS1 -> H2 [comment=\"H2\"];\n}\n"
 	fast := mustRead(t, src)
-	p := dotParser{file: "b", b: NewBuilder()}
+	p := dotParser{file: "b", b: lft.NewBuilder()}
 	if ok, _ := p.fast([]byte(src)); !ok {
 		t.Fatal("streaming parser refused the keywords")
 	}
-	q := dotParser{file: "b", b: NewBuilder()}
+	q := dotParser{file: "b", b: lft.NewBuilder()}
 	if err := q.slow([]byte(src), 0); err != nil {
 		t.Fatal(err)
 	}
@@ -368,15 +371,23 @@ func TestKeywordsIgnoreCase(t *testing.T) {
 func TestBackslashNamesRoundTrip(t *testing.T) {
 	f := mustRead(t, "digraph {\n\"H\\\\c\" -> S [comment=\"*\"];\nS -> \"H\\\\c\" [comment=\"H\\\\c\"];\nH2 -> S [comment=\"*\"];\nS -> H2 [comment=\"H2\"];\n}\n")
 	var buf bytes.Buffer
-	if err := WriteDot(&buf, f, DotWriteOptions{}); err != nil {
+	if err := Write(&buf, f, WriteOptions{}); err != nil {
 		t.Fatal(err)
 	}
-	g, err := ReadDot(buf.Bytes(), "rt", DotOptions{})
+	g, err := Read(buf.Bytes(), "rt", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	assertSameFabric(t, f, g)
 	if f.Digest() != g.Digest() {
 		t.Fatal("digest changed by a write and a read")
+	}
+}
+
+func TestDotLines(t *testing.T) {
+	src := "digraph g {\n  // comment\n  H0;\n  H0 -> S0 [comment=\"*\"];\n\n  S0 -> H0 [comment=\"H0\"];\n}\n"
+	nodes, links := Lines([]byte(src))
+	if fmt.Sprint(nodes) != "[3 4]" || fmt.Sprint(links) != "[4 6]" {
+		t.Errorf("Lines = %v, %v", nodes, links)
 	}
 }

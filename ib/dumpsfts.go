@@ -1,4 +1,4 @@
-package lft
+package ib
 
 // ReadDumpFTS parses the output of dump_fts or ibroute (infiniband-diags):
 // the tables read back from the switches,
@@ -17,7 +17,7 @@ package lft
 //
 // infiniband-diags 44.0 skips the last LID of a switch whose LinearFDBTop
 // is a multiple of 64. The table then lacks an entry for the top of its
-// header's range; BuildIB reports that clearly when the LID is a host's,
+// header's range; Build reports that clearly when the LID is a host's,
 // and a topology with opensm-lfts.dump should be used instead.
 func ReadDumpFTS(data []byte, file string) (*Routing, error) {
 	return readUnicast(newLines(data, file))

@@ -1,0 +1,82 @@
+// Package input opens the files a user names on the command line: "-" is
+// standard input, and gzip data is decompressed whatever the file is
+// called (recognised by its magic bytes). Errors name the file.
+package input
+
+import (
+	"bufio"
+	"compress/gzip"
+	"fmt"
+	"io"
+	"os"
+)
+
+// Name returns how path is named in messages: "<stdin>" for "-".
+func Name(path string) string {
+	if path == "-" {
+		return "<stdin>"
+	}
+	return path
+}
+
+// Open opens path ("-" for standard input) for reading through a buffer,
+// decompressing gzip data. It returns the reader and a function that closes
+// the input.
+func Open(path string) (*bufio.Reader, func(), error) {
+	var src io.Reader = os.Stdin
+	done := func() {}
+	if path != "-" {
+		fh, err := os.Open(path)
+		if err != nil {
+			return nil, nil, fmt.Errorf("%s: %w", path, StripPath(err))
+		}
+		src, done = fh, func() { fh.Close() }
+	}
+	br := bufio.NewReaderSize(src, 1<<16)
+	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		zr, err := gzip.NewReader(br)
+		if err != nil {
+			done()
+			return nil, nil, fmt.Errorf("%s: gzip: %w", Name(path), err)
+		}
+		closeFile := done
+		done = func() { zr.Close(); closeFile() }
+		br = bufio.NewReaderSize(gzipErrors{zr}, 1<<16)
+	}
+	return br, done, nil
+}
+
+// ReadAll reads a whole input into memory (see Open). Errors name the
+// file.
+func ReadAll(path string) ([]byte, error) {
+	br, done, err := Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer done()
+	data, err := io.ReadAll(br)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", Name(path), StripPath(err))
+	}
+	return data, nil
+}
+
+// gzipErrors says that read errors come from the compressed data.
+type gzipErrors struct{ r io.Reader }
+
+func (g gzipErrors) Read(p []byte) (int, error) {
+	n, err := g.r.Read(p)
+	if err != nil && err != io.EOF {
+		err = fmt.Errorf("gzip: corrupt or truncated data: %w", err)
+	}
+	return n, err
+}
+
+// StripPath drops the *os.PathError wrapper, whose text repeats the file
+// name that the caller already puts first.
+func StripPath(err error) error {
+	if pe, ok := err.(*os.PathError); ok {
+		return fmt.Errorf("%s: %w", pe.Op, pe.Err)
+	}
+	return err
+}
