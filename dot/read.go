@@ -7,7 +7,7 @@ import (
 	"strconv"
 	"strings"
 
-	"orcs/internal/input"
+	"orcs/input"
 	"orcs/lft"
 
 	"github.com/awalterschulze/gographviz"
@@ -89,7 +89,7 @@ func kindOfName(name []byte) lft.NodeKind {
 
 // errorf returns an error located at the current line.
 func (p *dotParser) errorf(format string, args ...any) error {
-	return fmt.Errorf("%s:%d: %s", p.file, p.line, fmt.Sprintf(format, args...))
+	return input.Errorf(p.file, p.line, "%s", fmt.Sprintf(format, args...))
 }
 
 // fast parses data line by line. It returns false (and p.line set to the
@@ -439,7 +439,7 @@ func (p *dotParser) slow(data []byte, fastLine int) error {
 		if m := gographvizLine.FindStringSubmatch(msg); m != nil {
 			line, _ = strconv.Atoi(m[1])
 		}
-		return fmt.Errorf("%s:%d: malformed dot: %s", p.file, line, msg)
+		return input.Errorf(p.file, line, "malformed dot: %s", msg)
 	}
 	if !g.Type {
 		return fmt.Errorf("%s: undirected graph: a fabric must be a digraph (every cable is two directed edges)", p.file)

@@ -25,7 +25,7 @@ import (
 	"os"
 
 	"orcs/ib"
-	"orcs/internal/input"
+	"orcs/input"
 	"orcs/internal/outfile"
 )
 

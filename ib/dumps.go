@@ -3,7 +3,7 @@ package ib
 import (
 	"fmt"
 
-	"orcs/internal/input"
+	"orcs/input"
 	"orcs/lft"
 )
 
@@ -48,13 +48,13 @@ const (
 func wrongKind(file string, f Format, want string) error {
 	switch {
 	case f == FormatUnknown:
-		return fmt.Errorf("%s: unrecognised content: want %s", file, want)
+		return input.Errorf(file, 0, "unrecognised content: want %s", want).With(ErrFormat)
 	case f.IsRouting():
-		return fmt.Errorf("%s: this is a routing dump (%s), not a topology: want %s", file, f, want)
+		return input.Errorf(file, 0, "this is a routing dump (%s), not a topology: want %s", f, want).With(ErrFormat)
 	case f.IsTopology():
-		return fmt.Errorf("%s: this is a topology (%s), not a routing dump: want %s", file, f, want)
+		return input.Errorf(file, 0, "this is a topology (%s), not a routing dump: want %s", f, want).With(ErrFormat)
 	}
-	return fmt.Errorf("%s: this is %s: want %s", file, f, want)
+	return input.Errorf(file, 0, "this is %s: want %s", f, want).With(ErrFormat)
 }
 
 // ReadTopologyFile reads a topology file ("-" for standard input, gzip

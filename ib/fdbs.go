@@ -39,7 +39,7 @@ func readFDBs(r *lines) (rt *Routing, err error) {
 			return nil
 		}
 		if last == 0 {
-			return r.errorAt(cur.Line, "table of switch 0x%016x has no entries: truncated file", cur.GUID)
+			return r.errorAt(cur.Line, "table of switch 0x%016x has no entries: truncated file", cur.GUID).With(ErrTruncated)
 		}
 		cur.Top = last
 		if last > maxTop {
@@ -101,7 +101,7 @@ func readFDBs(r *lines) (rt *Routing, err error) {
 	}
 	if lt := &rt.Switches[len(rt.Switches)-1]; lt.Top < maxTop {
 		return nil, r.errorf("truncated file: the last table (switch 0x%016x, line %d) ends at LID 0x%04X, the table at line %d goes to 0x%04X",
-			lt.GUID, lt.Line, lt.Top, maxTopLine, maxTop)
+			lt.GUID, lt.Line, lt.Top, maxTopLine, maxTop).With(ErrTruncated)
 	}
 	return rt, nil
 }

@@ -160,8 +160,19 @@ type TopoNode struct {
 	Port0 TopoPort
 	// Ports lists the connected ports in ascending port number.
 	Ports []TopoPort
-	// Line is the line of the node's record (its first mention).
+	// Line is the line of the node's record (its first mention), in File:
+	// the file that holds the record (an ibsim net file's include keeps
+	// its own name).
 	Line int
+	File string
+}
+
+// fileOf returns the file of node n's record.
+func (t *Topology) fileOf(n *TopoNode) string {
+	if n.File != "" {
+		return n.File
+	}
+	return t.File
 }
 
 // TopoPort is one port of a node.

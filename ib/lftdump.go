@@ -83,7 +83,7 @@ func readUnicast(r *lines) (rt *Routing, err error) {
 			}
 		case bytes.HasPrefix(l, []byte("Unicast lids [")):
 			if cur != nil {
-				return nil, r.errorf("new table before the trailer of switch 0x%016x (line %d): truncated table", cur.GUID, cur.Line)
+				return nil, r.errorf("new table before the trailer of switch 0x%016x (line %d): truncated table", cur.GUID, cur.Line).With(ErrTruncated)
 			}
 			t, err := parseUnicastHeader(r, l)
 			if err != nil {
@@ -132,7 +132,7 @@ func readUnicast(r *lines) (rt *Routing, err error) {
 		}
 	}
 	if cur != nil {
-		return nil, r.errorf("truncated dump: the table of switch 0x%016x (line %d) has no \"lids dumped\" trailer", cur.GUID, cur.Line)
+		return nil, r.errorf("truncated dump: the table of switch 0x%016x (line %d) has no \"lids dumped\" trailer", cur.GUID, cur.Line).With(ErrTruncated)
 	}
 	if len(rt.Switches) == 0 {
 		return nil, r.errorf("no switch tables (want \"Unicast lids [...] of switch ...\" headers)")

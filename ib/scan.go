@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"orcs/input"
 )
 
 // This file holds the small line and token scanners shared by the readers
@@ -108,17 +110,17 @@ func (r *lines) readErr() error {
 	if r.err == nil {
 		return nil
 	}
-	return fmt.Errorf("%s: after line %d: %w", r.file, r.n, r.err)
+	return input.Errorf(r.file, 0, "after line %d: %w", r.n, r.err).With(ErrTruncated)
 }
 
 // errorf returns an error located at the line last returned.
-func (r *lines) errorf(format string, args ...any) error {
-	return fmt.Errorf("%s:%d: %s", r.file, r.n, fmt.Sprintf(format, args...))
+func (r *lines) errorf(format string, args ...any) *input.ParseError {
+	return input.Errorf(r.file, r.n, "%s", fmt.Sprintf(format, args...))
 }
 
 // errorAt returns an error located at line n of the same file.
-func (r *lines) errorAt(n int, format string, args ...any) error {
-	return fmt.Errorf("%s:%d: %s", r.file, n, fmt.Sprintf(format, args...))
+func (r *lines) errorAt(n int, format string, args ...any) *input.ParseError {
+	return input.Errorf(r.file, n, "%s", fmt.Sprintf(format, args...))
 }
 
 // tok quotes a token for an error message, shortened when long.

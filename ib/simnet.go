@@ -7,7 +7,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"orcs/internal/input"
+	"orcs/input"
 	"orcs/lft"
 )
 
@@ -259,7 +259,7 @@ func (p *netParser) record(r *lines, keyword string, c *cursor) error {
 		return r.errorf("%s %d: empty node id", keyword, nports)
 	}
 	c.blank()
-	n := TopoNode{Kind: kind, ID: string(id), NPorts: nports, Line: line}
+	n := TopoNode{Kind: kind, ID: string(id), NPorts: nports, Line: line, File: r.file}
 	if c.lit("#") {
 		desc, lid, lmc, hasLID, hasLMC, err := nodeTail(c)
 		if err != "" {
@@ -534,17 +534,15 @@ func (p *netParser) finish() (*Topology, error) {
 	for _, pp := range p.pending {
 		ri, ok := p.ids[pp.remote]
 		if !ok {
-			return nil, fmt.Errorf("%s:%d: port %d connects to unknown node id %q", pp.file, pp.line, pp.port, pp.remote)
+			return nil, input.Errorf(pp.file, pp.line, "port %d connects to unknown node id %q", pp.port, pp.remote)
 		}
 		n, rn := &t.Nodes[pp.node], &t.Nodes[ri]
 		if pp.remotePort > rn.NPorts {
-			return nil, fmt.Errorf("%s:%d: port %d connects to port %d of %q, which has ports 1-%d",
-				pp.file, pp.line, pp.port, pp.remotePort, pp.remote, rn.NPorts)
+			return nil, input.Errorf(pp.file, pp.line, "port %d connects to port %d of %q, which has ports 1-%d", pp.port, pp.remotePort, pp.remote, rn.NPorts)
 		}
 		back := rn.Port(pp.remotePort)
 		if back == nil {
-			return nil, fmt.Errorf("%s:%d: port %d of %q connects to %q[%d], which does not list that port (both ends of a cable must be listed)",
-				pp.file, pp.line, pp.port, n.ID, pp.remote, pp.remotePort)
+			return nil, input.Errorf(pp.file, pp.line, "port %d of %q connects to %q[%d], which does not list that port (both ends of a cable must be listed)", pp.port, n.ID, pp.remote, pp.remotePort)
 		}
 		pt := n.Port(pp.port)
 		pt.Peer, pt.PeerPort = ri, pp.remotePort
@@ -557,8 +555,7 @@ func (p *netParser) finish() (*Topology, error) {
 			rn := &t.Nodes[pt.Peer]
 			back := rn.Port(pt.PeerPort)
 			if back.Peer != i || back.PeerPort != pt.Num {
-				return nil, fmt.Errorf("%s:%d: port %d of %q connects to %q[%d], but that port connects to %q[%d] (line %d)",
-					p.fileOf(pt.Line, i), pt.Line, pt.Num, n.ID, rn.ID, pt.PeerPort,
+				return nil, input.Errorf(p.fileOf(pt.Line, i), pt.Line, "port %d of %q connects to %q[%d], but that port connects to %q[%d] (line %d)", pt.Num, n.ID, rn.ID, pt.PeerPort,
 					t.Nodes[back.Peer].ID, back.PeerPort, back.Line)
 			}
 		}

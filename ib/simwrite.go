@@ -8,6 +8,7 @@ import (
 	"strings"
 
 	"orcs/dot"
+	"orcs/input"
 	"orcs/lft"
 )
 
@@ -65,7 +66,7 @@ func (o *SimOptions) errorf(f *lft.Fabric, v, l int32, format string, args ...an
 	}
 	switch {
 	case o.File != "" && line > 0:
-		return fmt.Errorf("%s:%d: %s", o.File, line, msg)
+		return input.Errorf(o.File, line, "%s", msg)
 	case o.File != "":
 		return fmt.Errorf("%s: %s", o.File, msg)
 	}

@@ -57,7 +57,7 @@ func readSubnetLst(r *lines) (topo *Topology, err error) {
 			if !seen {
 				i = len(t.Nodes)
 				byGUID[end.nodeGUID] = i
-				n := TopoNode{Kind: end.kind, GUID: end.nodeGUID, Desc: string(end.desc), NPorts: end.nports, Line: r.n}
+				n := TopoNode{Kind: end.kind, GUID: end.nodeGUID, Desc: string(end.desc), NPorts: end.nports, Line: r.n, File: r.file}
 				n.Port0.Peer = -1
 				if end.kind == lft.Switch {
 					n.Port0.GUID, n.Port0.LID = end.portGUID, end.lid

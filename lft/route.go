@@ -2,6 +2,7 @@ package lft
 
 import (
 	"fmt"
+	"io"
 	"strings"
 	"sync"
 )
@@ -134,13 +135,58 @@ type RouteCheck struct {
 // OK reports whether every checked pair routes.
 func (c *RouteCheck) OK() bool { return c.Unroutable == 0 && c.Loops == 0 }
 
+// Failed returns the number of pairs that do not route.
+func (c *RouteCheck) Failed() int64 { return c.Unroutable + c.Loops }
+
+// Summary describes the failures in one line, with the first example:
+// "3 of 240 host pairs do not route (3 unroutable, 0 routing loops);
+// first: …". It is "" when every pair routes.
+func (c *RouteCheck) Summary() string {
+	if c.OK() {
+		return ""
+	}
+	msg := fmt.Sprintf("%d of %d host pairs do not route (%d unroutable, %d routing loops)",
+		c.Failed(), c.Pairs, c.Unroutable, c.Loops)
+	if len(c.Examples) > 0 {
+		msg += "; first: " + c.Examples[0].Error()
+	}
+	return msg
+}
+
+// Write reports the check of fabric f: the pairs checked, every example
+// kept (one line each), how many more failed, and the verdict.
+func (c *RouteCheck) Write(w io.Writer, f *Fabric) error {
+	fmt.Fprintf(w, "checked %d ordered pairs of %d hosts (%d switches, %d links)\n",
+		c.Pairs, f.NumHosts(), f.NumSwitches(), len(f.Links))
+	for _, e := range c.Examples {
+		fmt.Fprintln(w, e.Error())
+	}
+	if int64(len(c.Examples)) < c.Failed() {
+		fmt.Fprintf(w, "… and %d more (-v lists all)\n", c.Failed()-int64(len(c.Examples)))
+	}
+	var err error
+	if c.OK() {
+		_, err = fmt.Fprintln(w, "all pairs route without loops")
+	} else {
+		_, err = fmt.Fprintf(w, "%d unroutable pairs, %d routing loops\n", c.Unroutable, c.Loops)
+	}
+	return err
+}
+
 // CheckRoutes checks every ordered pair of distinct hosts among hosts (host
 // indices) and keeps up to maxExamples failures. The next-hop relation
 // towards one destination (and, with LMC spread, one LID offset) is a
 // function over nodes, so each node is visited at most once per destination
 // and offset: the check costs O(destinations × offsets × nodes), linear in
-// the size of the tables. It uses up to threads goroutines.
+// the size of the tables. It uses up to threads goroutines. A nil hosts
+// checks every host.
 func (f *Fabric) CheckRoutes(hosts []int32, maxExamples, threads int) RouteCheck {
+	if hosts == nil {
+		hosts = make([]int32, len(f.hosts))
+		for i := range hosts {
+			hosts[i] = int32(i)
+		}
+	}
 	if threads < 1 {
 		threads = 1
 	}

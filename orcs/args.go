@@ -38,6 +38,9 @@ func interspersed(app *cli.App, args []string) []string {
 			positional = append(positional, rest[i+1:]...)
 			break
 		}
+		if a == "-h" || a == "--help" { // help, whatever the arguments
+			return []string{args[0], args[1], a}
+		}
 		name := strings.TrimLeft(a, "-")
 		name, _, hasValue := strings.Cut(name, "=")
 		needs, known := takesValue[name]

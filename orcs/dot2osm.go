@@ -3,11 +3,13 @@ package main
 import (
 	"fmt"
 	"io"
-
-	"orcs/ib"
-	"orcs/internal/input"
+	"strings"
 
 	"github.com/urfave/cli/v2"
+
+	"orcs/ib"
+	"orcs/input"
+	"orcs/source"
 )
 
 func init() { registerCommand(dot2osmCommand()) }
@@ -16,35 +18,52 @@ func dot2osmCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "dot2osm",
 		Usage:     "convert a dot fabric into an ibsim net file (the topology input of ibsim and OpenSM)",
-		ArgsUsage: "IN.dot [OUT.net]",
+		ArgsUsage: "[IN.dot [OUT.net]]",
 		Description: "Routing comments are ignored. Every edge is paired with its reverse edge (the k-th edge\n" +
 			"from a to b with the k-th from b to a) to form a cable; every node numbers its ports 1, 2, ... in\n" +
 			"the order of its out-edges, so a switch's port count is its number of out-edges. Every host\n" +
 			"(a node whose name starts with H) needs exactly one link. Node names become ibsim node ids:\n" +
 			"at most 64 bytes, no '\"' or '#'. IN may be - (stdin, gzip accepted); OUT defaults to -o.\n" +
+			"-i gen:SPEC or --topo FILE convert those fabrics, with their real port numbers.\n" +
 			"Example: orcs dot2osm testdata/ft64.dot ft64.net",
-		Flags: []cli.Flag{
+		Flags: append(fabricFlags(""),
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the net file to `FILE`"},
-		},
+		),
 		Action: func(c *cli.Context) error {
 			out := c.String("output_file")
-			switch {
-			case c.Args().Len() == 2 && !c.IsSet("output_file"):
-				out = c.Args().Get(1)
-			case c.Args().Len() != 1:
+			args := c.Args().Slice()
+			if len(args) == 2 && !c.IsSet("output_file") {
+				out, args = args[1], args[:1]
+			}
+			if len(args) > 1 {
 				return fmt.Errorf("dot2osm: want IN.dot [OUT.net], got %d arguments", c.Args().Len())
 			}
-			in := c.Args().First()
-			data, err := input.ReadAll(in)
-			if err != nil {
-				return err
+			given := c.IsSet("input_file") || c.IsSet("topo")
+			in := c.String("input_file")
+			if len(args) == 1 {
+				if given {
+					return fmt.Errorf("dot2osm: the fabric is given twice: as %q and with -i or --topo", args[0])
+				}
+				in = args[0]
 			}
-			if in == "-" {
-				in = "<stdin>"
-			}
-			net, err := ib.DotToSimNet(data, in)
-			if err != nil {
-				return err
+			var net *ib.SimNet
+			if in != "" && !strings.HasPrefix(in, source.GenPrefix) {
+				// A dot file: errors name the line of the offending node or edge.
+				data, err := input.ReadAll(in)
+				if err != nil {
+					return err
+				}
+				if net, err = ib.DotToSimNet(data, input.Name(in)); err != nil {
+					return err
+				}
+			} else {
+				src, err := loadFabric(c, source.Topology, false, false)
+				if err != nil {
+					return fmt.Errorf("dot2osm: %w", err)
+				}
+				if net, err = ib.PlanSimNet(src.Fabric, ib.SimOptions{File: src.Name, KeepPorts: src.RealPorts}); err != nil {
+					return err
+				}
 			}
 			return writeOutput(out, func(w io.Writer) error { return net.Write(w) })
 		},

@@ -9,6 +9,7 @@ import (
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/sim"
+	"orcs/source"
 )
 
 func init() { registerCommand(mergeCommand()) }
@@ -23,8 +24,7 @@ func mergeCommand() *cli.Command {
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json or csv"},
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the result to `FILE`"},
-			&cli.StringFlag{Name: "input_file", Aliases: []string{"i"}, Usage: "the fabric (`FILE`); needed by get_cable_cong"},
-		}, topoFlags()...),
+		}, fabricFlags("")...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() == 0 {
 				return fmt.Errorf("merge: no shard files given")
@@ -51,14 +51,14 @@ func mergeCommand() *cli.Command {
 				return fmt.Errorf("merge: metric %s prints the fabric: give it with -i (or --topo/--lfts)", m.Name)
 			}
 			if given {
-				var input string
-				fabric, input, err = loadFabric(c, true)
+				src, err := loadFabric(c, source.Tables, true, false)
 				if err != nil {
 					return err
 				}
+				fabric = src.Fabric
 				if d := fabric.Digest(); d != res.Meta.FabricDigest {
 					return fmt.Errorf("merge: %s is not the fabric the shards were computed on (digest %s, shards %s)",
-						input, d, res.Meta.FabricDigest)
+						src.Name, d, res.Meta.FabricDigest)
 				}
 			}
 			return writeOutput(c.String("output_file"), func(w io.Writer) error {

@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"orcs/dot"
+	"orcs/gen"
 	"orcs/ib"
 	"orcs/opensm"
 )
@@ -47,53 +48,6 @@ func needIBTools(t *testing.T) {
 	}
 }
 
-func TestLoadRouteInput(t *testing.T) {
-	in, err := loadRouteInput("gen:torus dims=4x4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if in.name != "gen:torus:dims=4x4,hosts=1" || !in.keepPorts || in.options("torus-2QoS").Torus == nil {
-		t.Errorf("gen spec: %+v", in)
-	}
-	// A dot written by orcs gen gets the generator's coordinates back.
-	in, err = loadRouteInput("../testdata/torus4x4.dot")
-	if err != nil {
-		t.Fatal(err)
-	}
-	tr := in.options("torus-2QoS").Torus
-	if in.keepPorts || tr == nil || tr.Seed != "S0_0" || tr.Plus[0] != "S1_0" || tr.Minus[1] != "S0_3" {
-		t.Errorf("torus dot: %+v, torus %+v", in, tr)
-	}
-	in, err = loadRouteInput("../testdata/ft64.dot")
-	if err != nil {
-		t.Fatal(err)
-	}
-	roots, err := in.roots("tree")
-	if err != nil || len(roots) != 16 || roots[0] != "S2_0" {
-		t.Errorf("roots tree: %v, %v", roots, err)
-	}
-	if _, err := in.roots("S2_0,S9"); err == nil || !strings.Contains(err.Error(), `no node "S9"`) {
-		t.Errorf("bad root: %v", err)
-	}
-	if _, err := in.roots("H3"); err == nil || !strings.Contains(err.Error(), "is a host") {
-		t.Errorf("host root: %v", err)
-	}
-	// A hand-written dot is not a generated one.
-	in, err = loadRouteInput("../testdata/manual4.dot")
-	if err != nil {
-		t.Fatal(err)
-	}
-	if in.net != nil {
-		t.Error("manual4.dot taken for a generated fabric")
-	}
-	if _, err := in.roots("tree"); err == nil {
-		t.Error("--roots tree accepted on a hand-written dot")
-	}
-	if _, err := loadRouteInput("gen:kary:k=4"); err == nil || !strings.Contains(err.Error(), "missing parameter n") {
-		t.Errorf("bad spec: %v", err)
-	}
-}
-
 func TestRouteCommand(t *testing.T) {
 	needIBTools(t)
 	dir := t.TempDir()
@@ -110,7 +64,7 @@ func TestRouteCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !sameTopology(f, in) {
+	if !gen.SameTopology(f, in) {
 		t.Error("the routed dot does not keep the input's names and link order")
 	}
 	all := make([]int32, f.NumHosts())
@@ -218,7 +172,7 @@ func TestCompareCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	var c comparison
+	var c opensm.Comparison
 	if err := json.Unmarshal([]byte(out), &c); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}

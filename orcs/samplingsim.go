@@ -1,20 +1,16 @@
 package main
 
 import (
+	"errors"
 	"fmt"
-	"io"
-	"os"
-	"strconv"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
-	"orcs/dot"
-	"orcs/gen"
 	"orcs/internal/outfile"
 	"orcs/lft"
 	"orcs/samplingsim"
+	"orcs/source"
 )
 
 func init() { registerCommand(samplingsimCommand()) }
@@ -25,16 +21,15 @@ func samplingsimCommand() *cli.Command {
 		Name:  "samplingsim",
 		Usage: "packet simulation with credit flow control and reservoir-sampling headers (Taffet's thesis)",
 		Description: "Simulates the packets of one or two jobs on a routed fabric (a generated topology with --gen,\n" +
-			"or a dot file with -i), with credit flow control, congestion marking and sampling headers,\n" +
+			"a dot file with -i, or InfiniBand dumps with --topo/--lfts), with credit flow control, congestion marking and sampling headers,\n" +
 			"prints the jobs' completion times and a congestion diagnosis, and writes per-link truth and\n" +
 			"estimates (--csv, --json) and congested-fraction plots (--svg).\n\n" +
 			"Example: orcs samplingsim --gen kary:k=4,n=3 --workload naive-reduce --window 100us --svg plot\n\n" +
 			"Workloads (--workload, --background):\n  " + strings.Join(samplingsim.WorkloadNames(), "\n  ") +
 			"\n\nMarking policies (--marking):\n  " + strings.Join(samplingsim.MarkingNames(), "\n  ") +
 			"\n\nSampling schemes (--scheme):\n  " + strings.Join(samplingsim.SchemeNames(), "\n  "),
-		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "gen", Usage: "generate the fabric from `SPEC` (see orcs gen --help), e.g. kary:k=4,n=3"},
-			&cli.StringFlag{Name: "input_file", Aliases: []string{"i"}, Usage: "read the routed fabric from dot `FILE` instead of --gen"},
+		Flags: append(fabricFlags(""),
+			&cli.StringFlag{Name: "gen", Usage: "generate the fabric from `SPEC` (see orcs gen --help), e.g. kary:k=4,n=3; the same as -i gen:SPEC"},
 			&cli.StringFlag{Name: "workload", Aliases: []string{"w"}, Value: "naive-reduce", Usage: "workload `SPEC` of the (primary) job"},
 			&cli.StringFlag{Name: "background", Usage: "workload `SPEC` of a second job on the other hosts"},
 			&cli.StringFlag{Name: "alloc", Value: "contiguous", Usage: "how two jobs share the hosts: " + strings.Join(samplingsim.AllocNames, ", ")},
@@ -69,48 +64,37 @@ func samplingsimCommand() *cli.Command {
 			&cli.StringFlag{Name: "messages", Usage: "write per-message times to CSV `FILE`"},
 			&cli.StringFlag{Name: "svg", Usage: "write congested-fraction plots to `PREFIX`-all.svg and PREFIX-wNNN.svg (one per window)"},
 			&cli.StringFlag{Name: "plot-source", Value: "estimate", Usage: "what the plots show: estimate or truth"},
-		},
+		),
 		Action: samplingsimAction,
 	}
-}
-
-// parsePicos parses a duration such as "50ns", "2us" or "1.5ms" into
-// picoseconds; a bare number is nanoseconds.
-func parsePicos(flag, s string) (samplingsim.Time, error) {
-	if v, err := strconv.ParseFloat(s, 64); err == nil {
-		return samplingsim.Time(v * 1000), nil
-	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("--%s %q: want a duration such as 50ns, 2us or 1ms", flag, s)
-	}
-	return samplingsim.Time(d.Nanoseconds()) * samplingsim.Nanosecond, nil
 }
 
 func samplingsimAction(c *cli.Context) error {
 	if c.Args().Len() > 0 {
 		return fmt.Errorf("unexpected argument %q (the fabric is given with --gen or -i)", c.Args().First())
 	}
-	var f *lft.Fabric
-	var err error
-	switch spec, in := c.String("gen"), c.String("input_file"); {
-	case spec != "" && in != "":
-		return fmt.Errorf("give the fabric either with --gen or with -i, not both")
-	case spec != "":
-		f, err = gen.Generate(spec)
-	case in != "":
-		f, err = dot.ReadFile(in, dot.Options{})
-	default:
-		return fmt.Errorf("no fabric: give --gen SPEC (e.g. kary:k=4,n=3) or -i FILE")
+	if spec := c.String("gen"); spec != "" {
+		if c.IsSet("input_file") || c.IsSet("topo") {
+			return fmt.Errorf("give the fabric either with --gen SPEC (the same as -i gen:SPEC) or with -i/--topo, not both")
+		}
+		if err := c.Set("input_file", source.GenPrefix+spec); err != nil {
+			return err
+		}
+	}
+	src, err := loadFabric(c, source.Tables, false, false)
+	if errors.Is(err, source.ErrNoFabric) {
+		return fmt.Errorf("no fabric: give --gen SPEC (e.g. kary:k=4,n=3), -i FILE or --topo FILE --lfts FILE")
 	}
 	if err != nil {
 		return err
 	}
+	f := src.Fabric
 	cfg, err := samplingsimConfig(c, f)
 	if err != nil {
 		return err
 	}
-	jobs, err := samplingsimJobs(c, f)
+	jobs, err := samplingsim.Jobs(f, samplingsim.JobsOptions{Workload: c.String("workload"), Background: c.String("background"),
+		Alloc: c.String("alloc"), Hosts: c.Int("hosts"), Mapping: c.String("mapping")})
 	if err != nil {
 		return err
 	}
@@ -132,24 +116,16 @@ func samplingsimAction(c *cli.Context) error {
 		return err
 	}
 	defer out.Abort()
-	fmt.Fprintf(out, "fabric %s: %d hosts, %d switches, %d links\n", f.GraphName, f.NumHosts(), f.NumSwitches(), len(f.Links))
-	fmt.Fprintf(out, "simulated %s: %d packets, %d packet-hops, %d events in %.3f s wall, %.3f s CPU (%.2f M packet-hops per CPU second)\n",
-		samplingsim.FormatTime(res.End), res.Packets, res.PacketHops, res.Events, res.Wall.Seconds(), res.CPU.Seconds(),
-		float64(res.PacketHops)/max(res.CPU.Seconds(), 1e-9)/1e6)
-	for _, j := range res.Jobs() {
-		fin := "unfinished"
-		if j.FinishUs >= 0 {
-			fin = samplingsim.FormatTime(samplingsim.Time(j.FinishUs*1e6) - samplingsim.Time(j.StartUs*1e6))
-		}
-		fmt.Fprintf(out, "job %s: %d hosts, %d messages, finished after %s\n", j.Name, j.Hosts, j.Messages, fin)
-	}
+	res.WriteSummary(out, src.Name)
 	if err := diag.Write(out); err != nil {
 		return err
 	}
 	if c.Bool("diagnose-truth") {
 		samplingsim.Diagnose(res, samplingsim.DiagnoseOptions{View: view, Window: -1, Threshold: c.Float64("congested"), Truth: true}).Write(out)
 	}
-	if err := writeSamplingOutputs(c, res, view, diag); err != nil {
+	files := samplingsim.Files{LinksCSV: c.String("csv"), JSON: c.String("json"), Messages: c.String("messages"),
+		SVG: c.String("svg"), PlotSource: c.String("plot-source")}
+	if err := res.WriteFiles(files, view, diag); err != nil {
 		return err
 	}
 	if err := out.Commit(); err != nil {
@@ -183,8 +159,8 @@ func samplingsimConfig(c *cli.Context, f *lft.Fabric) (samplingsim.Config, error
 		flag string
 		dst  *samplingsim.Time
 	}{{"latency", &cfg.Latency}, {"router-delay", &cfg.RouterDelay}, {"window", &cfg.Window}, {"max-time", &cfg.MaxTime}} {
-		if *d.dst, err = parsePicos(d.flag, c.String(d.flag)); err != nil {
-			return cfg, err
+		if *d.dst, err = samplingsim.ParseTime(c.String(d.flag)); err != nil {
+			return cfg, fmt.Errorf("--%s %w", d.flag, err)
 		}
 	}
 	if s := c.String("slow-hosts"); s != "" {
@@ -197,113 +173,4 @@ func samplingsimConfig(c *cli.Context, f *lft.Fabric) (samplingsim.Config, error
 		}
 	}
 	return cfg, cfg.Validate()
-}
-
-// samplingsimJobs allocates the hosts to the primary job (and the
-// background job) and applies the mapping file.
-func samplingsimJobs(c *cli.Context, f *lft.Fabric) ([]samplingsim.JobSpec, error) {
-	n := f.NumHosts()
-	if h := c.Int("hosts"); h > 0 {
-		if h > n {
-			return nil, fmt.Errorf("--hosts %d: the fabric has only %d hosts", h, n)
-		}
-		n = h
-	}
-	hosts := make([]int32, n)
-	for i := range hosts {
-		hosts[i] = int32(i)
-	}
-	name := func(spec string) string { return strings.SplitN(spec, ":", 2)[0] }
-	primary := samplingsim.JobSpec{Name: name(c.String("workload")), Workload: c.String("workload"), Hosts: hosts}
-	jobs := []samplingsim.JobSpec{primary}
-	if bg := c.String("background"); bg != "" {
-		parts, err := samplingsim.Allocate(c.String("alloc"), hosts, 2)
-		if err != nil {
-			return nil, err
-		}
-		bgName := name(bg)
-		if bgName == primary.Name {
-			bgName += "-background"
-		}
-		jobs[0].Hosts = parts[0]
-		jobs = append(jobs, samplingsim.JobSpec{Name: bgName, Workload: bg, Hosts: parts[1]})
-	}
-	if path := c.String("mapping"); path != "" {
-		fh, err := os.Open(path)
-		if err != nil {
-			return nil, err
-		}
-		defer fh.Close()
-		mapped, err := samplingsim.ReadMapping(fh, path, f)
-		if err != nil {
-			return nil, err
-		}
-		jobs[0].Hosts = mapped
-		if len(jobs) > 1 {
-			// The background job keeps its hosts minus those the mapping took.
-			taken := map[int32]bool{}
-			for _, h := range mapped {
-				taken[h] = true
-			}
-			var rest []int32
-			for _, h := range jobs[1].Hosts {
-				if !taken[h] {
-					rest = append(rest, h)
-				}
-			}
-			jobs[1].Hosts = rest
-		}
-	}
-	return jobs, nil
-}
-
-// writeSamplingOutputs writes the files asked for.
-func writeSamplingOutputs(c *cli.Context, res *samplingsim.Result, view samplingsim.View, diag *samplingsim.Diagnosis) error {
-	write := func(path string, fn func(io.Writer) error) error {
-		if path == "" {
-			return nil
-		}
-		out, err := outfile.Create(path)
-		if err != nil {
-			return err
-		}
-		defer out.Abort()
-		if err := fn(out); err != nil {
-			return fmt.Errorf("%s: %w", path, err)
-		}
-		return out.Commit()
-	}
-	if err := write(c.String("csv"), func(w io.Writer) error { return res.WriteLinksCSV(w, view, false) }); err != nil {
-		return err
-	}
-	if err := write(c.String("json"), func(w io.Writer) error { return res.WriteJSON(w, view, diag) }); err != nil {
-		return err
-	}
-	if err := write(c.String("messages"), res.WriteMessagesCSV); err != nil {
-		return err
-	}
-	prefix := c.String("svg")
-	if prefix == "" {
-		return nil
-	}
-	var src samplingsim.PlotSource
-	switch c.String("plot-source") {
-	case "estimate":
-		src = samplingsim.PlotEstimate
-	case "truth":
-		src = samplingsim.PlotTruth
-	default:
-		return fmt.Errorf("--plot-source %q: want estimate or truth", c.String("plot-source"))
-	}
-	if err := write(prefix+"-all.svg", func(w io.Writer) error { return res.WritePlotSVG(w, view, -1, src) }); err != nil {
-		return err
-	}
-	if res.Windows() > 1 {
-		for w := range res.Windows() {
-			if err := write(fmt.Sprintf("%s-w%03d.svg", prefix, w), func(out io.Writer) error { return res.WritePlotSVG(out, view, w, src) }); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
 }

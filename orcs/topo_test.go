@@ -15,36 +15,22 @@ import (
 	"orcs/metrics"
 	"orcs/patterns"
 	"orcs/sim"
+	"orcs/source"
 )
-
-// topoWired reports whether the classic simulation takes --topo/--lfts.
-func topoWired() bool {
-	for _, f := range analyzeFlags() {
-		for _, n := range f.Names() {
-			if n == "topo" {
-				return true
-			}
-		}
-	}
-	return false
-}
 
 // loadApp is an app with the flags of the classic simulation whose action
 // only loads the fabric, for testing loadFabric.
 func loadApp(stderr *bytes.Buffer, got func(f *lft.Fabric, name string)) *cli.App {
 	flags := analyzeFlags()
-	if !topoWired() {
-		flags = append(flags, topoFlags()...)
-	}
 	return &cli.App{
 		Name:           "orcs",
 		Flags:          flags,
 		ErrWriter:      stderr,
 		ExitErrHandler: func(*cli.Context, error) {},
 		Action: func(c *cli.Context) error {
-			f, name, err := loadFabric(c, false)
+			src, err := loadFabric(c, source.Tables, false, false)
 			if err == nil {
-				got(f, name)
+				got(src.Fabric, src.Name)
 			}
 			return err
 		},
@@ -69,7 +55,7 @@ func TestLoadFabric(t *testing.T) {
 			"orcs: warning: --lmc-spread: no CA port of " + topo + " has LMC > 0, every host has one LID\n"},
 		{[]string{"--topo", topo}, "--topo " + topo + " needs --lfts", 0, "", ""},
 		{[]string{"--lfts", lfts}, "--lfts " + lfts + " needs --topo", 0, "", ""},
-		{[]string{"--topo", topo, "--lfts", lfts, "-i", "../testdata/manual4.dot"}, "either with -i (dot) or with --topo/--lfts, not both", 0, "", ""},
+		{[]string{"--topo", topo, "--lfts", lfts, "-i", "../testdata/manual4.dot"}, "either with -i or with --topo/--lfts, not both", 0, "", ""},
 		{[]string{"-i", "../testdata/manual4.dot", "--names", "desc"}, "--lmc-spread and --names apply to --topo/--lfts input", 0, "", ""},
 		{[]string{"--topo", topo, "--lfts", lfts, "--names", "lid"}, `--names: unknown name style "lid"`, 0, "", ""},
 		{[]string{"--topo", lfts, "--lfts", topo}, "not a topology", 0, "", ""},
@@ -152,9 +138,6 @@ func TestTopoSameAsLft2dot(t *testing.T) {
 				}
 			}
 		}
-		if !topoWired() {
-			continue
-		}
 		for _, metric := range []string{"hist_max_cong", "sum_max_cong"} {
 			args := []string{"-d", "--seed", "7", "-n", "4", "-p", "bisect_fb_sym", "--metric", metric}
 			a := mustRun(t, append(args, "--topo", topo, "--lfts", lfts)...)
@@ -163,9 +146,6 @@ func TestTopoSameAsLft2dot(t *testing.T) {
 				t.Errorf("%s %s: --topo/--lfts give\n%s\n-i gives\n%s", dir, metric, a, b)
 			}
 		}
-	}
-	if !topoWired() {
-		t.Log("the classic simulation does not take --topo/--lfts yet: compared through the simulator only")
 	}
 }
 
@@ -179,9 +159,6 @@ func TestTopoLMCSpread(t *testing.T) {
 	var spread *lft.Fabric
 	err := loadApp(&stderr, func(f *lft.Fabric, _ string) { spread = f }).Run([]string{"orcs", "--topo", topo, "--lfts", lfts, "--lmc-spread"})
 	if err != nil {
-		if strings.Contains(err.Error(), "does not follow the per-source tables") {
-			t.Skip("Fabric.AppendRoute does not consult the LMC spread tables in this build")
-		}
 		t.Fatal(err)
 	}
 	base, err := ib.ReadFiles(topo, lfts, ib.Options{})

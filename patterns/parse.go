@@ -7,6 +7,8 @@ import (
 	"io"
 	"math"
 	"os"
+
+	"orcs/input"
 )
 
 // Parse reads a user pattern file (the file:PATH pattern); file names the
@@ -57,24 +59,24 @@ func parse(r io.Reader, file string) (levels []Level, lines [][]int, err error) 
 			}
 			continue
 		case len(fields) != 2:
-			return nil, nil, fmt.Errorf("%s:%d: want 2 fields \"src dst\", got %d", file, lineNo, len(fields))
+			return nil, nil, input.Errorf(file, lineNo, "want 2 fields \"src dst\", got %d", len(fields))
 		}
 		var p [2]int32
 		for k, tok := range fields {
 			v, problem := parseRank(tok)
 			if problem != "" {
-				return nil, nil, fmt.Errorf("%s:%d: %s", file, lineNo, problem)
+				return nil, nil, input.Errorf(file, lineNo, "%s", problem)
 			}
 			p[k] = v
 		}
 		if p[0] == p[1] {
-			return nil, nil, fmt.Errorf("%s:%d: rank %d sends to itself", file, lineNo, p[0])
+			return nil, nil, input.Errorf(file, lineNo, "rank %d sends to itself", p[0])
 		}
 		cur = append(cur, Pair{p[0], p[1]})
 		curLine = append(curLine, lineNo)
 	}
 	if err := sc.Err(); err != nil {
-		return nil, nil, fmt.Errorf("%s:%d: %w", file, lineNo+1, err)
+		return nil, nil, input.Errorf(file, lineNo+1, "%w", err)
 	}
 	endLevel()
 	if len(levels) == 0 {
@@ -124,7 +126,7 @@ func compileFile(path string, n int) (*Source, error) {
 		for i, p := range lv {
 			for _, rank := range [2]int32{p.Src, p.Dst} {
 				if int(rank) >= n {
-					return nil, fmt.Errorf("%s:%d: rank %d out of range for commsize %d", path, lines[k][i], rank, n)
+					return nil, input.Errorf(path, lines[k][i], "rank %d out of range for commsize %d", rank, n)
 				}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 
+	"orcs/input"
 	"orcs/lft"
 )
 
@@ -72,10 +73,10 @@ func ReadMapping(r io.Reader, name string, f *lft.Fabric) ([]int32, error) {
 		fields := strings.Fields(text)
 		isRanked := len(fields) == 2
 		if len(fields) > 2 {
-			return nil, fmt.Errorf("%s:%d: want HOST or RANK HOST, got %q", name, line, text)
+			return nil, input.Errorf(name, line, "want HOST or RANK HOST, got %q", text)
 		}
 		if ranked >= 0 && isRanked != (ranked == 1) {
-			return nil, fmt.Errorf("%s:%d: mixes HOST lines and RANK HOST lines", name, line)
+			return nil, input.Errorf(name, line, "mixes HOST lines and RANK HOST lines")
 		}
 		ranked = 0
 		if isRanked {
@@ -84,11 +85,11 @@ func ReadMapping(r io.Reader, name string, f *lft.Fabric) ([]int32, error) {
 		hostName := fields[len(fields)-1]
 		v, ok := f.NodeByName(hostName)
 		if !ok || f.HostIndex(v) < 0 {
-			return nil, fmt.Errorf("%s:%d: unknown host %q", name, line, hostName)
+			return nil, input.Errorf(name, line, "unknown host %q", hostName)
 		}
 		h := f.HostIndex(v)
 		if prev, dup := seen[h]; dup {
-			return nil, fmt.Errorf("%s:%d: host %s already mapped on line %d", name, line, hostName, prev)
+			return nil, input.Errorf(name, line, "host %s already mapped on line %d", hostName, prev)
 		}
 		seen[h] = line
 		if !isRanked {
@@ -97,10 +98,10 @@ func ReadMapping(r io.Reader, name string, f *lft.Fabric) ([]int32, error) {
 		}
 		rank, err := strconv.Atoi(fields[0])
 		if err != nil || rank < 0 {
-			return nil, fmt.Errorf("%s:%d: bad rank %q", name, line, fields[0])
+			return nil, input.Errorf(name, line, "bad rank %q", fields[0])
 		}
 		if _, dup := byRank[rank]; dup {
-			return nil, fmt.Errorf("%s:%d: rank %d mapped twice", name, line, rank)
+			return nil, input.Errorf(name, line, "rank %d mapped twice", rank)
 		}
 		byRank[rank] = h
 	}

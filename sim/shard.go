@@ -1,12 +1,16 @@
 package sim
 
 import (
+	"crypto/rand"
+	"encoding/binary"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"os"
 	"sort"
+	"strconv"
+	"strings"
 
 	"orcs/metrics"
 )
@@ -139,4 +143,36 @@ func readShard(data []byte) (*ShardFile, error) {
 		return nil, err
 	}
 	return &sf, nil
+}
+
+// ParseShard parses a --shard argument "I/N" (0 ≤ I < N); "" is the
+// whole simulation, 0/1.
+func ParseShard(s string) (Shard, error) {
+	if s == "" {
+		return Shard{Index: 0, Count: 1}, nil
+	}
+	i, n, ok := strings.Cut(s, "/")
+	a, err1 := strconv.Atoi(i)
+	b, err2 := strconv.Atoi(n)
+	if !ok || err1 != nil || err2 != nil || b < 1 || a < 0 || a >= b {
+		return Shard{}, fmt.Errorf("--shard %q: want I/N with 0 ≤ I < N", s)
+	}
+	return Shard{Index: a, Count: b}, nil
+}
+
+// ParseSeed parses a --seed argument (decimal, or 0x hexadecimal); for
+// "" it draws a fresh seed from the operating system and given is false.
+func ParseSeed(s string) (seed uint64, given bool, err error) {
+	if s == "" {
+		var b [8]byte
+		if _, err := rand.Read(b[:]); err != nil {
+			return 0, false, err
+		}
+		return binary.LittleEndian.Uint64(b[:]) >> 1, false, nil
+	}
+	seed, err = strconv.ParseUint(s, 0, 64)
+	if err != nil {
+		return 0, false, fmt.Errorf("--seed %q: want a non-negative integer", s)
+	}
+	return seed, true, nil
 }

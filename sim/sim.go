@@ -40,6 +40,14 @@ type Shard struct {
 // Owns reports whether run r belongs to the shard.
 func (s Shard) Owns(r int) bool { return s.Count <= 1 || r%s.Count == s.Index }
 
+// Runs returns how many of runs runs the shard owns.
+func (s Shard) Runs(runs int64) int64 {
+	if s.Count <= 1 {
+		return runs
+	}
+	return max(0, (runs-int64(s.Index)+int64(s.Count)-1)/int64(s.Count))
+}
+
 // Config describes a simulation.
 type Config struct {
 	// Input names the fabric in results.
@@ -195,19 +203,21 @@ func (s *Sim) CheckRoutes(maxExamples int) lft.RouteCheck {
 }
 
 // RouteError is returned when the fabric has failing routes among the hosts
-// taking part.
+// taking part. errors.As finds the first failing pair's *lft.RouteError
+// through Unwrap.
 type RouteError struct {
-	Check  lft.RouteCheck
-	Fabric *lft.Fabric
+	Check lft.RouteCheck
 }
 
-func (e *RouteError) Error() string {
-	msg := fmt.Sprintf("%d of %d host pairs do not route (%d unroutable, %d routing loops)",
-		e.Check.Unroutable+e.Check.Loops, e.Check.Pairs, e.Check.Unroutable, e.Check.Loops)
-	if len(e.Check.Examples) > 0 {
-		msg += "; first: " + e.Check.Examples[0].Error()
+// Error summarises the check in one line, with the first failing pair.
+func (e *RouteError) Error() string { return e.Check.Summary() }
+
+// Unwrap returns the first failing pair, if any.
+func (e *RouteError) Unwrap() error {
+	if len(e.Check.Examples) == 0 {
+		return nil
 	}
-	return msg
+	return &e.Check.Examples[0]
 }
 
 // LinearBFS orders the hosts by a breadth-first search from the first node
@@ -245,7 +255,7 @@ func LinearBFS(f *lft.Fabric) []int32 {
 func (s *Sim) Run() (*metrics.Result, error) {
 	if !s.cfg.IgnoreRouteErrors {
 		if c := s.CheckRoutes(1); !c.OK() {
-			return nil, &RouteError{Check: c, Fabric: s.fabric}
+			return nil, &RouteError{Check: c}
 		}
 	}
 	res := &metrics.Result{Values: make([]float64, s.cfg.Runs)}
@@ -334,3 +344,18 @@ func (s *Sim) RandomPattern() bool { return s.source.Random() }
 
 // SetProgress sets the progress callback.
 func (s *Sim) SetProgress(fn func(done int64)) { s.cfg.Progress = fn }
+
+// PrintHosts writes the names of the hosts taking part, one per line in
+// subset order (ORCS's --printnamelist).
+func (s *Sim) PrintHosts(w io.Writer) {
+	for _, h := range s.hosts {
+		fmt.Fprintln(w, s.fabric.HostName(int(h)))
+	}
+}
+
+// PrintPattern writes the levels of run r with the hosts the ranks map to
+// (ORCS's --printptrn).
+func (s *Sim) PrintPattern(w io.Writer, r int) error {
+	mapped, levels := s.Draw(r)
+	return patterns.Print(w, levels, func(rank int) string { return s.fabric.HostName(int(mapped[rank])) })
+}

@@ -2,6 +2,8 @@ package sim
 
 import (
 	"fmt"
+	"io"
+	"sync"
 
 	"orcs/lft"
 	"orcs/metrics"
@@ -164,4 +166,20 @@ func (k *Walker) Level(lv patterns.Level, perm []int32) ([]int32, int) {
 	}
 	k.path, k.ends, k.w = path, ends, w
 	return w, failed
+}
+
+// SyncWriter returns a writer that serialises the writes of several
+// goroutines to w (for Config.Verbose).
+func SyncWriter(w io.Writer) io.Writer { return &lockedWriter{w: w} }
+
+// lockedWriter serialises writes from worker goroutines.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
 }

@@ -80,3 +80,43 @@ func StripPath(err error) error {
 	}
 	return err
 }
+
+// ParseError is an error located in an input file: the file, the line
+// (1-based; 0 when the error concerns the file as a whole) and the cause.
+// Kind, when not nil, is a sentinel error that classifies the cause (for
+// errors.Is), such as a truncated file or a duplicate identifier.
+type ParseError struct {
+	File string
+	Line int
+	Err  error
+	Kind error
+}
+
+// Errorf returns a *ParseError at file:line whose cause is
+// fmt.Errorf(format, args...) (so %w keeps a wrapped error).
+func Errorf(file string, line int, format string, args ...any) *ParseError {
+	return &ParseError{File: file, Line: line, Err: fmt.Errorf(format, args...)}
+}
+
+// With classifies e by the sentinel kind and returns it.
+func (e *ParseError) With(kind error) *ParseError {
+	e.Kind = kind
+	return e
+}
+
+// Error formats the error as "file:line: cause", or "file: cause" without
+// a line.
+func (e *ParseError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %v", e.File, e.Line, e.Err)
+	}
+	return fmt.Sprintf("%s: %v", e.File, e.Err)
+}
+
+// Unwrap returns the cause and the kind, for errors.Is and errors.As.
+func (e *ParseError) Unwrap() []error {
+	if e.Kind == nil {
+		return []error{e.Err}
+	}
+	return []error{e.Err, e.Kind}
+}

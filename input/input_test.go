@@ -1,0 +1,61 @@
+package input
+
+import (
+	"bytes"
+	"compress/gzip"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestReadAllGzipByContent(t *testing.T) {
+	dir := t.TempDir()
+	var z bytes.Buffer
+	zw := gzip.NewWriter(&z)
+	zw.Write([]byte("digraph g {}\n"))
+	zw.Close()
+	// The name does not say gzip; the content does.
+	path := filepath.Join(dir, "fabric.dot")
+	if err := os.WriteFile(path, z.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := ReadAll(path)
+	if err != nil || string(got) != "digraph g {}\n" {
+		t.Errorf("ReadAll = %q, %v", got, err)
+	}
+	// A cut gzip stream is an error naming the file.
+	cut := filepath.Join(dir, "cut.dot")
+	if err := os.WriteFile(cut, z.Bytes()[:z.Len()-6], 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := ReadAll(cut); err == nil || !strings.HasPrefix(err.Error(), cut+": gzip: corrupt or truncated data") {
+		t.Errorf("cut gzip: %v", err)
+	}
+	_, err = ReadAll(filepath.Join(dir, "missing"))
+	if !errors.Is(err, fs.ErrNotExist) || !strings.HasPrefix(err.Error(), filepath.Join(dir, "missing")+": open: ") {
+		t.Errorf("missing file: %v", err)
+	}
+}
+
+func TestParseError(t *testing.T) {
+	kind := errors.New("kind")
+	cause := errors.New("cause")
+	e := Errorf("f.txt", 3, "bad %w", cause).With(kind)
+	if e.Error() != "f.txt:3: bad cause" || !errors.Is(e, kind) || !errors.Is(e, cause) {
+		t.Errorf("%v", e)
+	}
+	if e := Errorf("f.txt", 0, "empty"); e.Error() != "f.txt: empty" || errors.Is(e, kind) {
+		t.Errorf("%v", e)
+	}
+	var pe *ParseError
+	wrapped := errors.Join(errors.New("context"), e)
+	if !errors.As(wrapped, &pe) || pe.Line != 3 || pe.File != "f.txt" {
+		t.Errorf("errors.As: %+v", pe)
+	}
+	if Name("-") != "<stdin>" || Name("a") != "a" {
+		t.Error("Name")
+	}
+}

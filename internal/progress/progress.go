@@ -1,0 +1,77 @@
+// Package progress shows a progress bar on a terminal once a long job has
+// run for a second; short jobs print nothing.
+package progress
+
+import (
+	"io"
+	"sync"
+	"time"
+
+	"github.com/schollz/progressbar/v3"
+)
+
+// Bar is a progress bar that appears after a second. A nil *Bar does
+// nothing, so callers need not check whether one was started.
+type Bar struct {
+	mu    sync.Mutex
+	w     io.Writer
+	what  string
+	bar   *progressbar.ProgressBar
+	total int64
+	start time.Time
+	done  chan struct{}
+	last  int64
+}
+
+// Start starts a bar for total units of what (e.g. "runs") on w.
+func Start(w io.Writer, what string, total int64) *Bar {
+	p := &Bar{w: w, what: what, total: total, start: time.Now(), done: make(chan struct{})}
+	go p.loop()
+	return p
+}
+
+func (p *Bar) loop() {
+	t := time.NewTicker(200 * time.Millisecond)
+	defer t.Stop()
+	for {
+		select {
+		case <-p.done:
+			return
+		case <-t.C:
+			p.mu.Lock()
+			if p.bar == nil && time.Since(p.start) > time.Second {
+				p.bar = progressbar.NewOptions64(p.total, progressbar.OptionSetWriter(p.w),
+					progressbar.OptionSetDescription(p.what), progressbar.OptionShowCount(),
+					progressbar.OptionSetPredictTime(true), progressbar.OptionClearOnFinish())
+			}
+			if p.bar != nil {
+				p.bar.Set64(p.last)
+			}
+			p.mu.Unlock()
+		}
+	}
+}
+
+// Set records that done units are finished; it may be called from several
+// goroutines, and a smaller value than before is ignored.
+func (p *Bar) Set(done int64) {
+	if p == nil {
+		return
+	}
+	p.mu.Lock()
+	p.last = max(p.last, done)
+	p.mu.Unlock()
+}
+
+// Stop ends the bar and clears it.
+func (p *Bar) Stop() {
+	if p == nil {
+		return
+	}
+	close(p.done)
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.bar != nil {
+		p.bar.Finish()
+	}
+}

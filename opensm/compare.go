@@ -1,0 +1,313 @@
+package opensm
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"text/tabwriter"
+	"time"
+
+	"orcs/lft"
+	"orcs/metrics"
+	"orcs/plot"
+	"orcs/sim"
+)
+
+// ParseEngines parses a comma-separated list of engine names; each must be
+// one of Engines, given once.
+func ParseEngines(list string) ([]string, error) {
+	var engines []string
+	for _, e := range strings.Split(list, ",") {
+		if e = strings.TrimSpace(e); e == "" {
+			continue
+		}
+		if !slices.Contains(Engines, e) {
+			return nil, fmt.Errorf("unknown engine %q (known: %s)", e, strings.Join(Engines, ", "))
+		}
+		if slices.Contains(engines, e) {
+			return nil, fmt.Errorf("engine %q given twice", e)
+		}
+		engines = append(engines, e)
+	}
+	if len(engines) == 0 {
+		return nil, fmt.Errorf("no engines given")
+	}
+	return engines, nil
+}
+
+// CompareOptions controls Compare.
+type CompareOptions struct {
+	// Engines are routed in this order and reported in it.
+	Engines []string
+	// Sim configures the simulation of every routed fabric; every engine
+	// gets the same seed, hence the same mappings. Route errors are
+	// counted, not fatal.
+	Sim sim.Config
+	// Jobs is how many engines are routed at once (at least 1).
+	Jobs int
+	// Timeout bounds each routing.
+	Timeout time.Duration
+	// Keep, when not empty, keeps every engine's dumps in Keep/ENGINE.
+	Keep string
+	// Tools locates the programs; nil looks them up.
+	Tools *Tools
+}
+
+// EngineRow is the comparison of one engine.
+type EngineRow struct {
+	Requested     string           `json:"requested"`
+	Used          string           `json:"used,omitempty"`
+	Fallback      bool             `json:"fallback"`
+	RouteSeconds  float64          `json:"route_seconds"`
+	SweepSeconds  float64          `json:"sweep_seconds"`
+	MeanBandwidth float64          `json:"mean_bandwidth"`
+	Summary       *metrics.Summary `json:"summary,omitempty"`
+	MaxCongestion int              `json:"max_congestion"`
+	Unroutable    int64            `json:"unroutable_pairs"`
+	Loops         int64            `json:"loop_pairs"`
+	Skipped       int64            `json:"skipped_connections"`
+	Notes         []string         `json:"notes,omitempty"`
+	Error         string           `json:"error,omitempty"`
+	Values        []float64        `json:"values,omitempty"`
+}
+
+// Comparison is the result of Compare.
+type Comparison struct {
+	Fabric   string      `json:"fabric"`
+	Hosts    int         `json:"hosts"`
+	Switches int         `json:"switches"`
+	Pattern  string      `json:"pattern"`
+	Metric   string      `json:"metric"`
+	Value    string      `json:"value"`
+	Runs     int         `json:"runs"`
+	Commsize int         `json:"commsize"`
+	Seed     uint64      `json:"seed"`
+	Seconds  float64     `json:"seconds"`
+	Engines  []EngineRow `json:"engines"`
+}
+
+// Failed counts the engines that failed to route or to simulate.
+func (c *Comparison) Failed() int {
+	n := 0
+	for _, r := range c.Engines {
+		if r.Error != "" {
+			n++
+		}
+	}
+	return n
+}
+
+// Compare routes in with every engine (opt.Jobs at a time; fallbacks are
+// accepted and marked), simulates every routed fabric with the same
+// settings and seed, and returns the comparison. A failing engine gives a
+// row with its error; report receives one line per failure as it happens
+// (may be nil). Compare returns an error only for bad settings or when ctx
+// is cancelled.
+func Compare(ctx context.Context, in *Input, opt CompareOptions, report func(engine string, err error)) (*Comparison, error) {
+	t0 := time.Now()
+	metric, err := metrics.Lookup(opt.Sim.Metric)
+	if err != nil {
+		return nil, err
+	}
+	opt.Sim.IgnoreRouteErrors = true
+	// Check the simulation's settings before spending time on routing.
+	probe, err := sim.New(in.Fabric, opt.Sim)
+	if err != nil {
+		return nil, err
+	}
+	out := &Comparison{Fabric: in.Name, Hosts: in.Fabric.NumHosts(), Switches: in.Fabric.NumSwitches(),
+		Pattern: opt.Sim.Pattern.Name, Metric: metric.Name, Value: metric.ValueName, Runs: opt.Sim.Runs,
+		Commsize: probe.Commsize(), Seed: opt.Sim.Seed}
+	results, errs := routeAll(ctx, in, opt)
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
+	}
+	for i, e := range opt.Engines {
+		row := EngineRow{Requested: e}
+		res := results[i]
+		if err := errs[i]; err == nil {
+			row.Used, row.Fallback = res.Used, res.Fallback
+			row.RouteSeconds, row.SweepSeconds = res.OpenSM.Seconds(), res.Log.Sweep.Seconds()
+			if res.Fallback {
+				row.Notes = res.Log.Notes
+			}
+			errs[i] = simulateRow(&row, res.Fabric, opt.Sim)
+		}
+		if err := errs[i]; err != nil {
+			row.Error = err.Error()
+			if report != nil {
+				report(e, err)
+			}
+		}
+		out.Engines = append(out.Engines, row)
+	}
+	out.Seconds = time.Since(t0).Seconds()
+	return out, nil
+}
+
+// routeAll routes the fabric with every engine, at most opt.Jobs at a
+// time. Fallbacks are accepted.
+func routeAll(ctx context.Context, in *Input, opt CompareOptions) ([]*Result, []error) {
+	results := make([]*Result, len(opt.Engines))
+	errs := make([]error, len(opt.Engines))
+	tools := opt.Tools
+	if tools == nil {
+		var err error
+		if tools, err = FindTools(); err != nil {
+			for i := range errs {
+				errs[i] = err
+			}
+			return results, errs
+		}
+	}
+	sem := make(chan struct{}, max(1, opt.Jobs))
+	var wg sync.WaitGroup
+	for i, e := range opt.Engines {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				errs[i] = ctx.Err()
+				return
+			}
+			defer func() { <-sem }()
+			ro := in.Options(e)
+			ro.Tools = tools
+			ro.AllowFallback = true
+			ro.Timeout = opt.Timeout
+			if opt.Keep != "" {
+				ro.Keep = filepath.Join(opt.Keep, e)
+			}
+			results[i], errs[i] = Route(ctx, in.Fabric, ro)
+		}()
+	}
+	wg.Wait()
+	return results, errs
+}
+
+// simulateRow simulates a routed fabric and fills the row's statistics.
+func simulateRow(row *EngineRow, f *lft.Fabric, cfg sim.Config) error {
+	check := f.CheckRoutes(nil, 1, cfg.Threads)
+	row.Unroutable, row.Loops = check.Unroutable, check.Loops
+	s, err := sim.New(f, cfg)
+	if err != nil {
+		return err
+	}
+	res, err := s.Run()
+	if err != nil {
+		return err
+	}
+	row.MeanBandwidth = res.MeanBandwidth()
+	sum := metrics.Summarize(res.Values)
+	row.Summary = &sum
+	row.Values = res.Values
+	row.Skipped = res.RouteErrors
+	for w := len(res.Weights) - 1; w > 0; w-- {
+		if res.Weights[w] > 0 {
+			row.MaxCongestion = w
+			break
+		}
+	}
+	return nil
+}
+
+// WriteJSON writes the comparison as indented JSON. Summaries of engines
+// without runs (NaN) are left out: JSON has no NaN.
+func (c *Comparison) WriteJSON(w io.Writer) error {
+	safe := *c
+	safe.Engines = append([]EngineRow(nil), c.Engines...)
+	for i := range safe.Engines {
+		if s := safe.Engines[i].Summary; s != nil && math.IsNaN(s.Mean) {
+			safe.Engines[i].Summary = nil
+		}
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(safe)
+}
+
+// WriteTable prints the comparison as an aligned table, with notes on
+// failures and fallbacks below it.
+func (c *Comparison) WriteTable(w io.Writer) error {
+	fmt.Fprintf(w, "fabric %s: %d hosts, %d switches; pattern %s on %d hosts, metric %s (%s), %d runs, seed %d\n\n",
+		c.Fabric, c.Hosts, c.Switches, c.Pattern, c.Commsize, c.Metric, c.Value, c.Runs, c.Seed)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintf(tw, "engine\tused\troute s\tmean bw\tp5\tmedian\tp95\tmax cong\tunroutable\t\n")
+	var notes []string
+	for _, r := range c.Engines {
+		if r.Error != "" {
+			fmt.Fprintf(tw, "%s\tfailed\t\t\t\t\t\t\t\t\n", r.Requested)
+			notes = append(notes, fmt.Sprintf("%s failed: %s", r.Requested, firstLine(r.Error)))
+			continue
+		}
+		used := r.Used
+		if r.Fallback {
+			used += "*"
+			why := ""
+			if len(r.Notes) > 0 {
+				why = ": " + r.Notes[0]
+			}
+			notes = append(notes, fmt.Sprintf("* %s fell back to %s%s", r.Requested, r.Used, why))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.4f\t%s\t%s\t%s\t%d\t%d\t\n", r.Requested, used, r.RouteSeconds,
+			r.MeanBandwidth, num(r.Summary.P5), num(r.Summary.Median), num(r.Summary.P95), r.MaxCongestion,
+			r.Unroutable+r.Loops)
+	}
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if len(notes) > 0 {
+		fmt.Fprintf(w, "\n%s\n", strings.Join(notes, "\n"))
+	}
+	_, err := fmt.Fprintf(w, "\ntotal %.1f s\n", c.Seconds)
+	return err
+}
+
+// num prints an integer value without decimals, others with four.
+func num(x float64) string {
+	if x == math.Trunc(x) && math.Abs(x) < 1e9 {
+		return fmt.Sprintf("%.0f", x)
+	}
+	return fmt.Sprintf("%.4f", x)
+}
+
+func firstLine(s string) string {
+	if i := strings.IndexByte(s, '\n'); i >= 0 {
+		return s[:i]
+	}
+	return s
+}
+
+// Plot returns the per-engine distributions of the per-run values as a
+// figure (engines with the very same values are labelled as equal).
+func (c *Comparison) Plot() *plot.Distributions {
+	d := &plot.Distributions{
+		Title:  fmt.Sprintf("%s, %s: %d runs of %s on %d hosts", c.Fabric, c.Metric, c.Runs, c.Pattern, c.Commsize),
+		XLabel: c.Value,
+	}
+	if c.Metric == "hist_acc_band" {
+		d.XLabel = "fraction of peak bandwidth"
+	}
+	for i, r := range c.Engines {
+		label := r.Requested
+		if r.Fallback {
+			label += " (used " + r.Used + ")"
+		}
+		for _, o := range c.Engines[:i] {
+			if len(o.Values) > 0 && slices.Equal(o.Values, r.Values) {
+				label += " = " + o.Requested
+				break
+			}
+		}
+		d.Series = append(d.Series, plot.Series{Label: label, Values: r.Values})
+	}
+	return d
+}

@@ -1,0 +1,94 @@
+package opensm
+
+import (
+	"bytes"
+	"encoding/json"
+	"math"
+	"strings"
+	"testing"
+
+	"orcs/metrics"
+)
+
+// sampleComparison is a comparison of three engines: one routed, one
+// fallen back with the same values, one failed.
+func sampleComparison() *Comparison {
+	vals := []float64{0.5, 0.75, 0.75, 1}
+	sum := metrics.Summarize(vals)
+	return &Comparison{Fabric: "f.dot", Hosts: 16, Switches: 8, Pattern: "bisect", Metric: "hist_acc_band",
+		Value: "bandwidth", Runs: 4, Commsize: 16, Seed: 1, Seconds: 1.25,
+		Engines: []EngineRow{
+			{Requested: "ftree", Used: "ftree", RouteSeconds: 0.5, MeanBandwidth: 0.75, Summary: &sum, MaxCongestion: 2, Values: vals},
+			{Requested: "torus-2QoS", Used: "minhop", Fallback: true, Notes: []string{"no seed"}, Summary: &sum, Values: vals},
+			{Requested: "lash", Error: "OpenSM did not bring the subnet up\nsee the log"},
+		}}
+}
+
+func TestComparisonTable(t *testing.T) {
+	var b bytes.Buffer
+	if err := sampleComparison().WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{
+		"fabric f.dot: 16 hosts, 8 switches; pattern bisect on 16 hosts, metric hist_acc_band (bandwidth), 4 runs, seed 1",
+		"ftree    ftree     0.50   0.7500  0.5375  0.7500  0.9625         2           0",
+		"torus-2QoS  minhop*",
+		"* torus-2QoS fell back to minhop: no seed",
+		"lash failed: OpenSM did not bring the subnet up\n",
+		"total 1.2 s",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	if c := sampleComparison(); c.Failed() != 1 {
+		t.Errorf("Failed() = %d", c.Failed())
+	}
+}
+
+func TestComparisonJSONHasNoNaN(t *testing.T) {
+	c := sampleComparison()
+	nan := metrics.Summarize(nil)
+	if !math.IsNaN(nan.Mean) {
+		t.Fatal("summary of no values is not NaN")
+	}
+	c.Engines[2].Summary = &nan
+	var b bytes.Buffer
+	if err := c.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var back Comparison
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Engines[2].Summary != nil || back.Engines[0].Summary == nil || c.Engines[2].Summary == nil {
+		t.Errorf("NaN summary not dropped from the JSON only: %+v", back.Engines)
+	}
+}
+
+func TestComparisonPlot(t *testing.T) {
+	d := sampleComparison().Plot()
+	if len(d.Series) != 3 || d.Series[1].Label != "torus-2QoS (used minhop) = ftree" || d.XLabel != "fraction of peak bandwidth" {
+		t.Errorf("plot %+v", d)
+	}
+	var b bytes.Buffer
+	if err := d.Write(&b, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(b.String(), "<svg") || !strings.Contains(b.String(), "torus-2QoS") {
+		t.Error("no SVG with the legend")
+	}
+}
+
+func TestParseEngines(t *testing.T) {
+	got, err := ParseEngines(" ftree, minhop ,")
+	if err != nil || strings.Join(got, ",") != "ftree,minhop" {
+		t.Errorf("ParseEngines = %v, %v", got, err)
+	}
+	for _, bad := range []string{"ftree,bogus", "ftree,ftree", " , "} {
+		if _, err := ParseEngines(bad); err == nil {
+			t.Errorf("ParseEngines(%q) accepted", bad)
+		}
+	}
+}

@@ -1,0 +1,65 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/urfave/cli/v2"
+
+	"orcs/source"
+)
+
+// fabricFlags are the flags that name a fabric, the same in every command
+// (see package source): -i FILE|gen:SPEC, or --topo FILE [--lfts FILE].
+// inputDefault is -i's default ("-" for the classic simulation, which reads
+// standard input like ORCS).
+func fabricFlags(inputDefault string) []cli.Flag {
+	return []cli.Flag{
+		&cli.StringFlag{Name: "input_file", Aliases: []string{"i"}, Value: inputDefault,
+			Usage: "the fabric: a dot `FILE` (- = stdin, gzip accepted) or gen:SPEC (a generated topology, see orcs gen --help)"},
+		&cli.StringFlag{Name: "topo", Usage: "InfiniBand topology `FILE` instead of -i: ibnetdiscover output (plain or -s), an ibsim net file or opensm-subnet.lst"},
+		&cli.StringFlag{Name: "lfts", Usage: "forwarding tables `FILE` of the --topo fabric: opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs"},
+		&cli.BoolFlag{Name: "lmc-spread", Usage: "with --topo: host s reaches host d over LID base(d) + s mod 2^LMC, as multi-path MPI does; else over the base LID"},
+		&cli.StringFlag{Name: "names", Value: "guid", Usage: "with --topo: node names from the node GUID (H<guid>, S<guid>) or the node description: `guid|desc`"},
+	}
+}
+
+// loadFabric reads the fabric that the command line names. positional
+// allows the fabric as the only argument (route, compare: FABRIC), an
+// alias of -i. keepAttrs keeps the edge attributes of a dot file.
+func loadFabric(c *cli.Context, need source.Need, keepAttrs, positional bool) (*source.Fabric, error) {
+	a := source.Args{
+		Input:     c.String("input_file"),
+		Topo:      c.String("topo"),
+		LFTs:      c.String("lfts"),
+		LMCSpread: c.Bool("lmc-spread"),
+		KeepAttrs: keepAttrs,
+		Need:      need,
+		Warn:      func(msg string) { fmt.Fprintf(errWriter(c), "orcs: warning: %s\n", msg) },
+	}
+	if c.IsSet("names") {
+		a.Names = c.String("names")
+	}
+	if !c.IsSet("input_file") && (a.Topo != "" || a.LFTs != "") {
+		a.Input = "" // -i's default gives way to --topo/--lfts
+	}
+	if positional && c.Args().Len() > 0 {
+		switch {
+		case c.Args().Len() > 1:
+			return nil, fmt.Errorf("want one FABRIC (a dot file or gen:SPEC), got %d arguments", c.Args().Len())
+		case c.IsSet("input_file") || a.Topo != "":
+			return nil, fmt.Errorf("the fabric is given twice: as %q and with -i or --topo", c.Args().First())
+		}
+		a.Input = c.Args().First()
+	}
+	return source.Load(a)
+}
+
+// errWriter is where warnings go.
+func errWriter(c *cli.Context) io.Writer {
+	if c.App != nil && c.App.ErrWriter != nil {
+		return c.App.ErrWriter
+	}
+	return os.Stderr
+}

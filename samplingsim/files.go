@@ -1,0 +1,93 @@
+package samplingsim
+
+import (
+	"fmt"
+	"io"
+
+	"orcs/internal/outfile"
+)
+
+// Files names the output files of a run; empty names are not written.
+type Files struct {
+	// LinksCSV receives per-link truth and estimates per window, JSON the
+	// run (config, jobs, links per window, diagnosis), Messages per-message
+	// times as CSV.
+	LinksCSV, JSON, Messages string
+	// SVG is a prefix: PREFIX-all.svg and, with several windows,
+	// PREFIX-wNNN.svg per window; PlotSource says what they show
+	// ("estimate" or "truth").
+	SVG, PlotSource string
+}
+
+// WriteFiles writes the files asked for, each atomically: a failure leaves
+// no partial file behind.
+func (r *Result) WriteFiles(files Files, view View, diag *Diagnosis) error {
+	write := func(path string, fn func(io.Writer) error) error {
+		if path == "" {
+			return nil
+		}
+		out, err := outfile.Create(path)
+		if err != nil {
+			return err
+		}
+		defer out.Abort()
+		if err := fn(out); err != nil {
+			return fmt.Errorf("%s: %w", path, err)
+		}
+		return out.Commit()
+	}
+	if err := write(files.LinksCSV, func(w io.Writer) error { return r.WriteLinksCSV(w, view, false) }); err != nil {
+		return err
+	}
+	if err := write(files.JSON, func(w io.Writer) error { return r.WriteJSON(w, view, diag) }); err != nil {
+		return err
+	}
+	if err := write(files.Messages, r.WriteMessagesCSV); err != nil {
+		return err
+	}
+	if files.SVG == "" {
+		return nil
+	}
+	var src PlotSource
+	switch files.PlotSource {
+	case "estimate", "":
+		src = PlotEstimate
+	case "truth":
+		src = PlotTruth
+	default:
+		return fmt.Errorf("--plot-source %q: want estimate or truth", files.PlotSource)
+	}
+	if err := write(files.SVG+"-all.svg", func(w io.Writer) error { return r.WritePlotSVG(w, view, -1, src) }); err != nil {
+		return err
+	}
+	if r.Windows() > 1 {
+		for win := range r.Windows() {
+			err := write(fmt.Sprintf("%s-w%03d.svg", files.SVG, win), func(w io.Writer) error { return r.WritePlotSVG(w, view, win, src) })
+			if err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// WriteSummary prints what a run did: the fabric (its graph name, else
+// name), the simulated time and the simulator's speed, and every job's
+// completion time.
+func (r *Result) WriteSummary(w io.Writer, name string) {
+	f := r.Fabric
+	if f.GraphName != "" {
+		name = f.GraphName
+	}
+	fmt.Fprintf(w, "fabric %s: %d hosts, %d switches, %d links\n", name, f.NumHosts(), f.NumSwitches(), len(f.Links))
+	fmt.Fprintf(w, "simulated %s: %d packets, %d packet-hops, %d events in %.3f s wall, %.3f s CPU (%.2f M packet-hops per CPU second)\n",
+		FormatTime(r.End), r.Packets, r.PacketHops, r.Events, r.Wall.Seconds(), r.CPU.Seconds(),
+		float64(r.PacketHops)/max(r.CPU.Seconds(), 1e-9)/1e6)
+	for _, j := range r.Jobs() {
+		fin := "unfinished"
+		if j.FinishUs >= 0 {
+			fin = FormatTime(Time(j.FinishUs*1e6) - Time(j.StartUs*1e6))
+		}
+		fmt.Fprintf(w, "job %s: %d hosts, %d messages, finished after %s\n", j.Name, j.Hosts, j.Messages, fin)
+	}
+}

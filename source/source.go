@@ -1,0 +1,159 @@
+// Package source turns the fabric arguments of every orcs command into a
+// fabric: a dot file (-i FILE, "-" for standard input, gzip recognised by
+// content), a generator spec (-i gen:SPEC), or InfiniBand files (--topo
+// FILE with --lfts FILE, or --topo alone where only the topology is
+// needed). One function, Load, serves every command, so every command
+// accepts the same forms.
+package source
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"orcs/dot"
+	"orcs/gen"
+	"orcs/ib"
+	"orcs/lft"
+)
+
+// GenPrefix marks a generator spec where a file name is expected.
+const GenPrefix = "gen:"
+
+// Need says what a command needs of the fabric.
+type Need uint8
+
+const (
+	// Tables: the command walks routes, so the fabric must carry forwarding
+	// tables (a routed dot file, a generator, or --topo with --lfts).
+	Tables Need = iota
+	// Topology: the command routes the fabric itself (OpenSM) or converts
+	// it, so the topology alone is enough; tables given are ignored.
+	Topology
+)
+
+// Args are the fabric arguments of a command line.
+type Args struct {
+	// Input is -i: a dot file, "-" for standard input, or gen:SPEC.
+	Input string
+	// Topo and LFTs are --topo and --lfts: an InfiniBand topology
+	// (ibnetdiscover output, an ibsim net file, a subnet list) and the
+	// forwarding tables of the same fabric.
+	Topo, LFTs string
+	// LMCSpread routes by source over LMC ranges (--lmc-spread, with --topo).
+	LMCSpread bool
+	// Names chooses the node names of --topo fabrics (--names guid|desc).
+	Names string
+	// KeepAttrs keeps every dot edge's attributes (for get_cable_cong,
+	// which writes the graph again).
+	KeepAttrs bool
+	// Need says whether forwarding tables are required.
+	Need Need
+	// Warn receives findings that do not stop the load (may be nil).
+	Warn func(msg string)
+}
+
+// Fabric is a loaded fabric and what is known about where it came from.
+type Fabric struct {
+	*lft.Fabric
+	// Name names the input in results and messages: the dot file, gen:SPEC
+	// in canonical form, or TOPO+LFTS.
+	Name string
+	// Network is the generator's description (coordinates, tree levels)
+	// when the fabric is generated, or a dot file that orcs gen wrote and
+	// that still holds exactly the generated topology; else nil.
+	Network *gen.Network
+	// RealPorts says that the links carry real port numbers (generated
+	// fabrics and InfiniBand files); a dot file's ports are numbered as
+	// dot2osm numbers them.
+	RealPorts bool
+	// Routed says that the fabric carries forwarding tables.
+	Routed bool
+}
+
+// ErrNoFabric is returned (wrapped) when no fabric argument is given.
+var ErrNoFabric = errors.New("no fabric given")
+
+// Load reads the fabric that a names.
+func Load(a Args) (*Fabric, error) {
+	switch {
+	case a.Topo == "" && a.LFTs == "":
+		if a.LMCSpread || a.Names != "" {
+			return nil, fmt.Errorf("--lmc-spread and --names apply to --topo/--lfts input, not to -i %s", a.Input)
+		}
+		if a.Input == "" {
+			return nil, fmt.Errorf("%w: give -i FILE (dot, - = stdin), -i gen:SPEC or --topo FILE [--lfts FILE]", ErrNoFabric)
+		}
+		if spec, ok := strings.CutPrefix(a.Input, GenPrefix); ok {
+			return generate(spec)
+		}
+		return readDot(a)
+	case a.Input != "":
+		return nil, fmt.Errorf("give the fabric either with -i or with --topo/--lfts, not both")
+	case a.Topo == "":
+		return nil, fmt.Errorf("--lfts %s needs --topo: the topology of the same fabric (ibnetdiscover output, ibsim net file or opensm-subnet.lst)", a.LFTs)
+	}
+	return readIB(a)
+}
+
+func generate(spec string) (*Fabric, error) {
+	s, err := gen.Parse(spec)
+	if err != nil {
+		return nil, err
+	}
+	n, err := s.Build()
+	if err != nil {
+		return nil, err
+	}
+	return &Fabric{Fabric: n.Fabric, Name: GenPrefix + s.String(), Network: n, RealPorts: true, Routed: true}, nil
+}
+
+func readDot(a Args) (*Fabric, error) {
+	f, err := dot.ReadFile(a.Input, dot.Options{Topology: a.Need == Topology, KeepAttrs: a.KeepAttrs})
+	if err != nil {
+		return nil, err
+	}
+	return &Fabric{Fabric: f, Name: a.Input, Network: gen.Recognize(f), Routed: a.Need == Tables}, nil
+}
+
+func readIB(a Args) (*Fabric, error) {
+	names := ib.NamesGUID
+	if a.Names != "" {
+		var err error
+		if names, err = ib.ParseNameStyle(a.Names); err != nil {
+			return nil, fmt.Errorf("--names: %w", err)
+		}
+	}
+	opt := ib.Options{Names: names, LMCSpread: a.LMCSpread, Warn: a.Warn}
+	if a.LFTs == "" || a.Need == Topology {
+		if a.Need == Tables {
+			return nil, fmt.Errorf("--topo %s needs --lfts: the forwarding tables of the same fabric (opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs); only orcs route and compare take a topology alone", a.Topo)
+		}
+		t, err := ib.ReadTopologyFile(a.Topo)
+		if err != nil {
+			return nil, err
+		}
+		f, err := ib.BuildTopology(t, opt)
+		if err != nil {
+			return nil, err
+		}
+		return &Fabric{Fabric: f, Name: a.Topo, RealPorts: true}, nil
+	}
+	f, err := ib.ReadFiles(a.Topo, a.LFTs, opt)
+	if err != nil {
+		return nil, err
+	}
+	if a.LMCSpread && !f.LMCSpread() && a.Warn != nil {
+		a.Warn(fmt.Sprintf("--lmc-spread: no CA port of %s has LMC > 0, every host has one LID", a.Topo))
+	}
+	return &Fabric{Fabric: f, Name: a.Topo + "+" + a.LFTs, RealPorts: true, Routed: true}, nil
+}
+
+// AllHosts returns the host indices 0 … NumHosts()-1.
+func AllHosts(f *lft.Fabric) []int32 {
+	all := make([]int32, f.NumHosts())
+	for i := range all {
+		all[i] = int32(i)
+	}
+	return all
+}

@@ -1,0 +1,79 @@
+package source
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const fixtures = "../testdata/ib/ft16/minhop"
+
+func TestLoad(t *testing.T) {
+	topo, lfts := filepath.Join(fixtures, "ibnetdiscover.txt"), filepath.Join(fixtures, "opensm-lfts.dump")
+	cases := []struct {
+		name     string
+		args     Args
+		err      string // substring of the error, or "" for success
+		hosts    int
+		routed   bool
+		real     bool
+		network  bool
+		wantName string
+	}{
+		{"dot", Args{Input: "../testdata/ft16.dot"}, "", 16, true, false, true, "../testdata/ft16.dot"},
+		{"hand-written dot", Args{Input: "../testdata/manual4.dot"}, "", 4, true, false, false, "../testdata/manual4.dot"},
+		{"dot topology", Args{Input: "../testdata/ft16.dot", Need: Topology}, "", 16, false, false, true, "../testdata/ft16.dot"},
+		{"gen", Args{Input: "gen:kary k=2 n=2"}, "", 4, true, true, true, "gen:kary:k=2,n=2"},
+		{"ib", Args{Topo: topo, LFTs: lfts}, "", 16, true, true, false, topo + "+" + lfts},
+		{"ib topology", Args{Topo: topo, Need: Topology}, "", 16, false, true, false, topo},
+		{"ib topology, tables ignored", Args{Topo: topo, LFTs: lfts, Need: Topology}, "", 16, false, true, false, topo},
+		{"no fabric", Args{}, "no fabric given", 0, false, false, false, ""},
+		{"topo without tables", Args{Topo: topo}, "needs --lfts", 0, false, false, false, ""},
+		{"lfts without topo", Args{LFTs: lfts}, "needs --topo", 0, false, false, false, ""},
+		{"both", Args{Input: "../testdata/ft16.dot", Topo: topo, LFTs: lfts}, "not both", 0, false, false, false, ""},
+		{"names on dot", Args{Input: "../testdata/ft16.dot", Names: "desc"}, "apply to --topo", 0, false, false, false, ""},
+		{"bad names", Args{Topo: topo, LFTs: lfts, Names: "lid"}, "--names", 0, false, false, false, ""},
+		{"bad spec", Args{Input: "gen:kary:k=2"}, "n", 0, false, false, false, ""},
+		{"missing file", Args{Input: "nonexistent.dot"}, "nonexistent.dot", 0, false, false, false, ""},
+	}
+	for _, c := range cases {
+		f, err := Load(c.args)
+		if c.err != "" {
+			if err == nil || !strings.Contains(err.Error(), c.err) {
+				t.Errorf("%s: error %v, want %q", c.name, err, c.err)
+			}
+			continue
+		}
+		if err != nil {
+			t.Errorf("%s: %v", c.name, err)
+			continue
+		}
+		if f.NumHosts() != c.hosts || f.Routed != c.routed || f.RealPorts != c.real || (f.Network != nil) != c.network || f.Name != c.wantName {
+			t.Errorf("%s: %d hosts, routed %v, real ports %v, network %v, name %q", c.name, f.NumHosts(), f.Routed, f.RealPorts, f.Network != nil, f.Name)
+		}
+		if c.routed {
+			if chk := f.CheckRoutes(nil, 1, 1); !chk.OK() {
+				t.Errorf("%s: %s", c.name, chk.Summary())
+			}
+		}
+	}
+	if _, err := Load(Args{}); !errors.Is(err, ErrNoFabric) {
+		t.Errorf("no fabric: %v is not ErrNoFabric", err)
+	}
+}
+
+// TestLoadLMCSpreadWarning checks the warning when --lmc-spread finds no
+// LMC range.
+func TestLoadLMCSpreadWarning(t *testing.T) {
+	var warned []string
+	_, err := Load(Args{Topo: filepath.Join(fixtures, "ibnetdiscover.txt"), LFTs: filepath.Join(fixtures, "opensm-lfts.dump"),
+		LMCSpread: true, Warn: func(m string) { warned = append(warned, m) }})
+	if err != nil || len(warned) != 1 || !strings.Contains(warned[0], "no CA port") {
+		t.Errorf("err %v, warnings %q", err, warned)
+	}
+	f, err := Load(Args{Topo: "../testdata/ib/ft16/minhop-lmc1/ibnetdiscover.txt", LFTs: "../testdata/ib/ft16/minhop-lmc1/opensm-lfts.dump", LMCSpread: true})
+	if err != nil || !f.LMCSpread() {
+		t.Errorf("LMC 1 fixture: spread %v, %v", err == nil && f.LMCSpread(), err)
+	}
+}
