@@ -29,10 +29,8 @@ func ReadTopology(data []byte, file string) (*Topology, error) {
 // file. file names the input in errors.
 func ReadRouting(data []byte, file string) (*Routing, error) {
 	switch f := DetectFormat(data); f {
-	case FormatLFTDump:
+	case FormatLFTDump, FormatDumpFTS:
 		return ReadLFTDump(data, file)
-	case FormatDumpFTS:
-		return ReadDumpFTS(data, file)
 	case FormatFDBs:
 		return ReadFDBs(data, file)
 	default:

@@ -183,7 +183,7 @@ func TestIBDumpFTSQuirk(t *testing.T) {
 	// The same table with the LID present is taken.
 	data, _ := os.ReadFile(filepath.Join(dir, "dump_fts.txt"))
 	fixed := strings.Replace(string(data), "63 valid lids dumped", "0x0040 063 : (Channel Adapter portguid 0x000000000010007d: 'H-62')\n64 valid lids dumped", 1)
-	r, err := ReadDumpFTS([]byte(fixed), "fixed.txt")
+	r, err := ReadLFTDump([]byte(fixed), "fixed.txt")
 	if err != nil {
 		t.Fatal(err)
 	}

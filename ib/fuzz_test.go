@@ -162,7 +162,7 @@ func FuzzDumpFTS(f *testing.F) {
 	fuzzSeeds(f, "dualport/minhop/dump_fts.txt", "dualport/minhop/ibroute-S-1.txt", "ft16/minhop-lmc1/dump_fts.txt")
 	topo, _ := fuzzPair(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
-		rt, err := ReadDumpFTS(data, "fuzz.txt")
+		rt, err := ReadLFTDump(data, "fuzz.txt")
 		checkRouting(t, rt, err, DetectFormat(data))
 		if err == nil {
 			fuzzBuild(t, topo, rt)

@@ -6,8 +6,10 @@ import (
 	"orcs/lft"
 )
 
-// ReadLFTDump parses OpenSM's opensm-lfts.dump: per switch a header, one
-// line per routed LID and a trailer,
+// ReadLFTDump parses forwarding tables in the "Unicast lids" grammar:
+// OpenSM's opensm-lfts.dump, and the output of dump_fts and ibroute
+// (infiniband-diags), the tables read back from the switches. OpenSM
+// writes per switch a header, one line per routed LID and a trailer,
 //
 //	Unicast lids [0-<top>] of switch Lid <lid> guid 0x<guid> ('<desc>'):
 //	0x<lid> <port> # <Channel Adapter|Switch|Router> portguid 0x<guid>: '<desc>'
@@ -16,9 +18,20 @@ import (
 // Unrouted LIDs have no line; out port 0 is the switch itself. The labels
 // after '#' name the port that owns each LID; Build checks them against
 // the topology (or takes LIDs from them when the topology has none). The
-// same reader takes the dump_fts/ibroute dialect (see ReadDumpFTS), which
-// differs only in the header, the column titles, the labels and the
-// trailer.
+// dump_fts/ibroute dialect differs only in the header, the column titles,
+// the labels and the trailer:
+//
+//	Unicast lids [0x0-0x<top>] of switch DR path slid 0; dlid 0; <path> guid 0x<guid> (<desc>):
+//	  Lid  Out   Destination
+//	       Port     Info
+//	0x<lid> <port> : (<Channel Adapter|Switch|Router> portguid 0x<guid>: '<desc>')
+//	0x<lid> <port> : (path #2 out of 2: portguid 0x<guid>)
+//	<n> valid lids dumped
+//
+// (ibroute names the switch by "Lid <n>" instead of the DR path).
+// infiniband-diags 44.0 skips the last LID of a switch whose LinearFDBTop
+// is a multiple of 64. The table then lacks an entry for the top of its
+// header's range; Build reports that clearly when the LID is a host's.
 //
 // A table without a header, a table without its trailer (a truncated
 // dump), a trailer that disagrees with the table, a LID listed twice in one

@@ -270,7 +270,7 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 		if err != nil {
 			return nil, err
 		}
-		if res.FTS, err = ib.ReadDumpFTS(data, "dump_fts.txt"); err != nil {
+		if res.FTS, err = ib.ReadLFTDump(data, "dump_fts.txt"); err != nil {
 			return nil, err
 		}
 	}
