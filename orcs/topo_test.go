@@ -17,28 +17,12 @@ import (
 	"orcs/sim"
 )
 
-// topoWired reports whether the classic simulation takes --topo/--lfts.
-func topoWired() bool {
-	for _, f := range analyzeFlags() {
-		for _, n := range f.Names() {
-			if n == "topo" {
-				return true
-			}
-		}
-	}
-	return false
-}
-
 // loadApp is an app with the flags of the classic simulation whose action
 // only loads the fabric, for testing loadFabric.
 func loadApp(stderr *bytes.Buffer, got func(f *lft.Fabric, name string)) *cli.App {
-	flags := analyzeFlags()
-	if !topoWired() {
-		flags = append(flags, topoFlags()...)
-	}
 	return &cli.App{
 		Name:           "orcs",
-		Flags:          flags,
+		Flags:          analyzeFlags(),
 		ErrWriter:      stderr,
 		ExitErrHandler: func(*cli.Context, error) {},
 		Action: func(c *cli.Context) error {
@@ -121,8 +105,7 @@ func simulateForTopo(t *testing.T, f *lft.Fabric, metric, ptrn string) string {
 
 // TestTopoSameAsLft2dot checks that simulating the dumps directly gives
 // the results of simulating the dot that lft2dot writes from them, on
-// every fixture run: through the simulator, and through the command line
-// when the classic simulation takes --topo/--lfts.
+// every fixture run: through the simulator and through the command line.
 func TestTopoSameAsLft2dot(t *testing.T) {
 	runs, _ := filepath.Glob(filepath.Join(ibFixtures, "*", "*", "engine.txt"))
 	if len(runs) < 20 {
@@ -152,9 +135,6 @@ func TestTopoSameAsLft2dot(t *testing.T) {
 				}
 			}
 		}
-		if !topoWired() {
-			continue
-		}
 		for _, metric := range []string{"hist_max_cong", "sum_max_cong"} {
 			args := []string{"-d", "--seed", "7", "-n", "4", "-p", "bisect_fb_sym", "--metric", metric}
 			a := mustRun(t, append(args, "--topo", topo, "--lfts", lfts)...)
@@ -163,9 +143,6 @@ func TestTopoSameAsLft2dot(t *testing.T) {
 				t.Errorf("%s %s: --topo/--lfts give\n%s\n-i gives\n%s", dir, metric, a, b)
 			}
 		}
-	}
-	if !topoWired() {
-		t.Log("the classic simulation does not take --topo/--lfts yet: compared through the simulator only")
 	}
 }
 
@@ -179,9 +156,6 @@ func TestTopoLMCSpread(t *testing.T) {
 	var spread *lft.Fabric
 	err := loadApp(&stderr, func(f *lft.Fabric, _ string) { spread = f }).Run([]string{"orcs", "--topo", topo, "--lfts", lfts, "--lmc-spread"})
 	if err != nil {
-		if strings.Contains(err.Error(), "does not follow the per-source tables") {
-			t.Skip("Fabric.AppendRoute does not consult the LMC spread tables in this build")
-		}
 		t.Fatal(err)
 	}
 	base, err := ib.ReadFiles(topo, lfts, ib.Options{})
