@@ -561,9 +561,6 @@ func TestIBLMCSpread(t *testing.T) {
 	rt := mustRouting(t, filepath.Join(dir, "opensm-lfts.dump"))
 	f, err := Build(topo, rt, Options{LMCSpread: true})
 	if err != nil {
-		if strings.Contains(err.Error(), "does not follow the per-source tables") {
-			t.Skip("Fabric.AppendRoute does not consult the LMC spread tables in this build")
-		}
 		t.Fatal(err)
 	}
 	checkAgainstFiles(t, f, ref, rt, true)

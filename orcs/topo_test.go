@@ -21,10 +21,9 @@ import (
 // loadApp is an app with the flags of the classic simulation whose action
 // only loads the fabric, for testing loadFabric.
 func loadApp(stderr *bytes.Buffer, got func(f *lft.Fabric, name string)) *cli.App {
-	flags := analyzeFlags()
 	return &cli.App{
 		Name:           "orcs",
-		Flags:          flags,
+		Flags:          analyzeFlags(),
 		ErrWriter:      stderr,
 		ExitErrHandler: func(*cli.Context, error) {},
 		Action: func(c *cli.Context) error {
@@ -107,8 +106,7 @@ func simulateForTopo(t *testing.T, f *lft.Fabric, metric, ptrn string) string {
 
 // TestTopoSameAsLft2dot checks that simulating the dumps directly gives
 // the results of simulating the dot that lft2dot writes from them, on
-// every fixture run: through the simulator, and through the command line
-// when the classic simulation takes --topo/--lfts.
+// every fixture run: through the simulator and through the command line.
 func TestTopoSameAsLft2dot(t *testing.T) {
 	runs, _ := filepath.Glob(filepath.Join(ibFixtures, "*", "*", "engine.txt"))
 	if len(runs) < 20 {

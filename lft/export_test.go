@@ -1,0 +1,8 @@
+package lft
+
+// SetSpreadEntry overwrites entry (switch index s, host index d) of the
+// LMC spread table of offset k, to give tests a fabric whose spread tables
+// went wrong after Build checked them.
+func SetSpreadEntry(f *Fabric, k int, s, d, link int32) {
+	f.spread[k][int(s)*len(f.hosts)+int(d)] = link
+}
