@@ -19,6 +19,7 @@ package registry
 
 import (
 	"fmt"
+	"iter"
 	"slices"
 	"strings"
 	"sync"
@@ -151,6 +152,25 @@ func (r *Registry[T]) Names() []string {
 	r.mu.RLock()
 	defer r.mu.RUnlock()
 	return r.sortedLocked()
+}
+
+// All returns the registered names, sorted, with their values, for help
+// texts. It iterates over a snapshot taken when the iteration starts.
+func (r *Registry[T]) All() iter.Seq2[string, T] {
+	return func(yield func(string, T) bool) {
+		r.mu.RLock()
+		names := r.sortedLocked()
+		vals := make([]T, len(names))
+		for i, n := range names {
+			vals[i] = r.entries[n].v
+		}
+		r.mu.RUnlock()
+		for i, n := range names {
+			if !yield(n, vals[i]) {
+				return
+			}
+		}
+	}
 }
 
 // sortedLocked returns the names, sorted. r.mu must be held.

@@ -38,6 +38,19 @@ func TestRegistry(t *testing.T) {
 	if r.Names()[0] != "apple" {
 		t.Error("Names shares its slice with the registry")
 	}
+	var all []string
+	for name, v := range r.All() {
+		all = append(all, fmt.Sprint(name, "=", v))
+	}
+	if want := []string{"apple=1", "banana=2", "pear=3"}; !slices.Equal(all, want) {
+		t.Errorf("All() = %v, want %v", all, want)
+	}
+	for name := range r.All() {
+		if name != "apple" {
+			t.Errorf("All() after a break went on to %s", name)
+		}
+		break
+	}
 	if doc, ok := r.Doc("banana"); !ok || doc != "a banana" {
 		t.Errorf("Doc(banana) = %q, %v", doc, ok)
 	}
