@@ -84,8 +84,7 @@ type ParamInfo struct {
 // Topologies describes every registered topology, sorted by name.
 func Topologies() []Info {
 	var out []Info
-	for _, name := range Names() {
-		t, _ := topologies.Lookup(name)
+	for _, t := range topologies.All() {
 		info := Info{Name: t.name, Doc: t.doc}
 		for _, p := range t.params {
 			info.Params = append(info.Params, ParamInfo{Key: p.key, Doc: p.doc, Default: p.def, List: p.dims, Min: p.min})

@@ -78,8 +78,7 @@ func lookupScheme(name string) (*scheme, error) { return schemes.Lookup(name) }
 // for help texts.
 func SchemeNames() []string {
 	var out []string
-	for _, n := range schemes.Names() {
-		s, _ := schemes.Lookup(n)
+	for n, s := range schemes.All() {
 		out = append(out, fmt.Sprintf("%s — %s (%s)", n, s.doc, s.bits))
 	}
 	return out

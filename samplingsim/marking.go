@@ -46,8 +46,7 @@ func registerMarking(p *markingPolicy) { markingPolicies.Register(p.name, p.doc,
 // and descriptions, sorted by name, for help texts.
 func MarkingNames() []string {
 	var out []string
-	for _, n := range markingPolicies.Names() {
-		p, _ := markingPolicies.Lookup(n)
+	for _, p := range markingPolicies.All() {
 		out = append(out, describe(p.name, p.doc, p.params))
 	}
 	return out

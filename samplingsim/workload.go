@@ -33,8 +33,7 @@ func registerWorkload(w *workload) { workloads.Register(w.name, w.doc, w) }
 // and defaults, sorted by name, for help texts.
 func WorkloadNames() []string {
 	var out []string
-	for _, n := range workloads.Names() {
-		w, _ := workloads.Lookup(n)
+	for _, w := range workloads.All() {
 		out = append(out, describe(w.name, w.doc, w.params))
 	}
 	return out
@@ -70,7 +69,8 @@ func (b *JobBuilder) Send(src, dst int, bytes int64, wait int32, signals ...int3
 type JobSpec struct {
 	// Name names the job (default: its workload's name).
 	Name string
-	// Workload is the workload spec, e.g. "ring:size=131072".
+	// Workload is the workload spec, e.g. "ring:size=131072" (the syntax
+	// of registry.Parse).
 	Workload string
 	// Hosts maps the job's ranks to host indices.
 	Hosts []int32
