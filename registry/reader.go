@@ -172,8 +172,13 @@ func (r *Reader) Float(key string) float64 {
 		return 0
 	}
 	f, err := strconv.ParseFloat(v, 64)
-	if err != nil {
+	switch {
+	case errors.Is(err, strconv.ErrRange):
+		r.Failf("%s=%s: %s is out of range", key, v, v)
+		return 0
+	case err != nil:
 		r.Failf("%s=%s: %q is not a number", key, v, v)
+		return 0
 	}
 	return f
 }

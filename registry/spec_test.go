@@ -189,6 +189,7 @@ func TestReaderErrors(t *testing.T) {
 		{"w:msgs=4.5,n=1,m=1", `msgs=4.5: "4.5" is not an integer`},
 		{"w:msgs=99999999999999999999,n=1,m=1", `msgs=99999999999999999999: 99999999999999999999 is out of range`},
 		{"w:gbps=fast,n=1,m=1", `gbps=fast: "fast" is not a number`},
+		{"w:gbps=1e999,n=1,m=1", `gbps=1e999: 1e999 is out of range`},
 		{"w:on=yes,n=1,m=1", `on=yes: "yes" is not true or false`},
 		{"w:wait=5,n=1,m=1", `wait=5: "5" is not a duration such as 100us or 1.5s`},
 		{"w:dims=4xx4,n=1,m=1", `dims=4xx4: empty size; want sizes joined by x, e.g. 4x4x4`},
