@@ -6,12 +6,13 @@
 //	NAME[:KEY=VALUE[,KEY=VALUE...]]
 //
 // for example "kary:k=4,n=3", "fattree2:leaves=8,hosts=8,up=4",
-// "torus:dims=4x4x4,hosts=2" or "mesh:dims=8x8". White space may stand for
-// the colon and the commas, so "kary k=4 n=3" is the same spec (a command
-// line can join its arguments with blanks). Values are decimal integers;
-// dims is a list of sizes joined by "x" (first size = x dimension). Each
-// parameter may be given once; parameters with a default may be left out.
-// Spec.String gives the canonical form with every parameter spelled out.
+// "torus:dims=4x4x4,hosts=2" or "mesh:dims=8x8", in the syntax of
+// registry.Parse: white space may stand for the colon and the commas, so
+// "kary k=4 n=3" is the same spec (a command line can join its arguments
+// with blanks). Values are decimal integers; dims is a list of sizes joined
+// by "x" (first size = x dimension). Each parameter may be given once;
+// parameters with a default may be left out. Spec.String gives the
+// canonical form with every parameter spelled out.
 //
 // The built-in topologies (see Topologies for their parameters):
 //

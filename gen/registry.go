@@ -4,9 +4,11 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strconv"
 	"strings"
 
 	"orcs/lft"
+	"orcs/registry"
 )
 
 // topology is one registered generator.
@@ -21,41 +23,38 @@ type topology struct {
 	size func(s Spec) Size
 	// build generates the fabric.
 	build func(s Spec) (*Network, error)
+	// declared is params for the spec reader, filled by register.
+	declared []registry.Param
 }
 
-// registry holds the topologies by name. It is filled by init functions
+// topologies holds the topologies by name. It is filled by init functions
 // and read-only afterwards.
-var registry = map[string]*topology{}
+var topologies = registry.New[*topology]("topology")
 
 // register adds t to the registry. It is called from init functions and
 // panics on a duplicate or malformed entry.
 func register(t *topology) {
-	if t.name == "" || strings.ContainsFunc(t.name, func(r rune) bool { return r > 127 || !isNameChar(byte(r)) }) {
-		panic(fmt.Sprintf("gen: invalid topology name %q", t.name))
-	}
-	if _, dup := registry[t.name]; dup {
-		panic("gen: topology registered twice: " + t.name)
-	}
 	if t.size == nil || t.build == nil {
 		panic("gen: topology " + t.name + " lacks size or build")
 	}
-	registry[t.name] = t
-}
-
-func lookup(name string) (*topology, bool) {
-	t, ok := registry[name]
-	return t, ok
+	for i, p := range t.params {
+		if !registry.IsName(p.key) {
+			panic(fmt.Sprintf("gen: topology %s: invalid parameter name %q", t.name, p.key))
+		}
+		def := p.def
+		if _, err := strconv.Atoi(def); err != nil && def != "" {
+			if !slices.ContainsFunc(t.params[:i], func(q param) bool { return q.key == def }) {
+				panic(fmt.Sprintf("gen: topology %s: default %q of %s is neither a number nor an earlier parameter", t.name, def, p.key))
+			}
+			def = "" // the value of another parameter: see Parse
+		}
+		t.declared = append(t.declared, registry.Param{Key: p.key, Default: def, Doc: p.doc})
+	}
+	topologies.Register(t.name, t.doc, t)
 }
 
 // Names lists the registered topology names, sorted.
-func Names() []string {
-	names := make([]string, 0, len(registry))
-	for name := range registry {
-		names = append(names, name)
-	}
-	slices.Sort(names)
-	return names
-}
+func Names() []string { return topologies.Names() }
 
 // Info describes a registered topology for help texts.
 type Info struct {
@@ -85,8 +84,7 @@ type ParamInfo struct {
 // Topologies describes every registered topology, sorted by name.
 func Topologies() []Info {
 	var out []Info
-	for _, name := range Names() {
-		t := registry[name]
+	for _, t := range topologies.All() {
 		info := Info{Name: t.name, Doc: t.doc}
 		for _, p := range t.params {
 			info.Params = append(info.Params, ParamInfo{Key: p.key, Doc: p.doc, Default: p.def, List: p.dims, Min: p.min})

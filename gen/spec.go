@@ -1,10 +1,11 @@
 package gen
 
 import (
-	"errors"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"orcs/registry"
 )
 
 // maxValue bounds every number in a spec; bigger fabrics are refused by the
@@ -64,161 +65,72 @@ func (s Spec) num(key string) int { return s.vals[key][0] }
 func (s Spec) list(key string) []int { return s.vals[key] }
 
 // Parse parses and validates a topology spec (see the package
-// documentation for the syntax). Errors quote the spec and say what is
-// wrong, e.g. `spec "kary:k=4": missing parameter n (number of switch levels)`.
+// documentation for the syntax, which is that of registry.Parse). Errors
+// quote the spec and say what is wrong, e.g.
+// `spec "kary:k=4": missing parameter n (number of switch levels)`.
 // A Spec returned without error can be built: its size is within the
 // limits (see Size).
 func Parse(text string) (Spec, error) {
-	text = strings.TrimSpace(text)
-	if text == "" {
-		return Spec{}, errors.New("empty topology spec; want NAME[:KEY=VALUE,...], e.g. kary:k=4,n=3")
+	ps, err := registry.Parse(text)
+	if err != nil {
+		return Spec{}, err
 	}
-	fail := func(format string, args ...any) (Spec, error) {
-		return Spec{}, fmt.Errorf("spec %q: %s", text, fmt.Sprintf(format, args...))
+	fail := func(err error) (Spec, error) {
+		return Spec{}, fmt.Errorf("spec %q: %w", strings.TrimSpace(text), err)
 	}
-	end := 0
-	for end < len(text) && isNameChar(text[end]) {
-		end++
+	t, err := topologies.Lookup(ps.Name)
+	if err != nil {
+		return fail(err)
 	}
-	name, rest := text[:end], text[end:]
-	if name == "" {
-		return fail("want a topology name first, as in kary:k=4,n=3")
-	}
-	switch {
-	case rest == "":
-	case rest[0] == ':':
-		rest = rest[1:]
-		if strings.TrimSpace(rest) == "" {
-			return fail("nothing after ':'; want KEY=VALUE,...")
-		}
-	case isSpace(rest[0]):
-	default:
-		return fail("unexpected %q after the topology name %q; want NAME:KEY=VALUE,...", rest[0], name)
-	}
-	t, ok := lookup(name)
-	if !ok {
-		return fail("unknown topology %q; valid topologies: %s", name, strings.Join(Names(), ", "))
-	}
-	s := Spec{Name: name, topo: t, vals: map[string][]int{}}
-	if strings.TrimSpace(rest) != "" {
-		for _, piece := range strings.Split(rest, ",") {
-			fields := strings.Fields(piece)
-			if len(fields) == 0 {
-				return fail("empty parameter (two commas in a row, or a comma at an end)")
-			}
-			for _, f := range fields {
-				if err := s.set(f); err != nil {
-					return fail("%v", err)
-				}
-			}
-		}
-	}
+	s := Spec{Name: ps.Name, topo: t, vals: map[string][]int{}}
+	r := ps.Reader(t.declared...)
 	for _, p := range t.params {
-		if _, ok := s.vals[p.key]; ok {
+		if ref := s.vals[p.def]; ref != nil && !r.Has(p.key) {
+			s.vals[p.key] = ref // the default is an earlier parameter's value
 			continue
 		}
-		switch {
-		case p.def == "":
-			return fail("missing parameter %s (%s)", p.key, p.doc)
-		case s.vals[p.def] != nil:
-			s.vals[p.key] = s.vals[p.def]
-		default:
-			v, err := strconv.Atoi(p.def)
-			if err != nil {
-				panic("gen: bad default " + p.def + " of " + name + " parameter " + p.key)
-			}
-			s.vals[p.key] = []int{v}
+		var vals []int
+		if p.dims {
+			vals = r.Dims(p.key)
+		} else {
+			vals = []int{r.Int(p.key)}
 		}
+		for _, v := range vals {
+			switch {
+			case v < p.min:
+				r.Failf("%s=%s: %s must be at least %d", p.key, format(vals), sizeWord(p), p.min)
+			case v > maxValue:
+				r.Failf("%s=%s: %d is too large (at most %d)", p.key, format(vals), v, maxValue)
+			}
+		}
+		s.vals[p.key] = vals
+	}
+	if err := r.Err(); err != nil {
+		return fail(err)
 	}
 	if t.check != nil {
 		if err := t.check(s); err != nil {
-			return fail("%v", err)
+			return fail(err)
 		}
 	}
 	if err := t.size(s).check(); err != nil {
-		return fail("%v", err)
+		return fail(err)
 	}
 	return s, nil
 }
 
-// set parses one KEY=VALUE field into s.
-func (s *Spec) set(field string) error {
-	key, value, ok := strings.Cut(field, "=")
-	switch {
-	case !ok:
-		return fmt.Errorf("%q is not KEY=VALUE", field)
-	case key == "":
-		return fmt.Errorf("%q: missing parameter name before '='", field)
+// format writes the value of a parameter as in a spec.
+func format(vals []int) string {
+	parts := make([]string, len(vals))
+	for i, v := range vals {
+		parts[i] = strconv.Itoa(v)
 	}
-	var p *param
-	for i := range s.topo.params {
-		if s.topo.params[i].key == key {
-			p = &s.topo.params[i]
-		}
-	}
-	if p == nil {
-		keys := make([]string, len(s.topo.params))
-		for i, q := range s.topo.params {
-			keys[i] = q.key
-		}
-		return fmt.Errorf("unknown parameter %q for %s; valid parameters: %s",
-			key, s.Name, strings.Join(keys, ", "))
-	}
-	if _, dup := s.vals[key]; dup {
-		return fmt.Errorf("parameter %s given twice", key)
-	}
-	if value == "" {
-		return fmt.Errorf("parameter %s has no value", key)
-	}
-	parts := []string{value}
-	if p.dims {
-		parts = strings.Split(value, "x")
-	}
-	vals := make([]int, len(parts))
-	for i, part := range parts {
-		v, err := parseNumber(part)
-		if err != nil {
-			if p.dims {
-				return fmt.Errorf("%s=%s: %v; want sizes joined by x, e.g. 4x4x4", key, value, err)
-			}
-			return fmt.Errorf("%s=%s: %v", key, value, err)
-		}
-		if v < p.min {
-			return fmt.Errorf("%s=%s: %s must be at least %d", key, value, sizeWord(p), p.min)
-		}
-		vals[i] = v
-	}
-	s.vals[key] = vals
-	return nil
+	return strings.Join(parts, "x")
 }
 
-func sizeWord(p *param) string {
+func sizeWord(p param) string {
 	if p.dims {
 		return "every size"
 	}
 	return p.key
 }
-
-// parseNumber parses a decimal number of at most maxValue.
-func parseNumber(s string) (int, error) {
-	if s == "" {
-		return 0, errors.New("empty number")
-	}
-	v := 0
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c < '0' || c > '9' {
-			return 0, fmt.Errorf("%q is not a decimal number", s)
-		}
-		if v = v*10 + int(c-'0'); v > maxValue {
-			return 0, fmt.Errorf("%s is too large (at most %d)", s, maxValue)
-		}
-	}
-	return v, nil
-}
-
-func isNameChar(c byte) bool {
-	return c == '-' || c == '_' || (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9')
-}
-
-func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }

@@ -8,12 +8,10 @@
 package metrics
 
 import (
-	"fmt"
 	"io"
-	"sort"
-	"strings"
 
 	"orcs/lft"
+	"orcs/registry"
 )
 
 // RunStats is what one simulation run measured.
@@ -58,37 +56,25 @@ type Metric struct {
 	Text func(w io.Writer, r *Result, f *lft.Fabric) error
 }
 
-var registry = map[string]*Metric{}
-var aliases = map[string]string{}
+// known holds the metrics by name.
+var known = registry.New[*Metric]("metric")
 
-// Register adds a metric to the registry.
+// Register adds a metric to the registry under m.Name and every alias. It
+// is meant to be called from init functions and panics if a name is not a
+// valid registry name (see registry.IsName) or is already registered.
 func Register(m *Metric, alias ...string) {
-	registry[m.Name] = m
+	known.Register(m.Name, m.Doc, m)
 	for _, a := range alias {
-		aliases[a] = m.Name
+		known.Alias(a, m.Name)
 	}
 }
 
-// Lookup returns the metric with the given name or alias.
-func Lookup(name string) (*Metric, error) {
-	if a, ok := aliases[name]; ok {
-		name = a
-	}
-	if m, ok := registry[name]; ok {
-		return m, nil
-	}
-	return nil, fmt.Errorf("unknown metric %q (known: %s)", name, strings.Join(Names(), ", "))
-}
+// Lookup returns the metric with the given name or alias. The error for an
+// unknown name lists the known ones.
+func Lookup(name string) (*Metric, error) { return known.Lookup(name) }
 
-// Names lists the registered metric names, sorted.
-func Names() []string {
-	var names []string
-	for n := range registry {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+// Names lists the registered metric names, sorted (without aliases).
+func Names() []string { return known.Names() }
 
 // Meta records how a result was produced.
 type Meta struct {

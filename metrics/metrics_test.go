@@ -144,7 +144,31 @@ func TestLookupAlias(t *testing.T) {
 	if err != nil || m.Name != "get_cable_cong" {
 		t.Fatalf("alias: %v %v", m, err)
 	}
-	if _, err := Lookup("x"); err == nil || !strings.Contains(err.Error(), "known: dep_max_delay, get_cable_cong") {
-		t.Fatalf("unknown: %v", err)
+	want := `unknown metric "hist_max_cng" (known: dep_max_delay, get_cable_cong, hist_acc_band, hist_max_cong, sum_max_cong); did you mean "hist_max_cong"?`
+	if _, err := Lookup("hist_max_cng"); err == nil || err.Error() != want {
+		t.Fatalf("unknown: %v, want %s", err, want)
+	}
+}
+
+func TestRegisterDuplicatePanics(t *testing.T) {
+	for _, c := range []struct {
+		m     *Metric
+		alias []string
+	}{
+		{&Metric{Name: "hist_acc_band"}, nil},
+		{&Metric{Name: "get_cong_map"}, nil},
+		{&Metric{Name: ""}, nil},
+	} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil {
+					t.Errorf("Register(%q) did not panic", c.m.Name)
+				}
+			}()
+			Register(c.m, c.alias...)
+		}()
+	}
+	if m, err := Lookup("hist_acc_band"); err != nil || m.Text == nil {
+		t.Errorf("hist_acc_band after a failed Register: %v, %v", m, err)
 	}
 }

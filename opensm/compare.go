@@ -20,15 +20,16 @@ import (
 )
 
 // ParseEngines parses a comma-separated list of engine names; each must be
-// one of Engines, given once.
+// one of Engines(), given once (an unknown name's error lists the known
+// ones).
 func ParseEngines(list string) ([]string, error) {
 	var engines []string
 	for _, e := range strings.Split(list, ",") {
 		if e = strings.TrimSpace(e); e == "" {
 			continue
 		}
-		if !slices.Contains(Engines, e) {
-			return nil, fmt.Errorf("unknown engine %q (known: %s)", e, strings.Join(Engines, ", "))
+		if _, err := engines.Lookup(e); err != nil {
+			return nil, err
 		}
 		if slices.Contains(engines, e) {
 			return nil, fmt.Errorf("engine %q given twice", e)

@@ -80,7 +80,7 @@ func e2eCases() []e2eCase {
 	var cases []e2eCase
 	for _, spec := range []string{"kary:k=4,n=2", "kary:k=4,n=3", "torus:dims=4x4", "torus:dims=8x8"} {
 		torus := strings.HasPrefix(spec, "torus")
-		for _, e := range Engines {
+		for _, e := range Engines() {
 			c := e2eCase{spec: spec, engine: e}
 			switch {
 			case e == "torus-2QoS" && !torus:
@@ -104,7 +104,7 @@ func TestRouteEngines(t *testing.T) {
 	tmp := t.TempDir()
 	cases := e2eCases()
 	if testing.Short() {
-		cases = cases[:len(Engines)] // the 16-host fat tree only
+		cases = cases[:len(Engines())] // the 16-host fat tree only
 	}
 	nets := map[string]*gen.Network{}
 	for _, c := range cases {

@@ -21,10 +21,6 @@ import (
 // Packages names the Debian packages that provide the tools.
 const Packages = "opensm ibsim-utils infiniband-diags"
 
-// Engines lists the routing engines of OpenSM 3.3.23 that compute tables
-// (the "file" engine only loads them).
-var Engines = []string{"minhop", "updn", "dnup", "ftree", "lash", "dor", "nue", "dfsssp", "sssp", "torus-2QoS"}
-
 // Tools locates the programs Route runs.
 type Tools struct {
 	// IBSim is the ibsim program (ibsim-utils).

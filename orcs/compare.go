@@ -35,7 +35,7 @@ func compareCommand() *cli.Command {
 			"are skipped). --plot overlays the per-engine distributions of the per-run values.\n" +
 			"Example: orcs compare gen:kary:k=8,n=3 --ptrn bisect_fb_sym --metric hist_acc_band -n 1000 --plot cmp.svg",
 		Flags: append(fabricFlags(""),
-			&cli.StringFlag{Name: "engines", Value: strings.Join(opensm.Engines, ","), Usage: "comma-separated OpenSM `ENGINES`"},
+			&cli.StringFlag{Name: "engines", Value: strings.Join(opensm.Engines(), ","), Usage: "comma-separated OpenSM `ENGINES`"},
 			&cli.StringFlag{Name: "ptrn", Aliases: []string{"p"}, Value: "bisect", Usage: "communication `PATTERN`: " + strings.Join(patterns.Names(), ", ")},
 			&cli.StringFlag{Name: "metric", Value: "hist_acc_band", Usage: "`METRIC` whose per-run values are compared: " + strings.Join(metrics.Names(), ", ")},
 			&cli.IntFlag{Name: "num_runs", Aliases: []string{"n"}, Value: 100, Usage: "number of runs (random mappings)"},

@@ -40,7 +40,7 @@ func routeCommand() *cli.Command {
 			"Runs ibsim and OpenSM (Debian packages " + opensm.Packages + ") in a private temporary\n" +
 			"directory, once: OpenSM sweeps with the engine, its opensm-lfts.dump is read back, and the fabric\n" +
 			"is written as routed dot with the input's node names and link order. A fallback to another engine\n" +
-			"is an error unless --allow-fallback. Engines: " + strings.Join(opensm.Engines, ", ") + ".\n" +
+			"is an error unless --allow-fallback. Engines: " + strings.Join(opensm.Engines(), ", ") + ".\n" +
 			"Example: orcs route --engine ftree gen:kary:k=4,n=3 -o ft64-ftree.dot",
 		Flags: append(fabricFlags(""),
 			&cli.StringFlag{Name: "engine", Aliases: []string{"R"}, Usage: "OpenSM routing `ENGINE`", Required: true},

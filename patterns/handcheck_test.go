@@ -196,14 +196,15 @@ func TestPrintFormat(t *testing.T) {
 
 func TestCompileErrors(t *testing.T) {
 	valid := "2neighbor, 4neighbor, 6neighbor, alltoall, bisect, bisect_fb_sym, bruck, gather, " +
-		"neighbor2d, neighbor3d, null, ptrnvsptrn, rand, recdbl, ring, scatter, tree, or file:PATH"
+		"neighbor2d, neighbor3d, null, ptrnvsptrn, rand, recdbl, ring, scatter, tree, file:PATH)"
 	tests := []struct {
 		spec Spec
 		n    int
 		want string
 	}{
-		{Spec{Name: "foo"}, 4, `unknown pattern "foo"; valid patterns: ` + valid},
-		{Spec{Name: "Bisect"}, 4, `unknown pattern "Bisect"; valid patterns: ` + valid},
+		{Spec{Name: "foo"}, 4, `unknown pattern "foo" (known: ` + valid},
+		{Spec{Name: "ringg"}, 4, `unknown pattern "ringg" (known: ` + valid + `; did you mean "ring"?`},
+		{Spec{Name: "Bisect"}, 4, `unknown pattern "Bisect" (known: ` + valid + `; did you mean "bisect"?`},
 		{Spec{Name: "bisect"}, 0, "commsize 0: a pattern needs at least 1 rank"},
 		{Spec{Name: "ptrnvsptrn"}, 8, "ptrnvsptrn: -z/--part_commsize 0 out of range: need 1 ≤ z < commsize 8"},
 		{Spec{Name: "ptrnvsptrn", Part: 8}, 8, "ptrnvsptrn: -z/--part_commsize 8 out of range: need 1 ≤ z < commsize 8"},
@@ -212,8 +213,8 @@ func TestCompileErrors(t *testing.T) {
 			`ptrnvsptrn: nested ptrnvsptrn is not allowed (first "ptrnvsptrn", second "bisect")`},
 		{Spec{Name: "ptrnvsptrn", Second: "ptrnvsptrn", Part: 4}, 8,
 			`ptrnvsptrn: nested ptrnvsptrn is not allowed (first "bisect", second "ptrnvsptrn")`},
-		{Spec{Name: "ptrnvsptrn", First: "nope", Part: 4}, 8, `ptrnvsptrn: first pattern: unknown pattern "nope"; valid patterns: ` + valid},
-		{Spec{Name: "ptrnvsptrn", Second: "nope", Part: 4}, 8, `ptrnvsptrn: second pattern: unknown pattern "nope"; valid patterns: ` + valid},
+		{Spec{Name: "ptrnvsptrn", First: "nope", Part: 4}, 8, `ptrnvsptrn: first pattern: unknown pattern "nope" (known: ` + valid},
+		{Spec{Name: "ptrnvsptrn", Second: "nope", Part: 4}, 8, `ptrnvsptrn: second pattern: unknown pattern "nope" (known: ` + valid},
 		{Spec{Name: "file:testdata/patterns/sample.txt"}, 5, "testdata/patterns/sample.txt:7: rank 5 out of range for commsize 5"},
 		{Spec{Name: "file:testdata/patterns/bad.txt"}, 50, `testdata/patterns/bad.txt:3: bad rank "x"`},
 		{Spec{Name: "ptrnvsptrn", First: "file:testdata/patterns/sample.txt", Part: 5}, 8,

@@ -2,9 +2,8 @@ package samplingsim
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
+	"orcs/registry"
 	"orcs/rng"
 )
 
@@ -65,39 +64,21 @@ type scheme struct {
 	receive func(h *header, e *recvEnv)
 }
 
-var schemes = map[string]*scheme{}
+// schemes holds the sampling schemes by name.
+var schemes = registry.New[*scheme]("sampling scheme")
 
-// registerScheme adds a sampling scheme; called from init functions.
-func registerScheme(s *scheme) {
-	if _, dup := schemes[s.name]; dup {
-		panic("samplingsim: scheme registered twice: " + s.name)
-	}
-	schemes[s.name] = s
-}
+// registerScheme adds a sampling scheme; called from init functions. It
+// panics on a duplicate or invalid name.
+func registerScheme(s *scheme) { schemes.Register(s.name, s.doc, s) }
 
-func lookupScheme(name string) (*scheme, error) {
-	s, ok := schemes[name]
-	if !ok {
-		return nil, fmt.Errorf("unknown sampling scheme %q (known: %s)", name, strings.Join(schemeNames(), ", "))
-	}
-	return s, nil
-}
-
-func schemeNames() []string {
-	names := make([]string, 0, len(schemes))
-	for n := range schemes {
-		names = append(names, n)
-	}
-	slices.Sort(names)
-	return names
-}
+// lookupScheme returns the scheme name or an error listing the known ones.
+func lookupScheme(name string) (*scheme, error) { return schemes.Lookup(name) }
 
 // SchemeNames describes the registered sampling schemes, sorted by name,
 // for help texts.
 func SchemeNames() []string {
 	var out []string
-	for _, n := range schemeNames() {
-		s := schemes[n]
+	for n, s := range schemes.All() {
 		out = append(out, fmt.Sprintf("%s — %s (%s)", n, s.doc, s.bits))
 	}
 	return out

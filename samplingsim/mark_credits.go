@@ -1,13 +1,16 @@
 package samplingsim
 
-import "orcs/rng"
+import (
+	"orcs/registry"
+	"orcs/rng"
+)
 
 func init() {
 	registerMarking(&markingPolicy{
 		name: "credits",
 		doc:  "congested when the queue is longer than the available credits (thesis §3.2)",
-		build: func(spec) (marker, error) {
-			return marker{congested: markCredits}, nil
+		build: func(r *registry.Reader) (marker, error) {
+			return marker{congested: markCredits}, r.Err()
 		},
 	})
 }

@@ -1,8 +1,7 @@
 package samplingsim
 
 import (
-	"fmt"
-
+	"orcs/registry"
 	"orcs/rng"
 )
 
@@ -10,16 +9,13 @@ func init() {
 	registerMarking(&markingPolicy{
 		name:   "credit-threshold",
 		doc:    "congested when the available credits are below threshold (§5.10)",
-		params: []param{{key: "threshold", def: "1", doc: "credits"}},
-		build: func(s spec) (marker, error) {
-			t, err := s.int("threshold")
-			if err != nil {
-				return marker{}, err
-			}
+		params: []registry.Param{{Key: "threshold", Default: "1", Doc: "credits"}},
+		build: func(r *registry.Reader) (marker, error) {
+			t := r.Int("threshold")
 			if t < 1 {
-				return marker{}, fmt.Errorf("credit-threshold: threshold=%d must be at least 1 (no port has fewer than 0 credits)", t)
+				r.Failf("threshold=%d must be at least 1 (no port has fewer than 0 credits)", t)
 			}
-			return marker{congested: markCreditThreshold, lo: float64(t)}, nil
+			return marker{congested: markCreditThreshold, lo: float64(t)}, r.Err()
 		},
 	})
 }

@@ -1,8 +1,7 @@
 package samplingsim
 
 import (
-	"fmt"
-
+	"orcs/registry"
 	"orcs/rng"
 )
 
@@ -11,23 +10,16 @@ func init() {
 		name: "probabilistic",
 		doc: "marks with probability rising linearly from 0 to 1 as the excess queue−credits " +
 			"goes from min to max (§5.10; like RED)",
-		params: []param{
-			{key: "min", def: "0", doc: "excess at or below which nothing is marked"},
-			{key: "max", def: "4", doc: "excess at or above which everything is marked"},
+		params: []registry.Param{
+			{Key: "min", Default: "0", Doc: "excess at or below which nothing is marked"},
+			{Key: "max", Default: "4", Doc: "excess at or above which everything is marked"},
 		},
-		build: func(s spec) (marker, error) {
-			lo, err := s.float("min")
-			if err != nil {
-				return marker{}, err
-			}
-			hi, err := s.float("max")
-			if err != nil {
-				return marker{}, err
-			}
+		build: func(r *registry.Reader) (marker, error) {
+			lo, hi := r.Float("min"), r.Float("max")
 			if !(hi > lo) {
-				return marker{}, fmt.Errorf("probabilistic: max=%g must be greater than min=%g", hi, lo)
+				r.Failf("max=%g must be greater than min=%g", hi, lo)
 			}
-			return marker{congested: markProbabilistic, lo: lo, hi: hi}, nil
+			return marker{congested: markProbabilistic, lo: lo, hi: hi}, r.Err()
 		},
 	})
 }

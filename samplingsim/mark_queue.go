@@ -1,8 +1,7 @@
 package samplingsim
 
 import (
-	"fmt"
-
+	"orcs/registry"
 	"orcs/rng"
 )
 
@@ -10,16 +9,13 @@ func init() {
 	registerMarking(&markingPolicy{
 		name:   "queue",
 		doc:    "congested when the queue is longer than threshold packets (§5.10)",
-		params: []param{{key: "threshold", def: "2", doc: "queue length in packets"}},
-		build: func(s spec) (marker, error) {
-			t, err := s.int("threshold")
-			if err != nil {
-				return marker{}, err
-			}
+		params: []registry.Param{{Key: "threshold", Default: "2", Doc: "queue length in packets"}},
+		build: func(r *registry.Reader) (marker, error) {
+			t := r.Int("threshold")
 			if t < 0 {
-				return marker{}, fmt.Errorf("queue: threshold=%d must not be negative", t)
+				r.Failf("threshold=%d must not be negative", t)
 			}
-			return marker{congested: markQueue, lo: float64(t)}, nil
+			return marker{congested: markQueue, lo: float64(t)}, r.Err()
 		},
 	})
 }

@@ -2,9 +2,9 @@ package samplingsim
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 
+	"orcs/registry"
 	"orcs/rng"
 )
 
@@ -19,10 +19,13 @@ import (
 type markingPolicy struct {
 	name   string
 	doc    string
-	params []param
-	// build checks the parameters and returns the marker.
-	build func(s spec) (marker, error)
+	params []registry.Param
+	// build reads the parameters and returns the marker; it returns r.Err()
+	// when that is not nil.
+	build func(r *registry.Reader) (marker, error)
 }
+
+func (p *markingPolicy) parameters() []registry.Param { return p.params }
 
 // marker is a configured policy.
 type marker struct {
@@ -32,47 +35,32 @@ type marker struct {
 	lo, hi float64
 }
 
-var markingPolicies = map[string]*markingPolicy{}
+// markingPolicies holds the marking policies by name.
+var markingPolicies = registry.New[*markingPolicy]("marking policy")
 
-// registerMarking adds a policy; called from init functions.
-func registerMarking(p *markingPolicy) {
-	if _, dup := markingPolicies[p.name]; dup {
-		panic("samplingsim: marking policy registered twice: " + p.name)
-	}
-	markingPolicies[p.name] = p
-}
+// registerMarking adds a policy; called from init functions. It panics on a
+// duplicate or invalid name.
+func registerMarking(p *markingPolicy) { markingPolicies.Register(p.name, p.doc, p) }
 
 // MarkingNames lists the registered marking policies with their parameters
 // and descriptions, sorted by name, for help texts.
 func MarkingNames() []string {
 	var out []string
-	for _, p := range markingPolicies {
-		s := p.name
-		if len(p.params) > 0 {
-			s += ":" + describeParams(p.params)
-		}
-		out = append(out, s+" — "+p.doc)
+	for _, p := range markingPolicies.All() {
+		out = append(out, describe(p.name, p.doc, p.params))
 	}
-	slices.Sort(out)
 	return out
 }
 
 // parseMarking parses a marking spec such as "queue:threshold=2".
 func parseMarking(text string) (marker, error) {
-	s, err := parseSpec("marking policy", text, func(name string) ([]param, error) {
-		p, ok := markingPolicies[name]
-		if !ok {
-			names := make([]string, 0, len(markingPolicies))
-			for n := range markingPolicies {
-				names = append(names, n)
-			}
-			slices.Sort(names)
-			return nil, fmt.Errorf("unknown marking policy %q (known: %s)", name, strings.Join(names, ", "))
-		}
-		return p.params, nil
-	})
+	p, r, err := lookupSpec(markingPolicies, text)
 	if err != nil {
 		return marker{}, err
 	}
-	return markingPolicies[s.name].build(s)
+	m, err := p.build(r)
+	if err != nil {
+		return marker{}, fmt.Errorf("%s %q: %w", markingPolicies.Kind(), strings.TrimSpace(text), err)
+	}
+	return m, nil
 }

@@ -97,7 +97,7 @@ func TestParseMarking(t *testing.T) {
 		{"queue:threshold=1,threshold=2", "given twice"},
 		{"credit-threshold:threshold=0", "at least 1"},
 		{"probabilistic:min=3,max=2", "greater than min"},
-		{"queue:threshold", "want KEY=VALUE"},
+		{"queue:threshold", `"threshold" is not KEY=VALUE`},
 	} {
 		_, err := parseMarking(bad.spec)
 		if err == nil || !strings.Contains(err.Error(), bad.want) {

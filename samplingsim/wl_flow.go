@@ -1,24 +1,25 @@
 package samplingsim
 
+import "orcs/registry"
+
 func init() {
 	registerWorkload(&workload{
 		name: "flow",
 		doc:  "one flow: rank src sends msgs messages to rank dst",
-		params: []param{
-			{key: "src", def: "0", doc: "sending rank"},
-			{key: "dst", def: "1", doc: "receiving rank"},
-			{key: "msgs", def: "1", doc: "messages"},
-			{key: "size", def: "1048576", doc: "message bytes"},
+		params: []registry.Param{
+			{Key: "src", Default: "0", Doc: "sending rank"},
+			{Key: "dst", Default: "1", Doc: "receiving rank"},
+			{Key: "msgs", Default: "1", Doc: "messages"},
+			{Key: "size", Default: "1048576", Doc: "message bytes"},
 		},
 		build: buildFlow,
 	})
 }
 
-func buildFlow(s spec, b *JobBuilder) error {
-	p := params{s: s, b: b}
-	src, dst, msgs, size := p.rank("src"), p.rank("dst"), p.positive("msgs"), p.positive("size")
-	if p.err != nil {
-		return p.err
+func buildFlow(args *registry.Reader, b *JobBuilder) error {
+	src, dst, msgs, size := rank(args, "src", b), rank(args, "dst", b), positive(args, "msgs"), positive(args, "size")
+	if err := args.Err(); err != nil {
+		return err
 	}
 	if src == dst {
 		return errorf("src and dst are both rank %d", src)

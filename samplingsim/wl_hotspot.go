@@ -1,34 +1,33 @@
 package samplingsim
 
-import "math"
+import (
+	"math"
+
+	"orcs/registry"
+)
 
 func init() {
 	registerWorkload(&workload{
 		name: "hotspot",
 		doc: "every rank but hot sends msgs messages to rank hot at an offered rate of gbps each " +
 			"(0 = as fast as it can); a hot spot that fills buffers at the rate of its excess load",
-		params: []param{
-			{key: "hot", def: "0", doc: "the hot rank"},
-			{key: "msgs", def: "100", doc: "messages per sender"},
-			{key: "size", def: "4096", doc: "message bytes"},
-			{key: "gbps", def: "0", doc: "offered load per sender in Gb/s (0 = no limit)"},
+		params: []registry.Param{
+			{Key: "hot", Default: "0", Doc: "the hot rank"},
+			{Key: "msgs", Default: "100", Doc: "messages per sender"},
+			{Key: "size", Default: "4096", Doc: "message bytes"},
+			{Key: "gbps", Default: "0", Doc: "offered load per sender in Gb/s (0 = no limit)"},
 		},
 		build: buildHotspot,
 	})
 }
 
-func buildHotspot(s spec, b *JobBuilder) error {
-	p := params{s: s, b: b}
-	hot, msgs, size := p.rank("hot"), p.positive("msgs"), p.positive("size")
-	if p.err != nil {
-		return p.err
-	}
-	gbps, err := s.float("gbps")
-	if err != nil {
-		return err
-	}
+func buildHotspot(args *registry.Reader, b *JobBuilder) error {
+	hot, msgs, size, gbps := rank(args, "hot", b), positive(args, "msgs"), positive(args, "size"), args.Float("gbps")
 	if gbps < 0 || math.IsInf(gbps, 0) || math.IsNaN(gbps) {
-		return errorf("gbps=%g must be a non-negative number", gbps)
+		args.Failf("gbps=%g must be a non-negative number", gbps)
+	}
+	if err := args.Err(); err != nil {
+		return err
 	}
 	var interval Time
 	if gbps > 0 {

@@ -2,26 +2,27 @@ package samplingsim
 
 import (
 	"orcs/patterns"
+	"orcs/registry"
 )
 
 func init() {
 	registerWorkload(&workload{
 		name: "pattern",
 		doc:  "an ORCS pattern: every pair of a level sends one message; a level starts when the previous one is delivered",
-		params: []param{
-			{key: "name", def: "bisect", doc: "pattern name (see orcs --help), or file:PATH"},
-			{key: "size", def: "65536", doc: "message bytes"},
+		params: []registry.Param{
+			{Key: "name", Default: "bisect", Doc: "pattern name (see orcs --help), or file:PATH"},
+			{Key: "size", Default: "65536", Doc: "message bytes"},
 		},
 		build: buildPattern,
 	})
 }
 
-func buildPattern(s spec, b *JobBuilder) error {
-	size, err := positive(s, "size", 1)
-	if err != nil {
+func buildPattern(args *registry.Reader, b *JobBuilder) error {
+	name, size := args.String("name"), positive(args, "size")
+	if err := args.Err(); err != nil {
 		return err
 	}
-	src, err := patterns.Compile(patterns.Spec{Name: s.str("name")}, b.Ranks())
+	src, err := patterns.Compile(patterns.Spec{Name: name}, b.Ranks())
 	if err != nil {
 		return err
 	}

@@ -1,22 +1,23 @@
 package samplingsim
 
+import "orcs/registry"
+
 func init() {
 	registerWorkload(&workload{
 		name: "random",
 		doc:  "uniform random traffic: every rank sends msgs messages, each to a random other rank (thesis §4.4 background)",
-		params: []param{
-			{key: "msgs", def: "10", doc: "messages per rank"},
-			{key: "size", def: "131072", doc: "message bytes"},
+		params: []registry.Param{
+			{Key: "msgs", Default: "10", Doc: "messages per rank"},
+			{Key: "size", Default: "131072", Doc: "message bytes"},
 		},
 		build: buildRandom,
 	})
 }
 
-func buildRandom(s spec, b *JobBuilder) error {
-	p := params{s: s, b: b}
-	msgs, size := p.positive("msgs"), p.positive("size")
-	if p.err != nil {
-		return p.err
+func buildRandom(args *registry.Reader, b *JobBuilder) error {
+	msgs, size := positive(args, "msgs"), positive(args, "size")
+	if err := args.Err(); err != nil {
+		return err
 	}
 	n, r := b.Ranks(), b.Rand()
 	for i := range n {

@@ -1,10 +1,12 @@
 package samplingsim
 
+import "orcs/registry"
+
 func init() {
-	reduceParams := []param{
-		{key: "arrays", def: "50", doc: "arrays each rank contributes, one message each"},
-		{key: "size", def: "4096", doc: "bytes per array"},
-		{key: "root", def: "0", doc: "rank that gets the result"},
+	reduceParams := []registry.Param{
+		{Key: "arrays", Default: "50", Doc: "arrays each rank contributes, one message each"},
+		{Key: "size", Default: "4096", Doc: "bytes per array"},
+		{Key: "root", Default: "0", Doc: "rank that gets the result"},
 	}
 	registerWorkload(&workload{
 		name:   "naive-reduce",
@@ -20,14 +22,13 @@ func init() {
 	})
 }
 
-func reduceArgs(s spec, b *JobBuilder) (arrays, size, root int, err error) {
-	p := params{s: s, b: b}
-	arrays, size, root = p.positive("arrays"), p.positive("size"), p.rank("root")
-	return arrays, size, root, p.err
+func reduceArgs(args *registry.Reader, b *JobBuilder) (arrays, size, root int, err error) {
+	arrays, size, root = positive(args, "arrays"), positive(args, "size"), rank(args, "root", b)
+	return arrays, size, root, args.Err()
 }
 
-func buildNaiveReduce(s spec, b *JobBuilder) error {
-	arrays, size, root, err := reduceArgs(s, b)
+func buildNaiveReduce(args *registry.Reader, b *JobBuilder) error {
+	arrays, size, root, err := reduceArgs(args, b)
 	if err != nil {
 		return err
 	}
@@ -45,8 +46,8 @@ func buildNaiveReduce(s spec, b *JobBuilder) error {
 // buildBinomialReduce: with v = (rank − root) mod n, rank v sends to
 // v − 2^k in round k, where 2^k is the lowest set bit of v, after it has
 // received the arrays of its children v + 2^j (j < k).
-func buildBinomialReduce(s spec, b *JobBuilder) error {
-	arrays, size, root, err := reduceArgs(s, b)
+func buildBinomialReduce(args *registry.Reader, b *JobBuilder) error {
+	arrays, size, root, err := reduceArgs(args, b)
 	if err != nil {
 		return err
 	}

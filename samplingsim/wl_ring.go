@@ -1,23 +1,24 @@
 package samplingsim
 
+import "orcs/registry"
+
 func init() {
 	registerWorkload(&workload{
 		name: "ring",
 		doc:  "ring exchange: rank i sends to rank i−shift (mod n), iters times; an iteration waits for the previous send and receive (thesis §4.4)",
-		params: []param{
-			{key: "size", def: "131072", doc: "message bytes"},
-			{key: "iters", def: "1", doc: "iterations"},
-			{key: "shift", def: "1", doc: "distance of the partner"},
+		params: []registry.Param{
+			{Key: "size", Default: "131072", Doc: "message bytes"},
+			{Key: "iters", Default: "1", Doc: "iterations"},
+			{Key: "shift", Default: "1", Doc: "distance of the partner"},
 		},
 		build: buildRing,
 	})
 }
 
-func buildRing(s spec, b *JobBuilder) error {
-	p := params{s: s, b: b}
-	size, iters, shift := p.positive("size"), p.positive("iters"), p.positive("shift")
-	if p.err != nil {
-		return p.err
+func buildRing(args *registry.Reader, b *JobBuilder) error {
+	size, iters, shift := positive(args, "size"), positive(args, "iters"), positive(args, "shift")
+	if err := args.Err(); err != nil {
+		return err
 	}
 	n := b.Ranks()
 	if shift%n == 0 {

@@ -1,15 +1,17 @@
 package samplingsim
 
+import "orcs/registry"
+
 func init() {
 	registerWorkload(&workload{
 		name: "stencil",
 		doc: "2-D stencil on an x×y grid, rank = i + x·j (row major): every rank exchanges boundaries " +
 			"with its +x, −x, +y, −y neighbours in sequence (thesis §4.2); edge ranks wait",
-		params: []param{
-			{key: "x", def: "64", doc: "grid width"},
-			{key: "y", def: "72", doc: "grid height"},
-			{key: "size", def: "65536", doc: "bytes per boundary"},
-			{key: "iters", def: "1", doc: "rounds of the four exchanges"},
+		params: []registry.Param{
+			{Key: "x", Default: "64", Doc: "grid width"},
+			{Key: "y", Default: "72", Doc: "grid height"},
+			{Key: "size", Default: "65536", Doc: "bytes per boundary"},
+			{Key: "iters", Default: "1", Doc: "rounds of the four exchanges"},
 		},
 		build: buildStencil,
 	})
@@ -18,11 +20,10 @@ func init() {
 // buildStencil: in phase k a rank sends to its neighbour in direction k; its
 // phase k+1 starts after its own phase-k send and the phase-k message it
 // receives (from the opposite neighbour) have been delivered.
-func buildStencil(s spec, b *JobBuilder) error {
-	p := params{s: s, b: b}
-	X, Y, size, iters := p.positive("x"), p.positive("y"), p.positive("size"), p.positive("iters")
-	if p.err != nil {
-		return p.err
+func buildStencil(args *registry.Reader, b *JobBuilder) error {
+	X, Y, size, iters := positive(args, "x"), positive(args, "y"), positive(args, "size"), positive(args, "iters")
+	if err := args.Err(); err != nil {
+		return err
 	}
 	n := X * Y
 	if n > b.Ranks() {

@@ -2,10 +2,9 @@ package samplingsim
 
 import (
 	"fmt"
-	"slices"
-	"strings"
 
 	"orcs/lft"
+	"orcs/registry"
 	"orcs/rng"
 )
 
@@ -15,53 +14,29 @@ import (
 type workload struct {
 	name   string
 	doc    string
-	params []param
-	// build adds the job's messages to b.
-	build func(s spec, b *JobBuilder) error
+	params []registry.Param
+	// build reads the parameters from r and adds the job's messages to b;
+	// it returns r.Err() when that is not nil.
+	build func(r *registry.Reader, b *JobBuilder) error
 }
 
-var workloads = map[string]*workload{}
+func (w *workload) parameters() []registry.Param { return w.params }
 
-// registerWorkload adds a workload; called from init functions.
-func registerWorkload(w *workload) {
-	if _, dup := workloads[w.name]; dup {
-		panic("samplingsim: workload registered twice: " + w.name)
-	}
-	workloads[w.name] = w
-}
+// workloads holds the workloads by name.
+var workloads = registry.New[*workload]("workload")
+
+// registerWorkload adds a workload; called from init functions. It panics
+// on a duplicate or invalid name.
+func registerWorkload(w *workload) { workloads.Register(w.name, w.doc, w) }
 
 // WorkloadNames describes the registered workloads with their parameters
 // and defaults, sorted by name, for help texts.
 func WorkloadNames() []string {
 	var out []string
-	for _, w := range workloads {
-		s := w.name
-		if len(w.params) > 0 {
-			s += ":" + describeParams(w.params)
-		}
-		out = append(out, s+" — "+w.doc)
+	for _, w := range workloads.All() {
+		out = append(out, describe(w.name, w.doc, w.params))
 	}
-	slices.Sort(out)
 	return out
-}
-
-func parseWorkload(text string) (spec, *workload, error) {
-	s, err := parseSpec("workload", text, func(name string) ([]param, error) {
-		w, ok := workloads[name]
-		if !ok {
-			names := make([]string, 0, len(workloads))
-			for n := range workloads {
-				names = append(names, n)
-			}
-			slices.Sort(names)
-			return nil, fmt.Errorf("unknown workload %q (known: %s)", name, strings.Join(names, ", "))
-		}
-		return w.params, nil
-	})
-	if err != nil {
-		return s, nil, err
-	}
-	return s, workloads[s.name], nil
 }
 
 // JobBuilder adds the messages of one job to a Plan, in terms of ranks.
@@ -94,7 +69,8 @@ func (b *JobBuilder) Send(src, dst int, bytes int64, wait int32, signals ...int3
 type JobSpec struct {
 	// Name names the job (default: its workload's name).
 	Name string
-	// Workload is the workload spec, e.g. "ring:size=131072".
+	// Workload is the workload spec, e.g. "ring:size=131072" (the syntax
+	// of registry.Parse).
 	Workload string
 	// Hosts maps the job's ranks to host indices.
 	Hosts []int32
@@ -112,13 +88,13 @@ func BuildPlan(f *lft.Fabric, jobs []JobSpec, seed uint64) (*Plan, error) {
 		owner[i] = -1
 	}
 	for j, js := range jobs {
-		s, w, err := parseWorkload(js.Workload)
+		w, r, err := lookupSpec(workloads, js.Workload)
 		if err != nil {
 			return nil, err
 		}
 		name := js.Name
 		if name == "" {
-			name = s.name
+			name = w.name
 		}
 		for _, h := range js.Hosts {
 			if h < 0 || int(h) >= len(owner) {
@@ -137,61 +113,9 @@ func BuildPlan(f *lft.Fabric, jobs []JobSpec, seed uint64) (*Plan, error) {
 		if len(js.Hosts) < 2 {
 			return nil, fmt.Errorf("job %s: needs at least 2 hosts, has %d", name, len(js.Hosts))
 		}
-		if err := w.build(s, b); err != nil {
+		if err := w.build(r, b); err != nil {
 			return nil, fmt.Errorf("job %s (%s): %w", name, js.Workload, err)
 		}
 	}
 	return p, nil
-}
-
-// positive returns the integer parameter key, which must be ≥ min.
-func positive(s spec, key string, min int) (int, error) {
-	v, err := s.int(key)
-	if err != nil {
-		return 0, err
-	}
-	if v < min {
-		return 0, fmt.Errorf("%s=%d must be at least %d", key, v, min)
-	}
-	return v, nil
-}
-
-// params reads a workload's parameters in order and keeps the first error,
-// so that a builder reads all of them and checks once.
-type params struct {
-	s   spec
-	b   *JobBuilder
-	err error
-}
-
-// positive reads an integer parameter that must be at least 1.
-func (p *params) positive(key string) int {
-	if p.err != nil {
-		return 0
-	}
-	v, err := positive(p.s, key, 1)
-	p.err = err
-	return v
-}
-
-// rank reads a parameter that must be a rank of the job.
-func (p *params) rank(key string) int {
-	if p.err != nil {
-		return 0
-	}
-	v, err := rankParam(p.s, key, p.b)
-	p.err = err
-	return v
-}
-
-// rankParam returns the rank parameter key, which must be a rank of b.
-func rankParam(s spec, key string, b *JobBuilder) (int, error) {
-	v, err := s.int(key)
-	if err != nil {
-		return 0, err
-	}
-	if v < 0 || v >= b.Ranks() {
-		return 0, fmt.Errorf("%s=%d is not a rank (the job has %d)", key, v, b.Ranks())
-	}
-	return v, nil
 }

@@ -1,0 +1,39 @@
+package opensm
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+	"testing"
+)
+
+func TestEngines(t *testing.T) {
+	want := []string{"minhop", "updn", "dnup", "ftree", "lash", "dor", "nue", "dfsssp", "sssp", "torus-2QoS"}
+	if got := Engines(); !slices.Equal(got, want) {
+		t.Errorf("Engines() = %v, want %v", got, want)
+	}
+	Engines()[0] = "changed"
+	if Engines()[0] != "minhop" {
+		t.Error("Engines shares its slice")
+	}
+	for _, e := range want {
+		if doc, err := EngineDoc(e); err != nil || doc == "" {
+			t.Errorf("EngineDoc(%q) = %q, %v", e, doc, err)
+		}
+	}
+	_, err := EngineDoc("torus-2qos")
+	if msg := `unknown OpenSM routing engine "torus-2qos" (known: dfsssp, dnup, dor, ftree, lash, minhop, nue, sssp, torus-2QoS, updn); did you mean "torus-2QoS"?`; err == nil || err.Error() != msg {
+		t.Errorf("EngineDoc(torus-2qos) error %v, want %s", err, msg)
+	}
+	func() {
+		defer func() {
+			if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), `"ftree" registered twice`) {
+				t.Errorf("registering ftree twice: panic %v", r)
+			}
+		}()
+		engines.Register("ftree", "again", struct{}{})
+	}()
+	if len(Engines()) != len(want) {
+		t.Errorf("a failed registration changed Engines() to %v", Engines())
+	}
+}
