@@ -23,7 +23,7 @@ import (
 // one of Engines(), given once (an unknown name's error lists the known
 // ones).
 func ParseEngines(list string) ([]string, error) {
-	var engines []string
+	var list []string
 	for _, e := range strings.Split(list, ",") {
 		if e = strings.TrimSpace(e); e == "" {
 			continue
@@ -31,15 +31,15 @@ func ParseEngines(list string) ([]string, error) {
 		if _, err := engines.Lookup(e); err != nil {
 			return nil, err
 		}
-		if slices.Contains(engines, e) {
+		if slices.Contains(list, e) {
 			return nil, fmt.Errorf("engine %q given twice", e)
 		}
-		engines = append(engines, e)
+		list = append(list, e)
 	}
-	if len(engines) == 0 {
+	if len(list) == 0 {
 		return nil, fmt.Errorf("no engines given")
 	}
-	return engines, nil
+	return list, nil
 }
 
 // CompareOptions controls Compare.
