@@ -23,7 +23,7 @@ import (
 // one of Engines(), given once (an unknown name's error lists the known
 // ones).
 func ParseEngines(list string) ([]string, error) {
-	var list []string
+	var names []string
 	for _, e := range strings.Split(list, ",") {
 		if e = strings.TrimSpace(e); e == "" {
 			continue
@@ -31,15 +31,15 @@ func ParseEngines(list string) ([]string, error) {
 		if _, err := engines.Lookup(e); err != nil {
 			return nil, err
 		}
-		if slices.Contains(list, e) {
+		if slices.Contains(names, e) {
 			return nil, fmt.Errorf("engine %q given twice", e)
 		}
-		list = append(list, e)
+		names = append(names, e)
 	}
-	if len(list) == 0 {
+	if len(names) == 0 {
 		return nil, fmt.Errorf("no engines given")
 	}
-	return list, nil
+	return names, nil
 }
 
 // CompareOptions controls Compare.
