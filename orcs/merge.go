@@ -29,15 +29,7 @@ func mergeCommand() *cli.Command {
 			if c.Args().Len() == 0 {
 				return fmt.Errorf("merge: no shard files given")
 			}
-			var files []*sim.ShardFile
-			for _, name := range c.Args().Slice() {
-				sf, err := sim.ReadShardFile(name)
-				if err != nil {
-					return err
-				}
-				files = append(files, sf)
-			}
-			res, err := sim.Merge(files, c.Args().Slice())
+			res, err := sim.MergeFiles(c.Args().Slice())
 			if err != nil {
 				return fmt.Errorf("merge: %w", err)
 			}

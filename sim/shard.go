@@ -80,6 +80,19 @@ func ReadShardFile(path string) (*ShardFile, error) {
 	return sf, nil
 }
 
+// MergeFiles reads the shard files at paths and merges them (see Merge).
+func MergeFiles(paths []string) (*metrics.Result, error) {
+	files := make([]*ShardFile, 0, len(paths))
+	for _, p := range paths {
+		sf, err := ReadShardFile(p)
+		if err != nil {
+			return nil, err
+		}
+		files = append(files, sf)
+	}
+	return Merge(files, paths)
+}
+
 // Merge combines the shard files of one split into the full result. Every
 // shard 0…N−1 must be present once, and all must describe the same
 // simulation (fabric digest, pattern, metric, seed, runs, …).
