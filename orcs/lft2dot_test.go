@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"orcs/internal/cliargs"
 )
 
 // ibFixtures is the directory of the InfiniBand tool fixtures.
@@ -19,7 +21,7 @@ func runLft2dot(t *testing.T, args ...string) (string, error) {
 	out := filepath.Join(t.TempDir(), "out.dot")
 	app := newApp()
 	full := append(append([]string{"orcs", "lft2dot"}, args...), "-o", out)
-	err := app.Run(interspersed(app, full))
+	err := app.Run(cliargs.Interspersed(app, full))
 	b, _ := os.ReadFile(out)
 	return string(b), err
 }

@@ -15,6 +15,8 @@ import (
 	"fmt"
 	"os"
 
+	"orcs/internal/cliargs"
+
 	"github.com/urfave/cli/v2"
 )
 
@@ -23,7 +25,7 @@ const version = "1.0.0"
 
 func main() {
 	app := newApp()
-	if err := app.Run(interspersed(app, attachedValues(app, os.Args))); err != nil {
+	if err := app.Run(cliargs.Interspersed(app, cliargs.AttachedValues(app, os.Args))); err != nil {
 		fmt.Fprintf(os.Stderr, "orcs: %v\n", err)
 		var ec cli.ExitCoder
 		if errors.As(err, &ec) {

@@ -14,6 +14,7 @@ import (
 	"orcs/dot"
 	"orcs/gen"
 	"orcs/ib"
+	"orcs/internal/cliargs"
 	"orcs/opensm"
 )
 
@@ -35,7 +36,7 @@ func runCmd(t *testing.T, args ...string) (string, error) {
 	}
 	full = append(full, args[1:]...)
 	app := newApp()
-	err := app.Run(interspersed(app, full))
+	err := app.Run(cliargs.Interspersed(app, full))
 	b, _ := os.ReadFile(out)
 	return string(b), err
 }

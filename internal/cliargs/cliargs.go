@@ -1,4 +1,8 @@
-package main
+// Package cliargs rewrites a command line before urfave/cli parses it, so
+// that orcs takes its arguments as ORCS and getopt did: flags after a
+// subcommand's positional arguments, and short options with attached
+// values ("-n100").
+package cliargs
 
 import (
 	"strings"
@@ -6,11 +10,11 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// interspersed moves the flags of a subcommand in front of its positional
+// Interspersed moves the flags of a subcommand in front of its positional
 // arguments, so that `orcs gen SPEC -o FILE` works like `orcs gen -o FILE
 // SPEC` (urfave/cli stops parsing flags at the first argument). Flags are
 // recognised by the subcommand's own definitions; "--" ends the flags.
-func interspersed(app *cli.App, args []string) []string {
+func Interspersed(app *cli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
 	}
@@ -66,17 +70,17 @@ func interspersed(app *cli.App, args []string) []string {
 	return out
 }
 
-// attachedValues splits getopt-style short options with an attached value,
+// AttachedValues splits getopt-style short options with an attached value,
 // as ORCS's command line took them ("-n100", "-ifabric.dot"), into two
 // arguments for the classic flags. Long names given with one dash
 // ("-num_runs") and combined boolean short options ("-dv") are left alone.
-func attachedValues(app *cli.App, args []string) []string {
+func AttachedValues(app *cli.App, args []string) []string {
 	if len(args) < 2 {
 		return args
 	}
 	for _, c := range app.Commands {
 		if c.Name == args[1] {
-			return args // a subcommand: see interspersed
+			return args // a subcommand: see Interspersed
 		}
 	}
 	shortValue := map[string]bool{}
