@@ -1,0 +1,195 @@
+// Package hostlist expands Slurm host list expressions, as Slurm's
+// `scontrol show hostnames` does: "node[001-003,010],login1" names node001,
+// node002, node003, node010 and login1. A bracket holds comma-separated
+// numbers and ranges; a range keeps the zero padding of its lower bound
+// ("[01-10]" gives 01 … 10). Several brackets in one name multiply
+// ("r[1-2]n[1-2]" gives r1n1, r1n2, r2n1, r2n2). A list can also be read
+// from a file with one name per line (what `scontrol show hostnames`
+// prints), given as @FILE.
+package hostlist
+
+import (
+	"bufio"
+	"fmt"
+	"io"
+	"os"
+	"strconv"
+	"strings"
+)
+
+// MaxHosts bounds the names one expression may expand to, so that a typo
+// such as "n[1-999999999]" is an error, not an allocation of gigabytes.
+const MaxHosts = 1 << 22
+
+// Expand returns the host names of a Slurm host list expression, in order.
+// Duplicates are kept (the caller decides whether they are an error).
+func Expand(expr string) ([]string, error) {
+	var out []string
+	for _, item := range splitTop(expr) {
+		item = strings.TrimSpace(item)
+		if item == "" {
+			continue
+		}
+		names, err := expandItem(item, len(out))
+		if err != nil {
+			return nil, fmt.Errorf("host list %q: %w", shorten(expr), err)
+		}
+		out = append(out, names...)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("host list %q names no host", shorten(expr))
+	}
+	return out, nil
+}
+
+// splitTop splits at the commas outside brackets.
+func splitTop(s string) []string {
+	var items []string
+	depth, start := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '[':
+			depth++
+		case ']':
+			depth--
+		case ',':
+			if depth == 0 {
+				items = append(items, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(items, s[start:])
+}
+
+// expandItem expands one name with brackets; have is how many names the
+// expression gave so far (for MaxHosts).
+func expandItem(item string, have int) ([]string, error) {
+	open := strings.IndexByte(item, '[')
+	if open < 0 {
+		if strings.ContainsAny(item, "]") {
+			return nil, fmt.Errorf("%q: ']' without '['", item)
+		}
+		return []string{item}, nil
+	}
+	closing := strings.IndexByte(item[open:], ']')
+	if closing < 0 {
+		return nil, fmt.Errorf("%q: '[' without ']'", item)
+	}
+	closing += open
+	prefix, body, rest := item[:open], item[open+1:closing], item[closing+1:]
+	if strings.ContainsAny(prefix, "]") || strings.ContainsAny(body, "[") {
+		return nil, fmt.Errorf("%q: nested or unbalanced brackets", item)
+	}
+	values, err := expandBody(body, have)
+	if err != nil {
+		return nil, fmt.Errorf("%q: %w", item, err)
+	}
+	tails, err := expandItem(rest, have)
+	if err != nil {
+		return nil, err
+	}
+	if have+len(values)*len(tails) > MaxHosts {
+		return nil, fmt.Errorf("more than %d hosts", MaxHosts)
+	}
+	out := make([]string, 0, len(values)*len(tails))
+	for _, v := range values {
+		for _, t := range tails {
+			out = append(out, prefix+v+t)
+		}
+	}
+	return out, nil
+}
+
+// expandBody expands "1-3,7,09-11" into its numbers as strings.
+func expandBody(body string, have int) ([]string, error) {
+	if body == "" {
+		return nil, fmt.Errorf("empty brackets")
+	}
+	var out []string
+	for _, part := range strings.Split(body, ",") {
+		part = strings.TrimSpace(part)
+		lo, hi, isRange := strings.Cut(part, "-")
+		if !isRange {
+			hi = lo
+		}
+		a, err1 := strconv.ParseUint(lo, 10, 32)
+		b, err2 := strconv.ParseUint(hi, 10, 32)
+		if lo == "" || hi == "" || err1 != nil || err2 != nil {
+			return nil, fmt.Errorf("bad range %q (want N or N-M)", part)
+		}
+		if b < a {
+			return nil, fmt.Errorf("range %q runs backwards", part)
+		}
+		if uint64(have+len(out))+b-a+1 > MaxHosts {
+			return nil, fmt.Errorf("more than %d hosts", MaxHosts)
+		}
+		width := len(lo)
+		for v := a; v <= b; v++ {
+			s := strconv.FormatUint(v, 10)
+			if len(s) < width {
+				s = strings.Repeat("0", width-len(s)) + s
+			}
+			out = append(out, s)
+		}
+	}
+	return out, nil
+}
+
+// Read reads one host name per line (blank lines and #-comments skipped;
+// a line may itself be a host list expression). name is used in errors.
+func Read(r io.Reader, name string) ([]string, error) {
+	var out []string
+	sc := bufio.NewScanner(r)
+	sc.Buffer(make([]byte, 64*1024), 1<<20)
+	for line := 1; sc.Scan(); line++ {
+		text := strings.TrimSpace(sc.Text())
+		if i := strings.IndexByte(text, '#'); i >= 0 {
+			text = strings.TrimSpace(text[:i])
+		}
+		text = strings.TrimPrefix(text, "\ufeff")
+		if text == "" {
+			continue
+		}
+		names, err := Expand(text)
+		if err != nil {
+			return nil, fmt.Errorf("%s:%d: %w", name, line, err)
+		}
+		out = append(out, names...)
+		if len(out) > MaxHosts {
+			return nil, fmt.Errorf("%s:%d: more than %d hosts", name, line, MaxHosts)
+		}
+	}
+	if err := sc.Err(); err != nil {
+		return nil, fmt.Errorf("%s: %w", name, err)
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("%s: no host names", name)
+	}
+	return out, nil
+}
+
+// Parse takes a --hosts argument: a host list expression, or @FILE for a
+// file of host names ("@-" reads standard input).
+func Parse(arg string) ([]string, error) {
+	path, isFile := strings.CutPrefix(arg, "@")
+	if !isFile {
+		return Expand(arg)
+	}
+	if path == "-" {
+		return Read(os.Stdin, "<stdin>")
+	}
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	return Read(f, path)
+}
+
+func shorten(s string) string {
+	if len(s) > 64 {
+		return s[:61] + "..."
+	}
+	return s
+}

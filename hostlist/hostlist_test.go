@@ -1,0 +1,73 @@
+package hostlist
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestExpand(t *testing.T) {
+	cases := []struct{ in, want string }{
+		{"node[001-003,010],login1", "node001 node002 node003 node010 login1"},
+		{"n[8-11]", "n8 n9 n10 n11"},
+		{"n[08-11]", "n08 n09 n10 n11"},
+		{"r[1-2]n[1-2]", "r1n1 r1n2 r2n1 r2n2"},
+		{"H0,H1, H2", "H0 H1 H2"},
+		{"c[5]", "c5"},
+		{"a[1-2]-ib", "a1-ib a2-ib"},
+		{"x,x", "x x"},
+	}
+	for _, c := range cases {
+		got, err := Expand(c.in)
+		if err != nil || strings.Join(got, " ") != c.want {
+			t.Errorf("Expand(%q) = %v, %v; want %s", c.in, got, err, c.want)
+		}
+	}
+	for _, bad := range []string{"", ",", "n[", "n]", "n[]", "n[3-1]", "n[a-b]", "n[1-]", "n[[1]]", "n[1-99999999]"} {
+		if got, err := Expand(bad); err == nil {
+			t.Errorf("Expand(%q) = %v, want an error", bad, got)
+		}
+	}
+}
+
+func TestReadFile(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "hosts")
+	content := "\ufeffnode001\n\n# a comment\nnode002  \nnode[003-004]\n"
+	if err := os.WriteFile(path, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Parse("@" + path)
+	if err != nil || strings.Join(got, " ") != "node001 node002 node003 node004" {
+		t.Errorf("Parse(@file) = %v, %v", got, err)
+	}
+	if err := os.WriteFile(path, []byte("a\nn[2-1]\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Parse("@" + path); err == nil || !strings.Contains(err.Error(), path+":2:") {
+		t.Errorf("bad line: %v", err)
+	}
+	if _, err := Parse("@" + filepath.Join(t.TempDir(), "missing")); err == nil {
+		t.Error("missing file accepted")
+	}
+}
+
+func FuzzExpand(f *testing.F) {
+	for _, s := range []string{"node[001-003,010],login1", "r[1-2]n[1-2]", "n[", "a,b", "x[0-0]"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		names, err := Expand(s)
+		if err != nil {
+			return
+		}
+		if len(names) == 0 || len(names) > MaxHosts {
+			t.Fatalf("%q: %d names", s, len(names))
+		}
+		for _, n := range names {
+			if strings.ContainsAny(n, "[],") {
+				t.Fatalf("%q gives name %q", s, n)
+			}
+		}
+	})
+}
