@@ -38,12 +38,12 @@ type sim struct {
 	out        []outPort // by link id: the port the link leaves
 	in         []inPort  // by link id: the buffer the link feeds
 	qcap, bcap int32
-	qbuf       []int32 // output queues, qcap per link
-	ibuf       []int32 // input buffers, bcap per link
-	rbuf       []Time  // credit returns on their way, bcap per link
-	fromHost   []int32 // host index of the link's source, or −1
-	toHost     []int32 // host index of the link's target, or −1
-	arrLat     []Time  // latency of the link (+ router delay into a switch)
+	queues     ringSlab[int32] // output queues, qcap per link
+	buffers    ringSlab[int32] // input buffers, bcap per link
+	returns    ringSlab[Time]  // credit returns on their way, bcap per link
+	fromHost   []int32         // host index of the link's source, or −1
+	toHost     []int32         // host index of the link's target, or −1
+	arrLat     []Time          // latency of the link (+ router delay into a switch)
 	serMTU     Time
 
 	nics        []nic
@@ -169,9 +169,9 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 
 	s.out = make([]outPort, L)
 	s.in = make([]inPort, L)
-	s.qbuf = make([]int32, L*int(s.qcap))
-	s.ibuf = make([]int32, L*int(s.bcap))
-	s.rbuf = make([]Time, L*int(s.bcap))
+	s.queues = newRingSlab[int32](L, s.qcap)
+	s.buffers = newRingSlab[int32](L, s.bcap)
+	s.returns = newRingSlab[Time](L, s.bcap)
 	s.fromHost = make([]int32, L)
 	s.toHost = make([]int32, L)
 	s.arrLat = make([]Time, L)
@@ -346,7 +346,7 @@ func (s *sim) creditLoop() []int32 {
 	// next returns the link the head packet of the buffer at the end of l
 	// waits for, or −1 when that buffer is empty or a host's.
 	next := func(l int32) int32 {
-		if s.in[l].n == 0 || s.toHost[l] >= 0 {
+		if s.in[l].buf.n == 0 || s.toHost[l] >= 0 {
 			return -1
 		}
 		return s.pk[s.headIn(l)].out
