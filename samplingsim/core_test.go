@@ -1,6 +1,9 @@
 package samplingsim
 
 import (
+	"errors"
+	"fmt"
+	"slices"
 	"strings"
 	"testing"
 
@@ -208,23 +211,74 @@ func TestDeterministic(t *testing.T) {
 	}
 }
 
-// TestDeadlockReported runs a ring of hosts on a torus without virtual
-// channels until the credit loop deadlocks, and checks the error.
+// ringFabric builds n switches S0 … S(n−1) in a ring, each with one host
+// H0 … H(n−1) and links both ways to its neighbours, routed clockwise only:
+// S(i) sends to its own host directly and everything else to S(i+1).
+// Without virtual channels the clockwise links form a credit loop.
+func ringFabric(t testing.TB, n int) *lft.Fabric {
+	t.Helper()
+	b := lft.NewBuilder()
+	sw := make([]int32, n)
+	for i := range n {
+		sw[i] = b.Node(fmt.Sprintf("S%d", i), lft.Switch)
+	}
+	for i := range n {
+		h := b.Node(fmt.Sprintf("H%d", i), lft.Host)
+		b.Route(b.Link(h, sw[i], 1, 1), lft.AnyDest)
+		b.Route(b.Link(sw[i], h, 1, 1), b.Dest(fmt.Sprintf("H%d", i)))
+	}
+	for i := range n {
+		cw := b.Link(sw[i], sw[(i+1)%n], 2, 3)
+		b.Link(sw[(i+1)%n], sw[i], 3, 2) // counter-clockwise: unused
+		b.Route(cw, lft.AnyDest)
+	}
+	f, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// TestDeadlockReported sends every host of a 4-switch ring to the host
+// two switches ahead, clockwise, with buffers of one packet. Each flow
+// crosses two ring links and the four flows together close the credit
+// loop: the buffers at S1, S2, S3, S0 fill with packets that wait for the
+// next ring link, whose buffer is full too. The run must end with a
+// DeadlockError naming that loop. Two of the flows alone (the loop stays
+// open) finish.
 func TestDeadlockReported(t *testing.T) {
-	f := fabric(t, "torus:dims=4,hosts=1")
+	f := ringFabric(t, 4)
 	var msgs []Message
-	for s := range 4 {
-		msgs = append(msgs, Message{Src: int32(s), Dst: int32((s + 2) % 4), Bytes: 1000 * 4096})
+	for s := range int32(4) {
+		msgs = append(msgs, Message{Src: s, Dst: (s + 2) % 4, Bytes: 50 * 4096})
 	}
 	cfg := DefaultConfig()
 	cfg.InputBuffer, cfg.OutputQueue = 1, 1
+	if r, err := Run(f, cfg, planOf(f, msgs[:2]...)); err != nil || r.Packets != 100 {
+		t.Fatalf("two flows of the ring: %v", err)
+	}
 	_, err := Run(f, cfg, planOf(f, msgs...))
-	if err == nil {
-		t.Fatal("no deadlock reported: the ring's credit loop must block with one buffer per port")
+	var dl *DeadlockError
+	if !errors.As(err, &dl) {
+		t.Fatalf("error %v, want a DeadlockError", err)
 	}
-	if !strings.Contains(err.Error(), "deadlock") {
-		t.Errorf("error %q does not mention the deadlock", err)
+	wantNodes := []string{"S0", "S1", "S2", "S3", "S0"}
+	if !slices.Equal(dl.Nodes, wantNodes) || len(dl.Loop) != 4 {
+		t.Errorf("loop %v over links %v, want %v", dl.Nodes, dl.Loop, wantNodes)
 	}
+	for i, l := range dl.Loop {
+		if k := f.Links[l]; f.Nodes[k.From].Name != wantNodes[i] || f.Nodes[k.To].Name != wantNodes[i+1] {
+			t.Errorf("loop link %d is %s, want %q -> %q", i, f.LinkName(l), wantNodes[i], wantNodes[i+1])
+		}
+	}
+	if dl.Unfinished != 4 || dl.Messages != 4 || dl.Stuck < 4 {
+		t.Errorf("%d of %d messages unfinished, %d packets stuck; want all 4 unfinished and ≥ 4 stuck", dl.Unfinished, dl.Messages, dl.Stuck)
+	}
+	const loop = `credit loop of 4 links: "S0" -> "S1" -> "S2" -> "S3" -> "S0"`
+	if msg := err.Error(); !strings.HasPrefix(msg, "deadlock at ") || !strings.Contains(msg, loop) {
+		t.Errorf("error %q, want a deadlock naming the %s", msg, loop)
+	}
+	t.Log(err)
 }
 
 // TestBadConfig checks the errors of bad settings.

@@ -6,13 +6,16 @@
 // such samples into per-link traffic and congestion estimates.
 //
 // The simulator works on the project's own fabrics and forwarding tables
-// (lft.Fabric, routing is oblivious: a packet follows its table route) and
-// is built in layers, each behind a narrow interface:
+// (lft.Fabric, routing is oblivious: a packet follows its table route, which
+// with LMC spread depends on the source, see lft.Fabric.NextHop) and is
+// built in layers, each behind a narrow interface:
 //
 //   - event.go: a discrete-event core with integer time (picoseconds) and a
 //     deterministic order of simultaneous events;
 //   - link.go: links (bandwidth, latency, full duplex: every direction is an
 //     independent lft.Link) and credit-based flow control per direction;
+//   - ring.go: the fixed-size rings of the output queues, input buffers and
+//     credits on their way back, one per link in a shared slab;
 //   - switch.go: switches with finite input buffers per port, output queues
 //     and a first-come first-served arbiter per output; a blocked head packet
 //     blocks its whole input buffer (head-of-line blocking);
@@ -29,11 +32,9 @@
 //
 // A run is deterministic for a given Config (including Config.Seed) and plan.
 //
-// Typical use:
-//
-//	f, _ := gen.Generate("kary:k=4,n=3")
-//	cfg := samplingsim.DefaultConfig()
-//	plan, _ := samplingsim.BuildPlan(f, []samplingsim.JobSpec{{Name: "reduce", Workload: "naive-reduce"}}, "contiguous", nil, cfg.Seed)
-//	res, err := samplingsim.Run(f, cfg, plan)
-//	diag := samplingsim.Diagnose(res, samplingsim.DiagnoseOptions{View: -1})
+// Typical use: generate or read a fabric, build a Plan of jobs with
+// BuildPlan (or message by message with Plan.Add), Run it with a Config from
+// DefaultConfig, then read Result.TruthOf and Result.Estimates per link, or
+// Diagnose the congestion trees; see the examples. A routing that deadlocks
+// returns a *DeadlockError naming its credit loop.
 package samplingsim

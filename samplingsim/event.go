@@ -58,7 +58,9 @@ type eventQueue struct {
 // maxFIFOs bounds the number of delay classes; further delays use the heap.
 const maxFIFOs = 8
 
-// fifo is a ring of events scheduled with the same delay.
+// fifo is a ring of events scheduled with the same delay. Unlike the
+// fixed-size per-link rings of a ringSlab it has no bound on its length, so
+// it grows by doubling and indexes with a power-of-two mask.
 type fifo struct {
 	delay   Time
 	buf     []event

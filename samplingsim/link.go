@@ -6,12 +6,12 @@ package samplingsim
 // packet starts crossing the link and comes back Latency after the
 // downstream buffer frees the slot.
 type outPort struct {
-	// qHead and qLen describe the output queue, a ring in sim.qbuf.
-	qHead, qLen int32
+	// queue is the output queue, a ring in sim.queues.
+	queue ring
 	// credits is the number of credits in hand; returns still on their way
-	// are in the ring rHead/rLen of sim.rbuf (arrival times, ascending).
-	credits     int32
-	rHead, rLen int32
+	// are in the ring returns of sim.returns (arrival times, ascending).
+	credits int32
+	returns ring
 	// busyUntil is the end of the current transmission.
 	busyUntil Time
 	// wakeAt is the time of the pending wake event, or −1.
@@ -30,14 +30,9 @@ type outPort struct {
 // the number in hand.
 func (s *sim) availCredits(l int32) int32 {
 	p := &s.out[l]
-	base := l * s.bcap
-	for p.rLen > 0 && s.rbuf[base+p.rHead] <= s.now {
+	for p.returns.n > 0 && s.returns.front(&p.returns, l) <= s.now {
+		s.returns.drop(&p.returns)
 		p.credits++
-		p.rHead++
-		if p.rHead == s.bcap {
-			p.rHead = 0
-		}
-		p.rLen--
 	}
 	return p.credits
 }
@@ -48,14 +43,9 @@ func (s *sim) availCredits(l int32) int32 {
 // on the way needs one.
 func (s *sim) returnCredit(l int32) {
 	p := &s.out[l]
-	i := p.rHead + p.rLen
-	if i >= s.bcap {
-		i -= s.bcap
-	}
 	t := s.now + s.cfg.Latency
-	s.rbuf[l*s.bcap+i] = t
-	p.rLen++
-	if p.rLen == 1 && p.qLen > 0 {
+	s.returns.push(&p.returns, l, t)
+	if p.returns.n == 1 && p.queue.n > 0 {
 		s.wake(l, max(t, p.busyUntil))
 	}
 }
@@ -78,8 +68,8 @@ func (s *sim) wakeForNext(l int32) {
 	switch {
 	case p.credits > 0:
 		s.wake(l, p.busyUntil)
-	case p.rLen > 0:
-		s.wake(l, max(p.busyUntil, s.rbuf[l*s.bcap+p.rHead]))
+	case p.returns.n > 0:
+		s.wake(l, max(p.busyUntil, s.returns.front(&p.returns, l)))
 	}
 }
 
@@ -97,36 +87,25 @@ func (s *sim) onWake(l int32) {
 // pushOut appends packet pk to the output queue of link l.
 func (s *sim) pushOut(l int32, pk int32) {
 	p := &s.out[l]
-	s.queueChanged(l, p.qLen)
-	i := p.qHead + p.qLen
-	if i >= s.qcap {
-		i -= s.qcap
-	}
-	s.qbuf[l*s.qcap+i] = pk
-	p.qLen++
-	if t := s.nowTruth(l); p.qLen > t.QueueMax {
-		t.QueueMax = p.qLen
+	s.occupancy(l, queueArea, p.queue.n, &p.qSince)
+	s.queues.push(&p.queue, l, pk)
+	if t := s.nowTruth(l); p.queue.n > t.QueueMax {
+		t.QueueMax = p.queue.n
 	}
 }
 
 // popOut removes the head of the output queue of link l.
 func (s *sim) popOut(l int32) int32 {
 	p := &s.out[l]
-	s.queueChanged(l, p.qLen)
-	pk := s.qbuf[l*s.qcap+p.qHead]
-	p.qHead++
-	if p.qHead == s.qcap {
-		p.qHead = 0
-	}
-	p.qLen--
-	return pk
+	s.occupancy(l, queueArea, p.queue.n, &p.qSince)
+	return s.queues.pop(&p.queue, l)
 }
 
 // trySend starts sending the head of the output queue of link l if the link
 // is idle and a credit is in hand; otherwise it arranges to try again.
 func (s *sim) trySend(l int32) {
 	p := &s.out[l]
-	if p.qLen == 0 {
+	if p.queue.n == 0 {
 		return
 	}
 	if s.now < p.busyUntil {
@@ -138,13 +117,13 @@ func (s *sim) trySend(l int32) {
 		if p.stallSince < 0 {
 			p.stallSince = s.now
 		}
-		if p.rLen > 0 {
-			s.wake(l, s.rbuf[l*s.bcap+p.rHead])
+		if p.returns.n > 0 {
+			s.wake(l, s.returns.front(&p.returns, l))
 		}
 		return
 	}
 	if s.markAt == MarkDeparture && s.fromHost[l] < 0 {
-		s.mark(s.qbuf[l*s.qcap+p.qHead], l, p.qLen)
+		s.mark(s.queues.front(&p.queue, l), l, p.queue.n)
 	}
 	s.transmit(l, s.popOut(l))
 }
@@ -154,7 +133,7 @@ func (s *sim) trySend(l int32) {
 // and reports whether it did. Marking sees a queue of one packet.
 func (s *sim) sendNow(l int32, pid int32) bool {
 	p := &s.out[l]
-	if p.qLen > 0 || s.now < p.busyUntil || s.availCredits(l) == 0 {
+	if p.queue.n > 0 || s.now < p.busyUntil || s.availCredits(l) == 0 {
 		return false
 	}
 	if t := s.nowTruth(l); t.QueueMax < 1 {
@@ -189,7 +168,7 @@ func (s *sim) transmit(l int32, pid int32) {
 	}
 	s.hops++
 	s.q.after(s.now, ser+s.arrLat[l], evArrive, l, pid)
-	if p.qLen > 0 {
+	if p.queue.n > 0 {
 		s.wakeForNext(l)
 	}
 	// The queue has room again.

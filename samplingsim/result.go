@@ -50,8 +50,8 @@ func (s *sim) result(wall time.Duration) *Result {
 	}
 	// Close the open intervals (queues, buffers, stalls) at the end.
 	for l := range s.f.Links {
-		s.queueChanged(int32(l), s.out[l].qLen)
-		s.bufferChanged(int32(l), s.in[l].n)
+		s.occupancy(int32(l), queueArea, s.out[l].queue.n, &s.out[l].qSince)
+		s.occupancy(int32(l), bufferArea, s.in[l].buf.n, &s.in[l].since)
 		if p := &s.out[l]; p.stallSince >= 0 {
 			s.spread(int32(l), p.stallSince, s.now, addStalled)
 		}

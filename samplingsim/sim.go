@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"time"
 
 	"orcs/lft"
@@ -37,12 +38,12 @@ type sim struct {
 	out        []outPort // by link id: the port the link leaves
 	in         []inPort  // by link id: the buffer the link feeds
 	qcap, bcap int32
-	qbuf       []int32 // output queues, qcap per link
-	ibuf       []int32 // input buffers, bcap per link
-	rbuf       []Time  // credit returns on their way, bcap per link
-	fromHost   []int32 // host index of the link's source, or −1
-	toHost     []int32 // host index of the link's target, or −1
-	arrLat     []Time  // latency of the link (+ router delay into a switch)
+	queues     ringSlab[int32] // output queues, qcap per link
+	buffers    ringSlab[int32] // input buffers, bcap per link
+	returns    ringSlab[Time]  // credit returns on their way, bcap per link
+	fromHost   []int32         // host index of the link's source, or −1
+	toHost     []int32         // host index of the link's target, or −1
+	arrLat     []Time          // latency of the link (+ router delay into a switch)
 	serMTU     Time
 
 	nics        []nic
@@ -168,9 +169,9 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 
 	s.out = make([]outPort, L)
 	s.in = make([]inPort, L)
-	s.qbuf = make([]int32, L*int(s.qcap))
-	s.ibuf = make([]int32, L*int(s.bcap))
-	s.rbuf = make([]Time, L*int(s.bcap))
+	s.queues = newRingSlab[int32](L, s.qcap)
+	s.buffers = newRingSlab[int32](L, s.bcap)
+	s.returns = newRingSlab[Time](L, s.bcap)
 	s.fromHost = make([]int32, L)
 	s.toHost = make([]int32, L)
 	s.arrLat = make([]Time, L)
@@ -322,12 +323,52 @@ func (s *sim) stuck() error {
 		}
 	}
 	if inFlight > 0 {
-		return fmt.Errorf("deadlock at %s: %d packets are stuck in buffers and %d of %d messages are unfinished "+
-			"(credit loops: this routing needs virtual channels or deadlock-free tables)",
-			FormatTime(s.now), inFlight, len(s.msgs)-s.done, len(s.msgs))
+		e := &DeadlockError{Time: s.now, Stuck: inFlight, Unfinished: len(s.msgs) - s.done, Messages: len(s.msgs)}
+		e.Loop = s.creditLoop()
+		for _, l := range e.Loop {
+			e.Nodes = append(e.Nodes, s.f.Nodes[s.f.Links[l].From].Name)
+		}
+		if len(e.Loop) > 0 {
+			e.Nodes = append(e.Nodes, e.Nodes[0])
+		}
+		return e
 	}
 	return fmt.Errorf("%d of %d messages never started: their gates never opened (a dependency cycle in the plan)",
 		waiting, len(s.msgs))
+}
+
+// creditLoop finds a cycle of waits among the stuck packets: the head
+// packet of the buffer at the end of link l waits for the output queue of
+// its next link, whose sender waits for a slot of the buffer at that link's
+// end, and so on. It returns the links of the first cycle found, rotated to
+// start at the smallest link id, or nil.
+func (s *sim) creditLoop() []int32 {
+	// next returns the link the head packet of the buffer at the end of l
+	// waits for, or −1 when that buffer is empty or a host's.
+	next := func(l int32) int32 {
+		if s.in[l].buf.n == 0 || s.toHost[l] >= 0 {
+			return -1
+		}
+		return s.pk[s.headIn(l)].out
+	}
+	// seen[l] is 1 + the start of the walk that reached l first, or 0.
+	seen := make([]int32, len(s.f.Links))
+	for start := range int32(len(s.f.Links)) {
+		var walk []int32
+		l := start
+		for l >= 0 && seen[l] == 0 {
+			seen[l] = start + 1
+			walk = append(walk, l)
+			l = next(l)
+		}
+		if l < 0 || seen[l] != start+1 {
+			continue // a dead end, or a walk already explored
+		}
+		loop := walk[slices.Index(walk, l):]
+		first := slices.Index(loop, slices.Min(loop))
+		return slices.Concat(loop[first:], loop[:first])
+	}
+	return nil
 }
 
 // ready makes message m ready at its start time.

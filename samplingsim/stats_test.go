@@ -1,6 +1,7 @@
 package samplingsim
 
 import (
+	"fmt"
 	"math"
 	"sync"
 	"testing"
@@ -212,33 +213,58 @@ func TestProbabilisticSinglePath(t *testing.T) {
 	}
 }
 
-// TestProbabilisticCongested: the congested counts of the one-bit schemes
-// are unbiased too: E[C_d] = M for M congested packets at d.
-func TestProbabilisticCongested(t *testing.T) {
-	const N, M, T = 600, 200, 1000
+// TestCongestedCounts checks the congested counts C_d of every scheme
+// against their means and variances. N = 600 packets take the path 0, 1, 2
+// (l = 3): 200 are congested at hops 1 and 2 (g = 2), 100 at hop 0 only
+// (g = 1), 300 nowhere; so M_0 = 100 and M_1 = M_2 = 200 packets are
+// congested at the links. Every scheme is unbiased, E[C_d] = M_d, and per
+// packet (m = 1 if congested at d; see varianceProbe in estimate_test.go):
+//
+//	reservoir:    g·Bernoulli(1/g) for packets congested at d:
+//	              Var[C_d] = Σ_{congested at d} (g − 1) = 0, 200, 200
+//	onebit:       ±g for every packet with g > 0:
+//	              Var[C_d] = Σ g² − M_d = 900 − M_d = 800, 700, 700
+//	onereservoir: ±l when the sampled hop was congested (probability g/l):
+//	              Var[C_d] = Σ l·g − M_d = 1500 − M_d = 1400, 1300, 1300
+//
+// The one-bit analogue of §5.3's Var[W_d] = Q·l² − N with the congested
+// reservoir's count g in place of l. Means within 4 standard errors of the
+// formula's (so a count that is always 0 fails by far), variances within
+// ±15% (an exact count, variance 0, must never vary).
+func TestCongestedCounts(t *testing.T) {
+	const N, T = 600, 2000
 	path := []int32{0, 1, 2}
-	cong := []bool{false, true, false}
-	for _, name := range []string{"onebit", "onereservoir"} {
+	twoHops := []bool{false, true, true}
+	firstHop := []bool{true, false, false}
+	M := []float64{100, 200, 200}
+	want := map[string][]float64{
+		"reservoir":    {0, 200, 200},
+		"onebit":       {900 - M[0], 900 - M[1], 900 - M[2]},
+		"onereservoir": {1500 - M[0], 1500 - M[1], 1500 - M[2]},
+	}
+	for _, name := range []string{"reservoir", "onebit", "onereservoir"} {
 		w := newPathWalk(t, name, 3, 15)
 		ids := rng.New(15, 1)
-		var cs []float64
+		cs := make([][]float64, len(path))
 		for range T {
 			w.reset()
 			for p := range N {
 				var c []bool
-				if p < M {
-					c = cong
+				switch {
+				case p < 200:
+					c = twoHops
+				case p < 300:
+					c = firstHop
 				}
 				w.send(uint32(ids.Uint64())|1, path, c, nil)
 			}
-			cs = append(cs, float64(w.t.links[1].C))
+			for d := range path {
+				cs[d] = append(cs[d], float64(w.t.links[d].C))
+			}
 		}
-		mean, v := moments(cs)
-		se := math.Sqrt(v / T)
-		if math.Abs(mean-M) > 4*se {
-			t.Errorf("%s: E[C_d] = %.2f, want %d ± %.2f", name, mean, M, 4*se)
+		for d := range path {
+			checkMoments(t, fmt.Sprintf("%s C_%d", name, d), cs[d], M[d], want[name][d])
 		}
-		t.Logf("%s: E[C_d] = %.2f (want %d), sd %.1f", name, mean, M, math.Sqrt(v))
 	}
 }
 

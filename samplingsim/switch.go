@@ -2,43 +2,34 @@ package samplingsim
 
 // inPort is the receiving end of one link direction: a switch input port or
 // a NIC receive port, with a FIFO buffer of InputBuffer packets (a ring in
-// sim.ibuf). In a switch only the head packet can move on: when its output
+// sim.buffers). In a switch only the head packet can move on: when its output
 // queue is full, the packets behind it wait too, even if their outputs are
 // free (head-of-line blocking).
 type inPort struct {
-	head, n int32
+	// buf is the buffer, a ring in sim.buffers.
+	buf ring
 	// nextWait links the input ports waiting for the same output queue.
 	nextWait int32
-	// since is the time of the last change of n.
+	// since is the time of the last change of the buffer's length.
 	since Time
 }
 
 // pushIn appends packet pk to the buffer of link l.
 func (s *sim) pushIn(l int32, pk int32) {
 	in := &s.in[l]
-	s.bufferChanged(l, in.n)
-	i := in.head + in.n
-	if i >= s.bcap {
-		i -= s.bcap
-	}
-	s.ibuf[l*s.bcap+i] = pk
-	in.n++
+	s.occupancy(l, bufferArea, in.buf.n, &in.since)
+	s.buffers.push(&in.buf, l, pk)
 }
 
 // headIn returns the head packet of the buffer of link l.
-func (s *sim) headIn(l int32) int32 { return s.ibuf[l*s.bcap+s.in[l].head] }
+func (s *sim) headIn(l int32) int32 { return s.buffers.front(&s.in[l].buf, l) }
 
 // popIn removes the head packet of the buffer of link l and sends its
 // credit back.
 func (s *sim) popIn(l int32) int32 {
 	in := &s.in[l]
-	s.bufferChanged(l, in.n)
-	pk := s.ibuf[l*s.bcap+in.head]
-	in.head++
-	if in.head == s.bcap {
-		in.head = 0
-	}
-	in.n--
+	s.occupancy(l, bufferArea, in.buf.n, &in.since)
+	pk := s.buffers.pop(&in.buf, l)
 	s.returnCredit(l)
 	return pk
 }
@@ -55,18 +46,18 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 	}
 	pk.out = out
 	if s.markAt == MarkArrival {
-		s.mark(pid, out, s.out[out].qLen+1)
+		s.mark(pid, out, s.out[out].queue.n+1)
 	}
 	// Fast path: nothing ahead in the input buffer and room in the output
 	// queue: the packet moves on at once and its slot frees right away.
-	if op := &s.out[out]; s.in[l].n == 0 && op.qLen < s.qcap && op.waitHead < 0 {
+	if op := &s.out[out]; s.in[l].buf.n == 0 && op.queue.n < s.qcap && op.waitHead < 0 {
 		s.in[l].since = s.now
 		s.returnCredit(l)
 		s.enqueue(out, pid)
 		return
 	}
 	s.pushIn(l, pid)
-	if s.in[l].n == 1 {
+	if s.in[l].buf.n == 1 {
 		s.advance(l)
 	}
 }
@@ -75,11 +66,11 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 // output queues while there is room; a head that finds its queue full (or
 // others already waiting for it) joins the queue's waiting list.
 func (s *sim) advance(l int32) {
-	for s.in[l].n > 0 {
+	for s.in[l].buf.n > 0 {
 		pid := s.headIn(l)
 		o := s.pk[pid].out
 		op := &s.out[o]
-		if op.qLen >= s.qcap || op.waitHead >= 0 {
+		if op.queue.n >= s.qcap || op.waitHead >= 0 {
 			s.in[l].nextWait = -1
 			if op.waitHead < 0 {
 				op.waitHead = l
@@ -98,7 +89,7 @@ func (s *sim) advance(l int32) {
 // input port that has waited longest moves its head packet in.
 func (s *sim) serveWaiters(o int32) {
 	op := &s.out[o]
-	for op.waitHead >= 0 && op.qLen < s.qcap {
+	for op.waitHead >= 0 && op.queue.n < s.qcap {
 		l := op.waitHead
 		op.waitHead = s.in[l].nextWait
 		pid := s.popIn(l)
@@ -114,7 +105,7 @@ func (s *sim) enqueue(o int32, pid int32) {
 	}
 	s.pushOut(o, pid)
 	if s.markAt == MarkEnqueue {
-		s.mark(pid, o, s.out[o].qLen)
+		s.mark(pid, o, s.out[o].queue.n)
 	}
 	s.trySend(o)
 }

@@ -101,32 +101,32 @@ func (s *sim) spread(l int32, from, to Time, f func(t *LinkTruth, d Time)) {
 func addBusy(t *LinkTruth, d Time)    { t.Busy += d }
 func addStalled(t *LinkTruth, d Time) { t.Stalled += d }
 
-// queueChanged accounts the output queue of link l, which had n packets
-// since its last change, up to now.
-func (s *sim) queueChanged(l int32, n int32) {
-	p := &s.out[l]
-	if n > 0 {
-		from := p.qSince
-		if W := s.cfg.Window; W <= 0 || from/W == s.now/W {
-			s.nowTruth(l).QueueArea += int64(n) * (s.now - from)
-		} else {
-			s.spread(l, from, s.now, func(t *LinkTruth, d Time) { t.QueueArea += int64(n) * d })
-		}
+// areaKind selects one of the occupancy integrals of a LinkTruth.
+type areaKind uint8
+
+const (
+	queueArea  areaKind = iota // LinkTruth.QueueArea: the output queue
+	bufferArea                 // LinkTruth.BufferArea: the downstream input buffer
+)
+
+// area returns the integral k of t.
+func (t *LinkTruth) area(k areaKind) *int64 {
+	if k == queueArea {
+		return &t.QueueArea
 	}
-	p.qSince = s.now
+	return &t.BufferArea
 }
 
-// bufferChanged accounts the input buffer at the end of link l, which held
-// n packets since its last change, up to now.
-func (s *sim) bufferChanged(l int32, n int32) {
-	in := &s.in[l]
-	if n > 0 {
-		from := in.since
+// occupancy accounts the output queue or the input buffer (k) of link l,
+// which held n packets from *since to now, in the integral k of the truth
+// of the windows in between, and restarts the interval at now.
+func (s *sim) occupancy(l int32, k areaKind, n int32, since *Time) {
+	if from := *since; n > 0 {
 		if W := s.cfg.Window; W <= 0 || from/W == s.now/W {
-			s.nowTruth(l).BufferArea += int64(n) * (s.now - from)
+			*s.nowTruth(l).area(k) += int64(n) * (s.now - from)
 		} else {
-			s.spread(l, from, s.now, func(t *LinkTruth, d Time) { t.BufferArea += int64(n) * d })
+			s.spread(l, from, s.now, func(t *LinkTruth, d Time) { *t.area(k) += int64(n) * d })
 		}
 	}
-	in.since = s.now
+	*since = s.now
 }

@@ -1,0 +1,54 @@
+package samplingsim
+
+// ring is the state of one fixed-capacity FIFO ring: the slot of its first
+// item and the number of items. The items live in a ringSlab with the rings
+// of all other links.
+type ring struct {
+	head, n int32
+}
+
+// ringSlab holds one ring of size slots per link, side by side: the slots
+// of link l's ring are buf[l*size : (l+1)*size]. The output queues and the
+// input buffers (packet ids) and the credits on their way back (arrival
+// times) are ringSlabs; their ring states sit in the link's outPort and
+// inPort, next to the other fields the event loop touches.
+type ringSlab[T any] struct {
+	buf  []T
+	size int32
+}
+
+// newRingSlab returns a slab of rings of size slots for links links.
+func newRingSlab[T any](links int, size int32) ringSlab[T] {
+	return ringSlab[T]{buf: make([]T, links*int(size)), size: size}
+}
+
+// push appends v to ring r of link l, which must not be full.
+func (s *ringSlab[T]) push(r *ring, l int32, v T) {
+	i := r.head + r.n
+	if i >= s.size {
+		i -= s.size
+	}
+	s.buf[l*s.size+i] = v
+	r.n++
+}
+
+// front returns the first item of ring r of link l, which must not be
+// empty.
+func (s *ringSlab[T]) front(r *ring, l int32) T { return s.buf[l*s.size+r.head] }
+
+// pop removes and returns the first item of ring r of link l, which must
+// not be empty.
+func (s *ringSlab[T]) pop(r *ring, l int32) T {
+	v := s.buf[l*s.size+r.head]
+	s.drop(r)
+	return v
+}
+
+// drop removes the first item of ring r, which must not be empty.
+func (s *ringSlab[T]) drop(r *ring) {
+	r.head++
+	if r.head == s.size {
+		r.head = 0
+	}
+	r.n--
+}
