@@ -126,3 +126,20 @@ func benchSim(b *testing.B, size, pattern string, level int) {
 func BenchmarkSim1000BisectFbSym4096(b *testing.B) { benchSim(b, "4096", "bisect_fb_sym", -1) }
 func BenchmarkSim1000AlltoallL4096(b *testing.B)   { benchSim(b, "4096", "alltoall", 1000) }
 func BenchmarkSim1000BisectFbSym10k(b *testing.B)  { benchSim(b, "10k", "bisect_fb_sym", -1) }
+
+// BenchmarkRouteCheck10k measures the all-pairs route check of the
+// 10648-host 22-ary 3-tree on one thread (the check before every
+// simulation and --checkinputfile), beyond loading the fabric.
+func BenchmarkRouteCheck10k(b *testing.B) {
+	f, err := gen.Generate(specs["10k"])
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		if c := f.CheckRoutes(nil, 1, 1); !c.OK() {
+			b.Fatal(c.Summary())
+		}
+	}
+	b.ReportMetric(float64(f.NumHosts())*float64(f.NumHosts()-1)/b.Elapsed().Seconds()*float64(b.N)/1e6, "Mpairs/s")
+}

@@ -190,11 +190,10 @@ func (f *Fabric) CheckRoutes(hosts []int32, maxExamples, threads int) RouteCheck
 	if threads < 1 {
 		threads = 1
 	}
-	type result struct {
-		unroutable, loops int64
-		bad               [][2]int32 // (src, dst)
+	if f.spread == nil && f.hostUniform {
+		return f.checkUniform(hosts, maxExamples, threads)
 	}
-	results := make([]result, len(hosts))
+	results := make([]checkResult, len(hosts))
 	var wg sync.WaitGroup
 	work := make(chan int, len(hosts))
 	for i := range hosts {
@@ -207,7 +206,6 @@ func (f *Fabric) CheckRoutes(hosts []int32, maxExamples, threads int) RouteCheck
 			defer wg.Done()
 			// state per node for the current destination: stamp tells
 			// whether the entry belongs to this destination.
-			const onPath, good, noEntry, looping = 1, 2, 3, 4
 			state := make([]uint8, len(f.Nodes))
 			stamp := make([]int32, len(f.Nodes))
 			var path []int32
@@ -222,7 +220,7 @@ func (f *Fabric) CheckRoutes(hosts []int32, maxExamples, threads int) RouteCheck
 				}
 				for off := int32(0); off <= mask; off++ {
 					gen++
-					stamp[target], state[target] = gen, good
+					stamp[target], state[target] = gen, reaches
 					for _, src := range hosts {
 						if src == dst || src&mask != off {
 							continue
@@ -250,7 +248,7 @@ func (f *Fabric) CheckRoutes(hosts []int32, maxExamples, threads int) RouteCheck
 						for _, p := range path {
 							state[p] = outcome
 						}
-						if outcome == good {
+						if outcome == reaches {
 							continue
 						}
 						if outcome == looping {
@@ -267,6 +265,17 @@ func (f *Fabric) CheckRoutes(hosts []int32, maxExamples, threads int) RouteCheck
 		}()
 	}
 	wg.Wait()
+	return f.collect(hosts, results, maxExamples)
+}
+
+// checkResult is what the check found for one destination.
+type checkResult struct {
+	unroutable, loops int64
+	bad               [][2]int32 // (src, dst)
+}
+
+// collect sums the results per destination into a RouteCheck.
+func (f *Fabric) collect(hosts []int32, results []checkResult, maxExamples int) RouteCheck {
 	var c RouteCheck
 	n := int64(len(hosts))
 	c.Pairs = n * (n - 1)
@@ -282,4 +291,132 @@ func (f *Fabric) CheckRoutes(hosts []int32, maxExamples, threads int) RouteCheck
 		}
 	}
 	return c
+}
+
+// Walk outcomes of a node towards one destination.
+const (
+	onPath uint8 = iota + 1
+	reaches
+	noEntry
+	looping
+)
+
+// checkUniform is CheckRoutes for fabrics whose hosts send everything over
+// one link and that have no LMC spread (every fabric read from InfiniBand
+// dumps or generated, and every ORCS dot file with "*" host links). A
+// source's route is its link followed by the route from the node that
+// link leads to, so each destination needs the outcome of those nodes only:
+// the check walks every switch at most once per destination and counts the
+// sources behind each node, O(destinations × switches) in all, instead of
+// a walk per pair.
+func (f *Fabric) checkUniform(hosts []int32, maxExamples, threads int) RouteCheck {
+	N := len(f.Nodes)
+	// Sources behind each node, as counts and in hosts order.
+	behind := make([]int32, N+1)
+	entry := make([]int32, len(f.hosts)) // host → node its link leads to, or -1
+	var noLink []int32                   // sources without a link
+	for _, h := range hosts {
+		entry[h] = -1
+		if l := f.hostTab[h]; l >= 0 {
+			entry[h] = f.Links[l].To
+			behind[entry[h]+1]++
+		} else {
+			noLink = append(noLink, h)
+		}
+	}
+	var entries []int32 // nodes with sources behind them
+	for v := range N {
+		if behind[v+1] > 0 {
+			entries = append(entries, int32(v))
+		}
+	}
+	results := make([]checkResult, len(hosts))
+	var wg sync.WaitGroup
+	work := make(chan int, len(hosts))
+	for i := range hosts {
+		work <- i
+	}
+	close(work)
+	for range threads {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			state := make([]uint8, N)
+			stamp := make([]int32, N)
+			var path []int32
+			var gen int32
+			for di := range work {
+				dst := hosts[di]
+				gen++
+				stamp[f.hosts[dst]], state[f.hosts[dst]] = gen, reaches
+				r := &results[di]
+				failed := false
+				for _, v := range entries {
+					var outcome uint8
+					outcome, path = f.resolve(v, dst, gen, stamp, state, path)
+					if outcome == reaches {
+						continue
+					}
+					n := int64(behind[v+1])
+					if entry[dst] == v {
+						n-- // the destination does not send to itself
+					}
+					if outcome == looping {
+						r.loops += n
+					} else {
+						r.unroutable += n
+					}
+					failed = failed || n > 0
+				}
+				for _, h := range noLink {
+					if h != dst {
+						r.unroutable++
+						failed = true
+					}
+				}
+				if !failed || maxExamples == 0 {
+					continue
+				}
+				for _, src := range hosts { // examples in source order
+					if len(r.bad) == maxExamples {
+						break
+					}
+					if src != dst && (entry[src] < 0 || state[entry[src]] != reaches) {
+						r.bad = append(r.bad, [2]int32{src, dst})
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return f.collect(hosts, results, maxExamples)
+}
+
+// resolve walks the base tables from node v towards host dst until it
+// meets a node whose outcome is known for this destination (stamp == gen),
+// and gives every node on the way that outcome.
+func (f *Fabric) resolve(v, dst, gen int32, stamp []int32, state []uint8, path []int32) (uint8, []int32) {
+	path = path[:0]
+	var outcome uint8
+	for {
+		if stamp[v] == gen {
+			outcome = state[v]
+			if outcome == onPath {
+				outcome = looping
+			}
+			break
+		}
+		stamp[v], state[v] = gen, onPath
+		path = append(path, v)
+		l := f.baseNextHop(v, dst)
+		if l < 0 {
+			outcome = noEntry
+			break
+		}
+		v = f.Links[l].To
+	}
+	for _, p := range path {
+		state[p] = outcome
+	}
+	return outcome, path
 }
