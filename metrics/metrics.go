@@ -8,7 +8,10 @@
 package metrics
 
 import (
+	"fmt"
 	"io"
+	"reflect"
+	"strings"
 
 	"orcs/lft"
 	"orcs/registry"
@@ -83,12 +86,27 @@ type Meta struct {
 	Hosts        int    `json:"hosts"`
 	Pattern      string `json:"pattern"`
 	Commsize     int    `json:"commsize"`
+	Allocation   string `json:"allocation,omitempty"`
 	Subset       string `json:"subset"`
 	Shuffle      bool   `json:"shuffle"`
 	Level        int    `json:"level"`
 	Seed         uint64 `json:"seed"`
 	Runs         int    `json:"runs"`
 	Metric       string `json:"metric"`
+}
+
+// Diff names the fields in which m and o differ, by their JSON names, with
+// both values: "seed 1 vs 2; runs 10 vs 20". It is "" when they are equal.
+func (m Meta) Diff(o Meta) string {
+	var diffs []string
+	a, b := reflect.ValueOf(m), reflect.ValueOf(o)
+	for i := range a.NumField() {
+		if x, y := a.Field(i).Interface(), b.Field(i).Interface(); x != y {
+			name, _, _ := strings.Cut(a.Type().Field(i).Tag.Get("json"), ",")
+			diffs = append(diffs, fmt.Sprintf("%s %v vs %v", name, x, y))
+		}
+	}
+	return strings.Join(diffs, "; ")
 }
 
 // Result holds everything a metric needs to render, for all runs.

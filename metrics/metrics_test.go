@@ -172,3 +172,16 @@ func TestRegisterDuplicatePanics(t *testing.T) {
 		t.Errorf("hist_acc_band after a failed Register: %v, %v", m, err)
 	}
 }
+
+// TestMetaDiff checks that Diff names the fields that differ.
+func TestMetaDiff(t *testing.T) {
+	a := Meta{Pattern: "bisect", Seed: 1, Runs: 10}
+	b := a
+	if d := a.Diff(b); d != "" {
+		t.Errorf("equal metas differ: %q", d)
+	}
+	b.Seed, b.Runs = 2, 20
+	if d := a.Diff(b); d != "seed 1 vs 2; runs 10 vs 20" {
+		t.Errorf("Diff = %q", d)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"orcs/hostlist"
 	"orcs/internal/outfile"
 	"orcs/internal/progress"
 	"orcs/lft"
@@ -29,6 +30,7 @@ func analyzeFlags() []cli.Flag {
 		&cli.StringFlag{Name: "metric", Value: "hist_max_cong", Usage: "`METRIC`: " + strings.Join(metrics.Names(), ", ")},
 		&cli.IntFlag{Name: "num_runs", Aliases: []string{"n"}, Value: 1, Usage: "number of runs (random mappings)"},
 		&cli.IntFlag{Name: "commsize", Aliases: []string{"s"}, Usage: "hosts taking part (0 = all, rounded down to even)"},
+		&cli.StringFlag{Name: "hosts", Usage: "only the hosts of a job's allocation: a Slurm host `LIST` (node[001-128,130]) or @FILE (one name per line); with -d rank i runs on the i-th host"},
 		&cli.StringFlag{Name: "subset", Value: sim.SubsetLinearBFS, Usage: "which hosts take part: linear_bfs or rand"},
 		&cli.BoolFlag{Name: "do_not_shuffle", Aliases: []string{"d"}, Usage: "keep the subset order instead of a random mapping per run"},
 		&cli.IntFlag{Name: "ptrn_level", Aliases: []string{"l"}, Value: -1, Usage: "simulate only level `L` (-1 = all)"},
@@ -83,6 +85,10 @@ func analyzeAction(c *cli.Context) error {
 		return err
 	}
 	fabric, input := src.Fabric, src.Name
+	alloc, err := allocation(c, fabric)
+	if err != nil {
+		return err
+	}
 	if c.Bool("checkinputfile") {
 		return checkInput(c, fabric, input)
 	}
@@ -91,6 +97,7 @@ func analyzeAction(c *cli.Context) error {
 		Pattern: patterns.Spec{Name: c.String("ptrn"), First: c.String("frstptrn"),
 			Second: c.String("secptrn"), Part: c.Int("part_commsize")},
 		Metric:            metric.Name,
+		Allocation:        alloc,
 		Commsize:          c.Int("commsize"),
 		Subset:            c.String("subset"),
 		NoShuffle:         c.Bool("do_not_shuffle"),
@@ -178,4 +185,19 @@ func checkInput(c *cli.Context, f *lft.Fabric, input string) error {
 		return err
 	}
 	return cli.Exit(fmt.Sprintf("%s: %d of %d host pairs do not route", input, check.Failed(), check.Pairs), 1)
+}
+
+// allocation resolves --hosts into host indices (nil without it).
+func allocation(c *cli.Context, f *lft.Fabric) ([]int32, error) {
+	if !c.IsSet("hosts") {
+		return nil, nil
+	}
+	names, err := hostlist.Parse(c.String("hosts"))
+	if err == nil {
+		var hosts []int32
+		if hosts, err = sim.ResolveHosts(f, names); err == nil {
+			return hosts, nil
+		}
+	}
+	return nil, fmt.Errorf("--hosts: %w", err)
 }

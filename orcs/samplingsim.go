@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -33,7 +34,7 @@ func samplingsimCommand() *cli.Command {
 			&cli.StringFlag{Name: "workload", Aliases: []string{"w"}, Value: "naive-reduce", Usage: "workload `SPEC` of the (primary) job"},
 			&cli.StringFlag{Name: "background", Usage: "workload `SPEC` of a second job on the other hosts"},
 			&cli.StringFlag{Name: "alloc", Value: "contiguous", Usage: "how two jobs share the hosts: " + strings.Join(samplingsim.AllocNames, ", ")},
-			&cli.IntFlag{Name: "hosts", Usage: "use only the first `N` hosts (0 = all)"},
+			&cli.StringFlag{Name: "hosts", Usage: "use only a job's allocation: a Slurm host `LIST` (node[001-128]) or @FILE; a number N takes the first N hosts"},
 			&cli.StringFlag{Name: "mapping", Usage: "map the primary job's ranks to hosts from `FILE` (host names, one per line, or RANK HOST lines)"},
 			&cli.Uint64Flag{Name: "seed", Value: def.Seed, Usage: "random seed: sampling, tagging, marking, random workloads"},
 			&cli.Float64Flag{Name: "gbps", Value: def.Bandwidth / 1e9, Usage: "link bandwidth in Gb/s"},
@@ -89,12 +90,19 @@ func samplingsimAction(c *cli.Context) error {
 		return err
 	}
 	f := src.Fabric
+	firstHosts, err := strconv.Atoi(c.String("hosts"))
+	var alloc []int32
+	if err != nil && c.IsSet("hosts") {
+		if alloc, err = allocation(c, f); err != nil {
+			return err
+		}
+	}
 	cfg, err := samplingsimConfig(c, f)
 	if err != nil {
 		return err
 	}
 	jobs, err := samplingsim.Jobs(f, samplingsim.JobsOptions{Workload: c.String("workload"), Background: c.String("background"),
-		Alloc: c.String("alloc"), Hosts: c.Int("hosts"), Mapping: c.String("mapping")})
+		Alloc: c.String("alloc"), Hosts: firstHosts, Allocation: alloc, Mapping: c.String("mapping")})
 	if err != nil {
 		return err
 	}

@@ -31,6 +31,9 @@ type JobsOptions struct {
 	Workload, Background, Alloc string
 	// Hosts limits the run to the first Hosts hosts (0 = all).
 	Hosts int
+	// Allocation, when not nil, limits the run to these hosts (host
+	// indices, in order), as a job's allocation does; it replaces Hosts.
+	Allocation []int32
 	// Mapping, if not empty, is a file mapping the primary job's ranks to
 	// hosts (see ReadMapping); the background job keeps the rest.
 	Mapping string
@@ -49,6 +52,9 @@ func Jobs(f *lft.Fabric, opt JobsOptions) ([]JobSpec, error) {
 	hosts := make([]int32, n)
 	for i := range hosts {
 		hosts[i] = int32(i)
+	}
+	if opt.Allocation != nil {
+		hosts = append([]int32(nil), opt.Allocation...)
 	}
 	name := func(spec string) string { return strings.SplitN(spec, ":", 2)[0] }
 	jobs := []JobSpec{{Name: name(opt.Workload), Workload: opt.Workload, Hosts: hosts}}

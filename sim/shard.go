@@ -110,7 +110,7 @@ func Merge(files []*ShardFile, names []string) (*metrics.Result, error) {
 		a, b := sf.Meta, first.Meta
 		a.Fabric, b.Fabric = "", "" // the same fabric may sit at different paths
 		if a != b {
-			return nil, fmt.Errorf("%s: describes another simulation than %s (%+v vs %+v)", names[i], names[0], sf.Meta, first.Meta)
+			return nil, fmt.Errorf("%s: describes another simulation than %s: %s", names[i], names[0], a.Diff(b))
 		}
 		if seen[sf.Shard] != "" {
 			return nil, fmt.Errorf("%s: shard %d/%d given twice (also %s)", names[i], sf.Shard, sf.Shards, seen[sf.Shard])

@@ -8,11 +8,14 @@
 package sim
 
 import (
+	"crypto/sha256"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
 	"math"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -56,8 +59,15 @@ type Config struct {
 	Pattern patterns.Spec
 	// Metric is the metric's name.
 	Metric string
+	// Allocation, when not nil, restricts the simulation to these hosts
+	// (host indices, a job's allocation, see ResolveHosts), in their order:
+	// the linear_bfs subset takes them in this order (so with NoShuffle
+	// rank i runs on Allocation[i], the placement as run) and rand draws
+	// from them.
+	Allocation []int32
 	// Commsize is the number of hosts that take part; 0 = all hosts,
-	// rounded down to even.
+	// rounded down to even as in ORCS, or every host of the allocation
+	// (a job runs on all of them, odd or even).
 	Commsize int
 	// Subset is SubsetLinearBFS or SubsetRand.
 	Subset string
@@ -104,11 +114,20 @@ func New(f *lft.Fabric, cfg Config) (*Sim, error) {
 		return nil, fmt.Errorf("shard %d/%d: index must be in 0…%d", cfg.Shard.Index, cfg.Shard.Count, cfg.Shard.Count-1)
 	}
 	H := f.NumHosts()
+	if cfg.Allocation != nil {
+		H = len(cfg.Allocation)
+	}
 	n := cfg.Commsize
 	if n == 0 {
 		n = H &^ 1
+		if cfg.Allocation != nil {
+			n = H
+		}
 	}
 	if n > H {
+		if cfg.Allocation != nil {
+			return nil, fmt.Errorf("commsize %d is larger than the allocation (%d hosts)", n, H)
+		}
 		return nil, fmt.Errorf("commsize %d is larger than the number of hosts (%d)", n, H)
 	}
 	if n < 2 {
@@ -149,11 +168,18 @@ func New(f *lft.Fabric, cfg Config) (*Sim, error) {
 	switch cfg.Subset {
 	case SubsetLinearBFS, "":
 		s.cfg.Subset = SubsetLinearBFS
-		s.hosts = LinearBFS(f)[:n]
+		if cfg.Allocation != nil {
+			s.hosts = append([]int32(nil), cfg.Allocation[:n]...)
+		} else {
+			s.hosts = LinearBFS(f)[:n]
+		}
 	case SubsetRand:
 		all := make([]int32, H)
 		for i := range all {
 			all[i] = int32(i)
+		}
+		if cfg.Allocation != nil {
+			copy(all, cfg.Allocation)
 		}
 		r := rng.New(cfg.Seed, subsetStream)
 		for i := 0; i < n; i++ { // partial Fisher–Yates
@@ -330,6 +356,7 @@ func (s *Sim) Meta() metrics.Meta {
 		Hosts:        s.fabric.NumHosts(),
 		Pattern:      name,
 		Commsize:     s.cfg.Commsize,
+		Allocation:   allocationDigest(s.cfg.Allocation),
 		Subset:       s.cfg.Subset,
 		Shuffle:      !s.cfg.NoShuffle,
 		Level:        s.cfg.Level,
@@ -358,4 +385,49 @@ func (s *Sim) PrintHosts(w io.Writer) {
 func (s *Sim) PrintPattern(w io.Writer, r int) error {
 	mapped, levels := s.Draw(r)
 	return patterns.Print(w, levels, func(rank int) string { return s.fabric.HostName(int(mapped[rank])) })
+}
+
+// ResolveHosts turns host names (a job's allocation, e.g. from a Slurm host
+// list) into host indices of f, in order. Unknown names (the first few are
+// named) and a host given twice are errors.
+func ResolveHosts(f *lft.Fabric, names []string) ([]int32, error) {
+	out := make([]int32, 0, len(names))
+	seen := make(map[int32]bool, len(names))
+	var unknown []string
+	for _, name := range names {
+		v, ok := f.NodeByName(name)
+		if !ok || f.HostIndex(v) < 0 {
+			unknown = append(unknown, name)
+			continue
+		}
+		h := f.HostIndex(v)
+		if seen[h] {
+			return nil, fmt.Errorf("host %s is given twice", name)
+		}
+		seen[h] = true
+		out = append(out, h)
+	}
+	if len(unknown) > 0 {
+		shown := unknown[:min(len(unknown), 5)]
+		more := ""
+		if len(unknown) > len(shown) {
+			more = fmt.Sprintf(" and %d more", len(unknown)-len(shown))
+		}
+		return nil, fmt.Errorf("%d of the %d hosts given are not hosts of the fabric: %s%s",
+			len(unknown), len(names), strings.Join(shown, ", "), more)
+	}
+	return out, nil
+}
+
+// allocationDigest fingerprints an allocation for shard metadata ("" when
+// there is none), so that shards of different allocations do not merge.
+func allocationDigest(hosts []int32) string {
+	if hosts == nil {
+		return ""
+	}
+	h := sha256.New()
+	for _, x := range hosts {
+		binary.Write(h, binary.LittleEndian, x)
+	}
+	return fmt.Sprintf("%d hosts %x", len(hosts), h.Sum(nil)[:8])
 }
