@@ -57,10 +57,10 @@ func cableCongText(w io.Writer, r *Result, f *lft.Fabric) error {
 	return dot.Write(w, f, dot.WriteOptions{
 		OriginalAttrs: true,
 		Extra: func(l int32) []lft.Attr {
-			return []lft.Attr{
+			return append([]lft.Attr{
 				{Key: "congestion", Value: fmt.Sprintf("%f", scaled[l])},
 				{Key: "color", Value: CongestionColor(scaled[l])},
-			}
+			}, hotAttrs(r.Hot, l)...)
 		},
 	})
 }

@@ -122,6 +122,9 @@ type Result struct {
 	// RouteErrors counts connections skipped because their route failed
 	// (only with route errors ignored).
 	RouteErrors int64
+	// Hot lists the most loaded cables with their flows, when asked for
+	// (see sim.Sim.HotCables); nil otherwise.
+	Hot []HotCable
 }
 
 // AddWeight counts one connection of congestion w.

@@ -19,7 +19,10 @@ var Formats = []string{"text", "json", "csv"}
 func Render(w io.Writer, format string, m *Metric, r *Result, f *lft.Fabric) error {
 	switch format {
 	case "text", "":
-		return m.Text(w, r, f)
+		if err := m.Text(w, r, f); err != nil || r.Hot == nil || m.NeedsLinkLoad {
+			return err // get_cable_cong writes the hot cables as dot attributes
+		}
+		return WriteHotText(w, r.Hot, r.Meta.Runs)
 	case "json":
 		return renderJSON(w, m, r, f)
 	case "csv":
@@ -74,6 +77,7 @@ func renderJSON(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 		Histogram     []histBin     `json:"histogram,omitempty"`
 		Links         []LinkRow     `json:"links,omitempty"`
 		RouteErrors   int64         `json:"route_errors"`
+		Hot           []HotCable    `json:"hot_cables,omitempty"`
 	}{
 		Meta:          r.Meta,
 		ValueName:     m.ValueName,
@@ -82,6 +86,7 @@ func renderJSON(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 		Connections:   r.Connections(),
 		MeanBandwidth: r.MeanBandwidth(),
 		RouteErrors:   r.RouteErrors,
+		Hot:           r.Hot,
 	}
 	out.Weights = []weightCount{}
 	for wt, c := range r.Weights {

@@ -30,6 +30,8 @@ func analyzeFlags() []cli.Flag {
 		&cli.StringFlag{Name: "metric", Value: "hist_max_cong", Usage: "`METRIC`: " + strings.Join(metrics.Names(), ", ")},
 		&cli.IntFlag{Name: "num_runs", Aliases: []string{"n"}, Value: 1, Usage: "number of runs (random mappings)"},
 		&cli.IntFlag{Name: "commsize", Aliases: []string{"s"}, Usage: "hosts taking part (0 = all, rounded down to even)"},
+		&cli.IntFlag{Name: "hot", Usage: "after the runs, list the `N` most loaded cables with the flows behind them (text, json; dot attributes with get_cable_cong)"},
+		&cli.StringFlag{Name: "hot-csv", Usage: "with --hot: also write the hot cables and their flows as CSV to `FILE`"},
 		&cli.StringFlag{Name: "hosts", Usage: "only the hosts of a job's allocation: a Slurm host `LIST` (node[001-128,130]) or @FILE (one name per line); with -d rank i runs on the i-th host"},
 		&cli.StringFlag{Name: "subset", Value: sim.SubsetLinearBFS, Usage: "which hosts take part: linear_bfs or rand"},
 		&cli.BoolFlag{Name: "do_not_shuffle", Aliases: []string{"d"}, Usage: "keep the subset order instead of a random mapping per run"},
@@ -69,6 +71,9 @@ func analyzeAction(c *cli.Context) error {
 	seed, seedGiven, err := sim.ParseSeed(c.String("seed"))
 	if err != nil {
 		return err
+	}
+	if c.Int("hot") < 0 || c.IsSet("hot-csv") && c.Int("hot") == 0 || sharded && c.Int("hot") > 0 {
+		return fmt.Errorf("--hot N wants N > 0 (--hot-csv needs it), and not with --shard: the flows are found by walking the runs again, which a merge cannot")
 	}
 	if sharded && !seedGiven {
 		return fmt.Errorf("--shard needs --seed: every shard must draw the same mappings")
@@ -161,6 +166,14 @@ func analyzeAction(c *cli.Context) error {
 	}
 	if res.RouteErrors > 0 {
 		fmt.Fprintf(os.Stderr, "orcs: warning: %d connections skipped because their route failed (--ignore-route-errors)\n", res.RouteErrors)
+	}
+	if res.Hot, err = s.HotCables(c.Int("hot"), 10); err != nil {
+		return err
+	}
+	if p := c.String("hot-csv"); p != "" {
+		if err := writeOutput(p, func(w io.Writer) error { return metrics.WriteHotCSV(w, res.Hot) }); err != nil {
+			return err
+		}
 	}
 	if sharded {
 		err = sim.NewShardFile(res, shard).Write(out)

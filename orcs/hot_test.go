@@ -1,0 +1,72 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// TestHotGather checks --hot on a gather to H0 on the 16-host fat tree,
+// counted by hand: all 15 messages end on S0_0 -> H0 (load 15); the 12
+// from the other three leaves come down S1_0 -> S0_0 (ft16 routes H0 over
+// spine S1_0 from every leaf), and each other leaf sends its 4 up one
+// cable to S1_0 (load 4, three such cables, ranked by link id).
+func TestHotGather(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "hot.csv")
+	out := mustRun(t, "-i", "../testdata/ft16.dot", "-p", "gather", "-d", "-n", "1", "--hot", "10", "--hot-csv", csvPath)
+	for _, want := range []string{
+		"Hot cables: the 10 most loaded (mean over 1 runs of the largest load in a level)",
+		"1     S0_0 -> H0    15.000     15   0/0           15",
+		"2     S1_0 -> S0_0  12.000     12   0/0           12",
+		"3     S0_1 -> S1_0  4.000      4    0/0           4",
+		"1. S0_0 -> H0: 15 flows, the 10 most frequent\n  level 0: rank 1 -> 0 (H1 -> H0) in 1 runs\n",
+		"3. S0_1 -> S1_0: 4 flows\n  level 0: rank 4 -> 0 (H4 -> H0) in 1 runs\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	csv, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(string(csv)), "\n")
+	if !strings.HasPrefix(lines[0], "rank,link,from,") || !strings.Contains(string(csv), "\n1,") || !strings.HasSuffix(lines[1], ",0,1,0,H1,H0,1") {
+		t.Errorf("csv:\n%s", csv)
+	}
+	// JSON carries them; get_cable_cong's dot gets them as attributes.
+	js := mustRun(t, "-i", "../testdata/ft16.dot", "-p", "gather", "-d", "-n", "1", "--hot", "2", "--format", "json")
+	var res struct {
+		Hot []struct {
+			Rank    int    `json:"rank"`
+			From    string `json:"from"`
+			MaxLoad int    `json:"max_load"`
+			Flows   []any  `json:"flows"`
+		} `json:"hot_cables"`
+	}
+	if err := json.Unmarshal([]byte(js), &res); err != nil || len(res.Hot) != 2 || res.Hot[1].From != "S1_0" || res.Hot[1].MaxLoad != 12 || len(res.Hot[1].Flows) != 10 {
+		t.Errorf("json: %v %+v", err, res.Hot)
+	}
+	dot := mustRun(t, "-i", "../testdata/ft16.dot", "-p", "gather", "-d", "-n", "1", "--hot", "1", "--metric", "get_cable_cong")
+	if !strings.Contains(dot, `"S0_0" -> "H0" [comment="H0", congestion="1.000000", color="0.000000 0.900000 0.900000", hot_rank="1", hot_mean_peak="15.000000", hot_max="15", hot_flows="H1->H0@0×1 `) ||
+		strings.Count(dot, "hot_rank") != 1 || strings.Contains(dot, "Hot cables") {
+		t.Errorf("get_cable_cong dot:\n%s", dot)
+	}
+}
+
+// TestHotDeterministic checks that --hot over shuffled runs gives the same
+// bytes on one and two threads, and that it is refused with --shard.
+func TestHotDeterministic(t *testing.T) {
+	args := []string{"-i", "../testdata/ft64.dot", "-p", "bisect_fb_sym", "-n", "50", "--seed", "9", "--hot", "5"}
+	a := string(runBin(t, append(args, "-j", "1")...))
+	b := string(runBin(t, append(args, "-j", "2")...))
+	if a != b || !strings.Contains(a, "mean over 50 runs") {
+		t.Errorf("-j 1 and -j 2 differ or no table:\n%s\n---\n%s", a, b)
+	}
+	if _, err := run(t, append(args, "--shard", "0/2")...); err == nil || !strings.Contains(err.Error(), "not with --shard") {
+		t.Errorf("--hot with --shard: %v", err)
+	}
+}
