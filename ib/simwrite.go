@@ -28,6 +28,12 @@ type SimOptions struct {
 	// every node numbers its out-links 1, 2, … in link order, which is what
 	// a dot file (which has no ports) needs.
 	KeepPorts bool
+	// KeepIdentity gives every node its GUID (Node.GUID) and its LID and
+	// LMC (Node.LID, LMC) in the net file, so that the emulation has the
+	// real fabric's node GUIDs and OpenSM keeps its LIDs (it keeps valid
+	// LIDs a port already has). A GUID that two nodes share (the ports of
+	// one multi-port HCA are separate hosts) is left to ibsim.
+	KeepIdentity bool
 	// File, NodeLines and LinkLines locate nodes and links in error
 	// messages ("FILE:LINE: ..."): the line where each node first appears
 	// and the line of each link (see dot.Lines). Either may be nil.
@@ -49,8 +55,12 @@ type SimNet struct {
 	Reverse []int32
 	// NPorts[v] is the port count of node v: its highest port number.
 	NPorts []int32
+	// GUIDs[v] is node v's GUID in the net file, or 0 where ibsim assigns
+	// one (nil: ibsim assigns every GUID).
+	GUIDs []uint64
 
 	byPort [][]int32 // node → port-1 → link leaving on it, -1 none
+	lids   bool      // write the nodes' LIDs
 }
 
 // errorf formats an error about node v or link l (-1 for none), located
@@ -106,6 +116,19 @@ func PlanSimNet(f *lft.Fabric, opt SimOptions) (*SimNet, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	n.lids = opt.KeepIdentity
+	if opt.KeepIdentity {
+		n.GUIDs = make([]uint64, len(f.Nodes))
+		count := make(map[uint64]int, len(f.Nodes))
+		for _, node := range f.Nodes {
+			count[node.GUID]++
+		}
+		for v, node := range f.Nodes {
+			if node.GUID != 0 && count[node.GUID] == 1 {
+				n.GUIDs[v] = node.GUID
+			}
+		}
 	}
 	for v := range f.Nodes {
 		node := &f.Nodes[v]
@@ -268,6 +291,15 @@ func (n *SimNet) Write(w io.Writer) error {
 	var buf []byte
 	for v, node := range f.Nodes {
 		buf = append(buf[:0], '\n')
+		if n.GUIDs != nil && n.GUIDs[v] != 0 {
+			if node.Kind == lft.Host {
+				buf = append(buf, "caguid=0x"...)
+			} else {
+				buf = append(buf, "switchguid=0x"...)
+			}
+			buf = strconv.AppendUint(buf, n.GUIDs[v], 16)
+			buf = append(buf, '\n')
+		}
 		if node.Kind == lft.Host {
 			buf = append(buf, "Hca "...)
 		} else {
@@ -276,7 +308,11 @@ func (n *SimNet) Write(w io.Writer) error {
 		buf = strconv.AppendInt(buf, int64(n.NPorts[v]), 10)
 		buf = append(buf, " \""...)
 		buf = append(buf, node.Name...)
-		buf = append(buf, "\"\n"...)
+		buf = append(buf, '"')
+		if n.lids && node.Kind != lft.Host && node.LID != 0 {
+			buf = fmt.Appendf(buf, " # %q base port 0 lid %d lmc %d", node.Name, node.LID, node.LMC)
+		}
+		buf = append(buf, '\n')
 		for p, l := range n.byPort[v] {
 			if l < 0 {
 				continue
@@ -287,7 +323,11 @@ func (n *SimNet) Write(w io.Writer) error {
 			buf = append(buf, f.Nodes[f.Links[l].To].Name...)
 			buf = append(buf, "\"["...)
 			buf = strconv.AppendInt(buf, int64(n.PeerPort(l)), 10)
-			buf = append(buf, "] # lid 0 4xSDR\n"...)
+			if n.lids && node.Kind == lft.Host && node.LID != 0 {
+				buf = fmt.Appendf(buf, "] # lid %d lmc %d 4xSDR\n", node.LID, node.LMC)
+			} else {
+				buf = append(buf, "] # lid 0 4xSDR\n"...)
+			}
 		}
 		if _, err := bw.Write(buf); err != nil {
 			return err

@@ -20,12 +20,15 @@ type Input struct {
 	// RealPorts keeps the links' port numbers (generated fabrics,
 	// InfiniBand files); otherwise ports are numbered as dot2osm does.
 	RealPorts bool
+	// RealIdentity keeps the fabric's node GUIDs and LIDs in the emulation
+	// (fabrics read from InfiniBand files).
+	RealIdentity bool
 }
 
 // Options returns the engine-independent options of routing in with
 // engine: real port numbers and the torus-2QoS seed of a generated torus.
 func (in *Input) Options(engine string) Options {
-	opt := Options{Engine: engine, KeepPorts: in.RealPorts}
+	opt := Options{Engine: engine, KeepPorts: in.RealPorts, KeepIdentity: in.RealIdentity}
 	if in.Network != nil {
 		opt.Torus = TorusOf(in.Network)
 	}

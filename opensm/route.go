@@ -45,6 +45,13 @@ type Options struct {
 	// fabrics); otherwise ports are assigned as dot2osm does (see
 	// ib.PlanSimNet).
 	KeepPorts bool
+	// KeepIdentity emulates the fabric with its own node GUIDs (Node.GUID)
+	// and LIDs (Node.LID, LMC), as a fabric read from InfiniBand files has
+	// them: the net file gives ibsim the GUIDs and the ports their LIDs,
+	// which OpenSM keeps as it keeps the valid LIDs of a running fabric.
+	// The routed fabric is checked to have them. Nodes without them get
+	// ibsim's and OpenSM's.
+	KeepIdentity bool
 	// DumpFTS also reads the tables back from the emulated switches with
 	// dump_fts (Result.FTS).
 	DumpFTS bool
@@ -150,7 +157,7 @@ func Route(ctx context.Context, f *lft.Fabric, opt Options) (res *Result, err er
 			return nil, err
 		}
 	}
-	net, err := ib.PlanSimNet(f, ib.SimOptions{KeepPorts: opt.KeepPorts})
+	net, err := ib.PlanSimNet(f, ib.SimOptions{KeepPorts: opt.KeepPorts, KeepIdentity: opt.KeepIdentity})
 	if err != nil {
 		return nil, err
 	}
@@ -223,6 +230,7 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 		}
 	}
 
+
 	t0 := time.Now()
 	if err := r.startIBSim(ctx); err != nil {
 		return nil, err
@@ -290,6 +298,11 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 	}
 	if res.Fabric, err = routedFabric(r.f, r.net, topo, res.LFTs); err != nil {
 		return nil, err
+	}
+	if r.opt.KeepIdentity {
+		if err := sameIdentity(r.f, res.Fabric); err != nil {
+			return nil, r.withLog(err, "opensm.log")
+		}
 	}
 	if res.Fallback && !r.opt.AllowFallback {
 		return res, &FallbackError{Requested: res.Engine, Used: res.Used, Notes: res.Log.Notes}
@@ -526,4 +539,22 @@ func routedFabric(f *lft.Fabric, net *ib.SimNet, topo *ib.Topology, lfts *ib.Rou
 	}
 	out.GraphName = f.GraphName
 	return out, nil
+}
+
+// sameIdentity checks that the routed fabric has the GUIDs and LIDs of the
+// input wherever the input has them.
+func sameIdentity(in, routed *lft.Fabric) error {
+	for v, n := range in.Nodes {
+		got := routed.Nodes[v]
+		if n.GUID != 0 && got.GUID != n.GUID {
+			if g := in.Nodes; v > 0 && g[v-1].GUID == n.GUID || v+1 < len(g) && g[v+1].GUID == n.GUID {
+				continue // a port of a multi-port HCA: ibsim numbers it
+			}
+			return fmt.Errorf("the emulation gave %s GUID 0x%016x instead of 0x%016x", n.Name, got.GUID, n.GUID)
+		}
+		if n.LID != 0 && got.LID != n.LID {
+			return fmt.Errorf("OpenSM gave %s LID %d instead of its LID %d (the guid2lid cache was not honoured)", n.Name, got.LID, n.LID)
+		}
+	}
+	return nil
 }

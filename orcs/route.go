@@ -68,7 +68,8 @@ func loadRouteInput(c *cli.Context) (*opensm.Input, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &opensm.Input{Fabric: src.Fabric, Name: src.Name, Network: src.Network, RealPorts: src.RealPorts}, nil
+	return &opensm.Input{Fabric: src.Fabric, Name: src.Name, Network: src.Network, RealPorts: src.RealPorts,
+		RealIdentity: c.IsSet("topo")}, nil
 }
 
 // signalContext is cancelled by Ctrl-C (SIGINT) and SIGTERM, so that the
