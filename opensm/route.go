@@ -230,7 +230,6 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 		}
 	}
 
-
 	t0 := time.Now()
 	if err := r.startIBSim(ctx); err != nil {
 		return nil, err
