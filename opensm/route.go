@@ -281,9 +281,19 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 			return nil, err
 		}
 	}
-	if r.opt.IBNetDiscover {
-		if _, err := r.client(ctx, "ibnetdiscover", r.tools.IBNetDiscover); err != nil {
+	if r.opt.IBNetDiscover || r.opt.KeepIdentity {
+		data, err := r.client(ctx, "ibnetdiscover", r.tools.IBNetDiscover)
+		if err != nil {
 			return nil, err
+		}
+		if r.opt.KeepIdentity {
+			disc, err := ib.ReadNetDiscover(data, "ibnetdiscover.txt")
+			if err == nil {
+				err = sameEmulation(r.f, r.net, disc)
+			}
+			if err != nil {
+				return nil, fmt.Errorf("the emulated fabric is not the input (ibnetdiscover): %w", err)
+			}
 		}
 	}
 	r.ibsim.stop(r.opt.Grace)
@@ -538,6 +548,46 @@ func routedFabric(f *lft.Fabric, net *ib.SimNet, topo *ib.Topology, lfts *ib.Rou
 	}
 	out.GraphName = f.GraphName
 	return out, nil
+}
+
+// sameEmulation checks with ibnetdiscover's view of the emulation that it
+// is the input fabric: every node with a GUID is there with its GUID, its
+// LID where it has one, and every cable between the same ports of the same
+// nodes.
+func sameEmulation(f *lft.Fabric, net *ib.SimNet, disc *ib.Topology) error {
+	byGUID := make(map[uint64]*ib.TopoNode, len(disc.Nodes))
+	for i := range disc.Nodes {
+		byGUID[disc.Nodes[i].GUID] = &disc.Nodes[i]
+	}
+	for v, n := range f.Nodes {
+		if net.GUIDs == nil || net.GUIDs[v] == 0 {
+			continue
+		}
+		d, ok := byGUID[n.GUID]
+		if !ok {
+			return fmt.Errorf("%s (GUID 0x%016x) is missing", n.Name, n.GUID)
+		}
+		lid := d.Port0.LID
+		if n.Kind == lft.Host && len(d.Ports) > 0 {
+			lid = d.Ports[0].LID
+		}
+		if n.LID != 0 && lid != n.LID {
+			return fmt.Errorf("%s has LID %d, not %d", n.Name, lid, n.LID)
+		}
+		for _, l := range f.OutLinks(int32(v)) {
+			k := f.Links[l]
+			p := d.Port(int(net.Port[l]))
+			if p == nil {
+				return fmt.Errorf("%s port %d: no cable", n.Name, net.Port[l])
+			}
+			peer := disc.Nodes[p.Peer]
+			if g := net.GUIDs[k.To]; g != 0 && (peer.GUID != g || p.PeerPort != int(net.PeerPort(l))) {
+				return fmt.Errorf("%s port %d leads to 0x%016x port %d, not to %s port %d",
+					n.Name, net.Port[l], peer.GUID, p.PeerPort, f.Nodes[k.To].Name, net.PeerPort(l))
+			}
+		}
+	}
+	return nil
 }
 
 // sameIdentity checks that the routed fabric has the GUIDs and LIDs of the
