@@ -58,7 +58,19 @@ type CompareOptions struct {
 	Keep string
 	// Tools locates the programs; nil looks them up.
 	Tools *Tools
+	// Configure, when not nil, sets further options of every engine's
+	// routing (OpenSM options such as LMC or an opensm.conf).
+	Configure func(*Options)
+	// Current, when not nil, is the fabric with the tables it runs with
+	// today (from its dumps); it is simulated like the engines' and
+	// reported first, as the row "current". Its hosts must be those of the
+	// input, in the same order, so that the same seed maps the pattern
+	// onto the same hosts.
+	Current *lft.Fabric
 }
+
+// CurrentRow names the row of the production tables.
+const CurrentRow = "current"
 
 // EngineRow is the comparison of one engine.
 type EngineRow struct {
@@ -125,6 +137,24 @@ func Compare(ctx context.Context, in *Input, opt CompareOptions, report func(eng
 	out := &Comparison{Fabric: in.Name, Hosts: in.Fabric.NumHosts(), Switches: in.Fabric.NumSwitches(),
 		Pattern: opt.Sim.Pattern.Name, Metric: metric.Name, Value: metric.ValueName, Runs: opt.Sim.Runs,
 		Commsize: probe.Commsize(), Seed: opt.Sim.Seed}
+	if cur := opt.Current; cur != nil {
+		if cur.NumHosts() != in.Fabric.NumHosts() {
+			return nil, fmt.Errorf("the current tables' fabric has %d hosts, the input %d", cur.NumHosts(), in.Fabric.NumHosts())
+		}
+		for h := range cur.NumHosts() {
+			if cur.HostName(h) != in.Fabric.HostName(h) {
+				return nil, fmt.Errorf("the current tables' fabric has host %s where the input has %s", cur.HostName(h), in.Fabric.HostName(h))
+			}
+		}
+		row := EngineRow{Requested: CurrentRow, Used: "(tables given)"}
+		if err := simulateRow(&row, cur, opt.Sim); err != nil {
+			row.Error = err.Error()
+			if report != nil {
+				report(CurrentRow, err)
+			}
+		}
+		out.Engines = append(out.Engines, row)
+	}
 	results, errs := routeAll(ctx, in, opt)
 	if ctx.Err() != nil {
 		return nil, ctx.Err()
@@ -184,6 +214,9 @@ func routeAll(ctx context.Context, in *Input, opt CompareOptions) ([]*Result, []
 			ro.Tools = tools
 			ro.AllowFallback = true
 			ro.Timeout = opt.Timeout
+			if opt.Configure != nil {
+				opt.Configure(&ro)
+			}
 			if opt.Keep != "" {
 				ro.Keep = filepath.Join(opt.Keep, e)
 			}

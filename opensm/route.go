@@ -72,6 +72,15 @@ type Options struct {
 	// TempDir is where the private work directory is made; "" is the
 	// system's temporary directory.
 	TempDir string
+	// LMC is OpenSM's LID mask control (-l): every port gets 2^LMC LIDs.
+	LMC int
+	// ConfFile is an opensm.conf of the administrator's (-F); its keys
+	// apply (the command line given here wins where both set a value).
+	ConfFile string
+	// RootGUIDFile and CNGUIDFile are OpenSM's root switch and compute
+	// node GUID files (-a, -u), one GUID per line. With KeepIdentity the
+	// emulated fabric has the real GUIDs, so the production files apply.
+	RootGUIDFile, CNGUIDFile string
 	// ExtraArgs are passed to OpenSM as they are.
 	ExtraArgs []string
 }
@@ -289,7 +298,7 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 		if r.opt.KeepIdentity {
 			disc, err := ib.ReadNetDiscover(data, "ibnetdiscover.txt")
 			if err == nil {
-				err = sameEmulation(r.f, r.net, disc)
+				err = sameEmulation(r.f, r.net, disc, r.keepsLIDs())
 			}
 			if err != nil {
 				return nil, fmt.Errorf("the emulated fabric is not the input (ibnetdiscover): %w", err)
@@ -305,11 +314,11 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 	if res.LFTs, err = ib.ReadLFTDump(dump, "opensm-lfts.dump"); err != nil {
 		return nil, err
 	}
-	if res.Fabric, err = routedFabric(r.f, r.net, topo, res.LFTs); err != nil {
+	if res.Fabric, err = routedFabric(r.f, r.net, withoutLIDs(topo), res.LFTs); err != nil {
 		return nil, err
 	}
 	if r.opt.KeepIdentity {
-		if err := sameIdentity(r.f, res.Fabric); err != nil {
+		if err := sameIdentity(r.f, res.Fabric, r.keepsLIDs()); err != nil {
 			return nil, r.withLog(err, "opensm.log")
 		}
 	}
@@ -355,6 +364,30 @@ func (r *run) openSMArgs(topo *ib.Topology) ([]string, error) {
 			return nil, err
 		}
 		args = append(args, "-a", r.path("roots.guids"))
+	}
+	if len(r.opt.Roots) > 0 && r.opt.RootGUIDFile != "" {
+		return nil, fmt.Errorf("give the root switches by name or as a GUID file, not both")
+	}
+	if r.opt.LMC < 0 || r.opt.LMC > 7 {
+		return nil, fmt.Errorf("LMC %d: want 0-7", r.opt.LMC)
+	}
+	if r.opt.LMC > 0 {
+		args = append(args, "-l", strconv.Itoa(r.opt.LMC))
+	}
+	for _, file := range []struct{ flag, path, name string }{
+		{"-F", r.opt.ConfFile, "opensm.conf"}, {"-a", r.opt.RootGUIDFile, "roots.guids"}, {"-u", r.opt.CNGUIDFile, "cn.guids"},
+	} {
+		if file.path == "" {
+			continue
+		}
+		data, err := os.ReadFile(file.path)
+		if err != nil {
+			return nil, err
+		}
+		if err := os.WriteFile(r.path(file.name), data, 0o644); err != nil {
+			return nil, err
+		}
+		args = append(args, file.flag, r.path(file.name))
 	}
 	args = append(args, r.opt.ExtraArgs...)
 	return append(args, "-f", r.path("opensm.log"), "--dump_files_dir", r.path("dump")), nil
@@ -550,11 +583,38 @@ func routedFabric(f *lft.Fabric, net *ib.SimNet, topo *ib.Topology, lfts *ib.Rou
 	return out, nil
 }
 
+// withoutLIDs returns a copy of the net file's topology without the LIDs
+// written into it: the dump's labels give the LIDs OpenSM assigned.
+func withoutLIDs(t *ib.Topology) *ib.Topology {
+	c := *t
+	c.Nodes = make([]ib.TopoNode, len(t.Nodes))
+	for i, n := range t.Nodes {
+		n.Port0.LID, n.Port0.LMCKnown = 0, false
+		n.Ports = append([]ib.TopoPort(nil), n.Ports...)
+		for j := range n.Ports {
+			n.Ports[j].LID, n.Ports[j].LMCKnown = 0, false
+		}
+		c.Nodes[i] = n
+	}
+	return &c
+}
+
+// keepsLIDs reports whether OpenSM can keep the fabric's LIDs: only when
+// it runs with the LMC the ports have (another LMC moves LID ranges).
+func (r *run) keepsLIDs() bool {
+	for _, n := range r.f.Nodes {
+		if n.LID != 0 && int(n.LMC) != r.opt.LMC {
+			return false
+		}
+	}
+	return true
+}
+
 // sameEmulation checks with ibnetdiscover's view of the emulation that it
 // is the input fabric: every node with a GUID is there with its GUID, its
 // LID where it has one, and every cable between the same ports of the same
 // nodes.
-func sameEmulation(f *lft.Fabric, net *ib.SimNet, disc *ib.Topology) error {
+func sameEmulation(f *lft.Fabric, net *ib.SimNet, disc *ib.Topology, lids bool) error {
 	byGUID := make(map[uint64]*ib.TopoNode, len(disc.Nodes))
 	for i := range disc.Nodes {
 		byGUID[disc.Nodes[i].GUID] = &disc.Nodes[i]
@@ -571,7 +631,7 @@ func sameEmulation(f *lft.Fabric, net *ib.SimNet, disc *ib.Topology) error {
 		if n.Kind == lft.Host && len(d.Ports) > 0 {
 			lid = d.Ports[0].LID
 		}
-		if n.LID != 0 && lid != n.LID {
+		if lids && n.LID != 0 && lid != n.LID {
 			return fmt.Errorf("%s has LID %d, not %d", n.Name, lid, n.LID)
 		}
 		for _, l := range f.OutLinks(int32(v)) {
@@ -592,7 +652,7 @@ func sameEmulation(f *lft.Fabric, net *ib.SimNet, disc *ib.Topology) error {
 
 // sameIdentity checks that the routed fabric has the GUIDs and LIDs of the
 // input wherever the input has them.
-func sameIdentity(in, routed *lft.Fabric) error {
+func sameIdentity(in, routed *lft.Fabric, lids bool) error {
 	for v, n := range in.Nodes {
 		got := routed.Nodes[v]
 		if n.GUID != 0 && got.GUID != n.GUID {
@@ -601,7 +661,7 @@ func sameIdentity(in, routed *lft.Fabric) error {
 			}
 			return fmt.Errorf("the emulation gave %s GUID 0x%016x instead of 0x%016x", n.Name, got.GUID, n.GUID)
 		}
-		if n.LID != 0 && got.LID != n.LID {
+		if lids && n.LID != 0 && got.LID != n.LID {
 			return fmt.Errorf("OpenSM gave %s LID %d instead of its LID %d (the guid2lid cache was not honoured)", n.Name, got.LID, n.LID)
 		}
 	}

@@ -10,7 +10,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/lft"
 	"orcs/plot"
+	"orcs/source"
 
 	"orcs/metrics"
 	"orcs/opensm"
@@ -34,7 +36,7 @@ func compareCommand() *cli.Command {
 			"worst congestion of any connection, and the host pairs that do not route (those connections\n" +
 			"are skipped). --plot overlays the per-engine distributions of the per-run values.\n" +
 			"Example: orcs compare gen:kary:k=8,n=3 --ptrn bisect_fb_sym --metric hist_acc_band -n 1000 --plot cmp.svg",
-		Flags: append(fabricFlags(""),
+		Flags: append(append(fabricFlags(""), openSMFlags()...),
 			&cli.StringFlag{Name: "engines", Value: strings.Join(opensm.Engines(), ","), Usage: "comma-separated OpenSM `ENGINES`"},
 			&cli.StringFlag{Name: "ptrn", Aliases: []string{"p"}, Value: "bisect", Usage: "communication `PATTERN`: " + strings.Join(patterns.Names(), ", ")},
 			&cli.StringFlag{Name: "metric", Value: "hist_acc_band", Usage: "`METRIC` whose per-run values are compared: " + strings.Join(metrics.Names(), ", ")},
@@ -82,6 +84,14 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	var current *lft.Fabric
+	if c.IsSet("lfts") { // the production tables: the row "current"
+		src, err := loadFabric(c, source.Tables, false, false)
+		if err != nil {
+			return err
+		}
+		current = src.Fabric
+	}
 	opt := opensm.CompareOptions{
 		Engines: engines,
 		Sim: sim.Config{
@@ -95,9 +105,11 @@ func compareAction(c *cli.Context) error {
 			Seed:     seed,
 			Threads:  c.Int("threads"),
 		},
-		Jobs:    c.Int("jobs"),
-		Timeout: c.Duration("timeout"),
-		Keep:    c.String("keep"),
+		Jobs:      c.Int("jobs"),
+		Timeout:   c.Duration("timeout"),
+		Keep:      c.String("keep"),
+		Current:   current,
+		Configure: func(o *opensm.Options) { openSMOptions(c, o) },
 	}
 	ctx, stop := signalContext()
 	defer stop()

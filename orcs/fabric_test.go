@@ -1,7 +1,9 @@
 package main
 
 import (
+	"encoding/json"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -123,5 +125,41 @@ func TestRouteQual(t *testing.T) {
 		"weight 3: 12 of the 12 connections (100.00%)\n\nBW: 0.333333\n"
 	if out != want {
 		t.Errorf("got\n%s\nwant\n%s", out, want)
+	}
+}
+
+// TestCompareCurrent512 re-routes a real 512-host fabric given as the
+// administrator has it: ibnetdiscover output and OpenSM's dump of its
+// production tables (made here by minhop on ibsim). The row "current"
+// simulates the production tables; re-routing with minhop on the emulation,
+// which keeps the fabric's GUIDs and LIDs, gives the same tables, hence
+// the very same values, while ftree differs.
+func TestCompareCurrent512(t *testing.T) {
+	needIBTools(t)
+	keep := filepath.Join(t.TempDir(), "prod")
+	if _, err := runCmd(t, "route", "-R", "minhop", "gen:kary:k=8,n=3", "--ibnetdiscover", "--keep", keep); err != nil {
+		t.Fatal(err)
+	}
+	topo, lfts := filepath.Join(keep, "ibnetdiscover.txt"), filepath.Join(keep, "opensm-lfts.dump")
+	out, err := runCmd(t, "compare", "--topo", topo, "--lfts", lfts, "--engines", "minhop,ftree", "-n", "20", "-p", "bisect_fb_sym", "--format", "json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var cmp struct {
+		Hosts   int `json:"hosts"`
+		Engines []struct {
+			Requested string    `json:"requested"`
+			Values    []float64 `json:"values"`
+		} `json:"engines"`
+	}
+	if err := json.Unmarshal([]byte(out), &cmp); err != nil {
+		t.Fatal(err)
+	}
+	if cmp.Hosts != 512 || len(cmp.Engines) != 3 || cmp.Engines[0].Requested != "current" {
+		t.Fatalf("comparison: %d hosts, rows %+v", cmp.Hosts, cmp.Engines)
+	}
+	cur, minhop, ftree := cmp.Engines[0].Values, cmp.Engines[1].Values, cmp.Engines[2].Values
+	if len(cur) != 20 || !slices.Equal(cur, minhop) || slices.Equal(cur, ftree) {
+		t.Errorf("current %v\nminhop %v\nftree %v", cur, minhop, ftree)
 	}
 }

@@ -42,7 +42,7 @@ func routeCommand() *cli.Command {
 			"is written as routed dot with the input's node names and link order. A fallback to another engine\n" +
 			"is an error unless --allow-fallback. Engines: " + strings.Join(opensm.Engines(), ", ") + ".\n" +
 			"Example: orcs route --engine ftree gen:kary:k=4,n=3 -o ft64-ftree.dot",
-		Flags: append(fabricFlags(""),
+		Flags: append(append(fabricFlags(""), openSMFlags()...),
 			&cli.StringFlag{Name: "engine", Aliases: []string{"R"}, Usage: "OpenSM routing `ENGINE`", Required: true},
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the routed dot to `FILE` (with --keep: only when given)"},
 			&cli.StringFlag{Name: "keep", Usage: "keep the net file, OpenSM's log and dumps (and the diagnostics' output) in `DIR`"},
@@ -103,6 +103,7 @@ func routeAction(c *cli.Context) error {
 	if opt.TorusConfig != "" {
 		opt.Torus = nil
 	}
+	openSMOptions(c, &opt)
 	if opt.Roots, err = in.Roots(c.String("roots")); err != nil {
 		return err
 	}
@@ -145,4 +146,20 @@ func routeAction(c *cli.Context) error {
 	return writeOutput(c.String("output_file"), func(w io.Writer) error {
 		return dot.Write(w, f, dot.WriteOptions{})
 	})
+}
+
+// openSMFlags are the OpenSM options that route and compare pass through.
+func openSMFlags() []cli.Flag {
+	return []cli.Flag{
+		&cli.IntFlag{Name: "lmc", Usage: "OpenSM's LID mask control `N` (0-7): every port gets 2^N LIDs"},
+		&cli.StringFlag{Name: "osm-conf", Usage: "an opensm.conf `FILE` whose keys apply (OpenSM -F)"},
+		&cli.StringFlag{Name: "root-guids", Usage: "root switch GUID `FILE` for updn, dnup, ftree (OpenSM -a)"},
+		&cli.StringFlag{Name: "cn-guids", Usage: "compute node GUID `FILE` for ftree (OpenSM -u)"},
+	}
+}
+
+// openSMOptions copies the pass-through OpenSM options into opt.
+func openSMOptions(c *cli.Context, opt *opensm.Options) {
+	opt.LMC, opt.ConfFile = c.Int("lmc"), c.String("osm-conf")
+	opt.RootGUIDFile, opt.CNGUIDFile = c.String("root-guids"), c.String("cn-guids")
 }
