@@ -92,3 +92,14 @@ func TestParseEngines(t *testing.T) {
 		}
 	}
 }
+
+func TestSlowestFirst(t *testing.T) {
+	engines := []string{"minhop", "ftree", "lash", "bogus", "dfsssp"}
+	var got []string
+	for _, i := range slowestFirst(engines) {
+		got = append(got, engines[i])
+	}
+	if strings.Join(got, ",") != "lash,dfsssp,ftree,minhop,bogus" {
+		t.Errorf("order %v", got)
+	}
+}
