@@ -129,6 +129,12 @@ func Compare(ctx context.Context, in *Input, opt CompareOptions, report func(eng
 		return nil, err
 	}
 	opt.Sim.IgnoreRouteErrors = true
+	if opt.Jobs < 1 {
+		return nil, fmt.Errorf("%d engines at once: want at least 1", opt.Jobs)
+	}
+	if err := emptyDir(opt.Keep); err != nil {
+		return nil, err
+	}
 	// Check the simulation's settings before spending time on routing.
 	probe, err := sim.New(in.Fabric, opt.Sim)
 	if err != nil {

@@ -2,12 +2,17 @@ package opensm
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"math"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"orcs/metrics"
+	"orcs/sim"
 )
 
 // sampleComparison is a comparison of three engines: one routed, one
@@ -101,5 +106,28 @@ func TestSlowestFirst(t *testing.T) {
 	}
 	if strings.Join(got, ",") != "lash,dfsssp,ftree,minhop,bogus" {
 		t.Errorf("order %v", got)
+	}
+}
+
+// TestBadRouteOptions checks options refused before any tool starts.
+func TestBadRouteOptions(t *testing.T) {
+	keep := t.TempDir()
+	if err := os.WriteFile(filepath.Join(keep, "old.dump"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		opt  Options
+		want string
+	}{
+		{Options{Engine: "minhop", Timeout: -5 * time.Second}, "want a positive duration"},
+		{Options{Engine: "minhop", Keep: keep}, "is not empty"},
+		{Options{Engine: "minhop,ftree"}, "give one engine name"},
+	} {
+		if _, err := Route(context.Background(), nil, c.opt); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%+v: %v, want %q", c.opt, err, c.want)
+		}
+	}
+	if _, err := Compare(context.Background(), &Input{}, CompareOptions{Sim: sim.Config{Metric: "hist_acc_band"}, Jobs: -3}, nil); err == nil || !strings.Contains(err.Error(), "at least 1") {
+		t.Errorf("jobs -3: %v", err)
 	}
 }

@@ -154,8 +154,14 @@ func Route(ctx context.Context, f *lft.Fabric, opt Options) (res *Result, err er
 	if strings.ContainsAny(opt.Engine, ", \t") {
 		return nil, fmt.Errorf("engine %q: give one engine name (no_fallback is an option)", opt.Engine)
 	}
-	if opt.Timeout <= 0 {
+	switch {
+	case opt.Timeout < 0:
+		return nil, fmt.Errorf("timeout %s: want a positive duration", opt.Timeout)
+	case opt.Timeout == 0:
 		opt.Timeout = 10 * time.Minute
+	}
+	if err := emptyDir(opt.Keep); err != nil {
+		return nil, err
 	}
 	if opt.Grace <= 0 {
 		opt.Grace = 2 * time.Second
@@ -664,6 +670,22 @@ func sameIdentity(in, routed *lft.Fabric, lids bool) error {
 		if lids && n.LID != 0 && got.LID != n.LID {
 			return fmt.Errorf("OpenSM gave %s LID %d instead of its LID %d (the guid2lid cache was not honoured)", n.Name, got.LID, n.LID)
 		}
+	}
+	return nil
+}
+
+// emptyDir checks that dir, where dumps are to be kept, is empty or does
+// not exist yet: dumps of another routing would mix with these.
+func emptyDir(dir string) error {
+	if dir == "" {
+		return nil
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil && !errors.Is(err, os.ErrNotExist) {
+		return fmt.Errorf("keep directory: %w", err)
+	}
+	if len(entries) > 0 {
+		return fmt.Errorf("keep directory %s is not empty: the dumps of this routing would mix with %s and others; give a new or empty directory", dir, entries[0].Name())
 	}
 	return nil
 }

@@ -136,7 +136,7 @@ func compareAction(c *cli.Context) error {
 		}
 	}
 	if failed := cmp.Failed(); failed > 0 {
-		return cli.Exit(fmt.Sprintf("orcs compare: %d of %d engines failed", failed, len(engines)), 1)
+		return cli.Exit(fmt.Sprintf("compare: %d of %d engines failed", failed, len(engines)), 1)
 	}
 	return nil
 }

@@ -81,7 +81,7 @@ func signalContext() (context.Context, context.CancelFunc) {
 // interrupted turns a cancellation by a signal into a clear error.
 func interrupted(err error) error {
 	if errors.Is(err, context.Canceled) {
-		return cli.Exit("orcs: interrupted; the tools were stopped", 130)
+		return cli.Exit("interrupted; the tools were stopped", 130)
 	}
 	return err
 }

@@ -3,6 +3,7 @@ package samplingsim
 import (
 	"fmt"
 	"io"
+	"time"
 
 	"orcs/internal/outfile"
 )
@@ -80,9 +81,12 @@ func (r *Result) WriteSummary(w io.Writer, name string) {
 		name = f.GraphName
 	}
 	fmt.Fprintf(w, "fabric %s: %d hosts, %d switches, %d links\n", name, f.NumHosts(), f.NumSwitches(), len(f.Links))
-	fmt.Fprintf(w, "simulated %s: %d packets, %d packet-hops, %d events in %.3f s wall, %.3f s CPU (%.2f M packet-hops per CPU second)\n",
-		FormatTime(r.End), r.Packets, r.PacketHops, r.Events, r.Wall.Seconds(), r.CPU.Seconds(),
-		float64(r.PacketHops)/max(r.CPU.Seconds(), 1e-9)/1e6)
+	speed := "too short to measure its speed"
+	if r.CPU >= 10*time.Millisecond { // the resolution of CPU time is about a millisecond
+		speed = fmt.Sprintf("%.2f M packet-hops per CPU second", float64(r.PacketHops)/r.CPU.Seconds()/1e6)
+	}
+	fmt.Fprintf(w, "simulated %s: %d packets, %d packet-hops, %d events in %.3f s wall, %.3f s CPU (%s)\n",
+		FormatTime(r.End), r.Packets, r.PacketHops, r.Events, r.Wall.Seconds(), r.CPU.Seconds(), speed)
 	for _, j := range r.Jobs() {
 		fin := "unfinished"
 		if j.FinishUs >= 0 {
