@@ -204,11 +204,11 @@ func TestDelayTrackerORCS2(t *testing.T) {
 		t.Fatalf("skipped level: delay %d, want 9", got)
 	}
 	// Rank 1 first receives with arrival 2 and then with 3; it then sends
-	// twice with w = 5. Only its first send is chained, to the arrival 2:
-	// 2 + 5 = 7; the second starts at 0 (5). Exact: 3 + 5 = 8.
+	// with w = 5 and w = 6. Only its first send is chained, to the arrival
+	// 2: 2 + 5 = 7; the second starts at 0 (6). Exact: 3 + 6 = 9.
 	d.Reset(4, 4)
 	d.Level(patterns.Level{{Src: 0, Dst: 1}, {Src: 2, Dst: 1}}, []int32{2, 3})
-	d.Level(patterns.Level{{Src: 1, Dst: 3}, {Src: 1, Dst: 0}}, []int32{5, 5})
+	d.Level(patterns.Level{{Src: 1, Dst: 3}, {Src: 1, Dst: 0}}, []int32{5, 6})
 	if got := d.Delay(); got != 7 {
 		t.Fatalf("first receipt and first send: delay %d, want 7", got)
 	}

@@ -197,6 +197,13 @@ func TestDepMaxDelayORCS2ByHand(t *testing.T) {
 		// 1→2 is r1's second send and starts at 0 (2); r0 got nothing in
 		// level 1, so 0→3 arrives at 1. Longest chain: 4.
 		{"first", "0 1\n2 1\n2 3\n2 0\n\n1 3\n1 2\n\n0 3\n", 5, 4},
+		// Level 0: 0→1, w = 1. Level 1: 1→2, 1→3, 0→3, 2→3: r1 sends 2,
+		// r3 receives 3: w(1→2) = 2, the other three 3.
+		// Exact: r1 ready at 1, 1→3 arrives at 1 + 3 = 4 (the others at 3).
+		// ORCS 2.0: 1→2 is r1's first send, chained: 1 + 2 = 3; 1→3 is its
+		// second and starts at 0: 3; 0→3 and 2→3 have no receipt in level
+		// 0 to follow: 3. Longest chain: 3.
+		{"second", "0 1\n\n1 2\n1 3\n0 3\n2 3\n", 4, 3},
 	} {
 		file := writeFile(t, dir, c.name+".ptrn", c.pattern)
 		args := []string{"-p", "file:" + file, "--metric", "dep_max_delay"}
@@ -290,6 +297,31 @@ func TestCompatFlagErrors(t *testing.T) {
 		_, err := run(t, append([]string{"-i", "../testdata/ft16.dot"}, strings.Fields(args)...)...)
 		if err == nil || !strings.Contains(err.Error(), msg) {
 			t.Errorf("%s: %v, want %q", args, err, msg)
+		}
+	}
+}
+
+// TestPvPLevelsORCS2ByHand: -f tree -z 6 -c tree on 9 ranks of ft16 (H0 …
+// H8). The first tree has 3 levels, the second (H6, H7, H8) 2: 6→7, then
+// 6→8. ORCS 2.0 lets the second finish its cycle after the first ends, so
+// it simulates a fourth level with 6→8 alone. Every route is alone on its
+// links (H6→H8 climbs S0_1→S1_0, 8 ≡ 0 mod 4, which no other route of its
+// levels uses), so w = 1: 8 connections over 3 levels, with compat 9 over
+// 4, and sum_max_cong 3 against 4.
+func TestPvPLevelsORCS2ByHand(t *testing.T) {
+	args := []string{"-p", "ptrnvsptrn", "-f", "tree", "-c", "tree", "-z", "6", "-s", "9"}
+	for compat, want := range map[bool][2]string{
+		false: {"weight 1: 8 of the 8 connections (100.00%)\n\nBW: 1.000000\n", oneRunStats("sum_max_cong", 3)},
+		true:  {"weight 1: 9 of the 9 connections (100.00%)\n\nBW: 1.000000\n", oneRunStats("sum_max_cong", 4)},
+	} {
+		a := args
+		if compat {
+			a = append(a, "--compat", "orcs2")
+		}
+		for i, metric := range []string{"hist_max_cong", "sum_max_cong"} {
+			if got := handRun(t, "ft16", append(a, "--metric", metric)...); got != want[i] {
+				t.Errorf("compat %v %s:\n%s\nwant\n%s", compat, metric, got, want[i])
+			}
 		}
 	}
 }
