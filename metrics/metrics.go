@@ -98,8 +98,7 @@ type Meta struct {
 }
 
 // CompatORCS2 names the mode in which every metric follows ORCS 2.0's own
-// rules where they differ from the corrected ones (see the package
-// documentation of sim, Config.Compat).
+// rules where they differ from the corrected ones (see sim.Config.Compat).
 const CompatORCS2 = "orcs2"
 
 // Result holds everything a metric needs to render, for all runs.
