@@ -1,6 +1,7 @@
 package metrics
 
 import (
+	"bufio"
 	"fmt"
 	"io"
 
@@ -44,14 +45,34 @@ func CongestionColor(scaled float64) string {
 	return fmt.Sprintf("%f %f %f", (1-scaled)*0.4, 0.9, 0.9)
 }
 
+// ORCSEdgeIDs returns, for every link, the number ORCS 2.0 gives the edge
+// (its "Edge-ID"): ORCS numbers the edges from 0 going through the nodes in
+// the order they first appear in the input and, for each node, through its
+// out-edges in input order. The numbers differ from link ids whenever the
+// out-edges of a node are not consecutive in the input.
+func ORCSEdgeIDs(f *lft.Fabric) []int {
+	ids := make([]int, len(f.Links))
+	next := 0
+	for v := range f.Nodes {
+		for _, l := range f.OutLinks(int32(v)) {
+			ids[l] = next
+			next++
+		}
+	}
+	return ids
+}
+
 // cableCongText writes the input graph again with `congestion` and `color`
-// attributes on every edge.
+// attributes on every edge; with Compat ORCS 2.0's edge list instead.
 func cableCongText(w io.Writer, r *Result, f *lft.Fabric) error {
 	if f == nil {
 		return fmt.Errorf("get_cable_cong needs the fabric to print")
 	}
 	if len(r.LinkLoad) != len(f.Links) {
 		return fmt.Errorf("get_cable_cong: %d link loads for %d links", len(r.LinkLoad), len(f.Links))
+	}
+	if r.Meta.Compat == CompatORCS2 {
+		return orcs2EdgeList(w, r, f)
 	}
 	scaled := ScaledLoad(r.LinkLoad)
 	return dot.Write(w, f, dot.WriteOptions{
@@ -63,4 +84,28 @@ func cableCongText(w io.Writer, r *Result, f *lft.Fabric) error {
 			}, hotAttrs(r.Hot, l)...)
 		},
 	})
+}
+
+// orcs2EdgeList prints ORCS 2.0's get_cable_cong result: a blank line,
+// "Cable Congestions:", a blank line, the header " Edge-ID<TAB>acc. cong",
+// then "ID<TAB>SUM" for every edge some route used, by ascending Edge-ID
+// (see ORCSEdgeIDs). SUM is the load accumulated by ORCS 2.0's rule (see
+// sim.Walker.PerRoute). This is what ORCS 2.0 wrote into its result file
+// (-o FILE). On stdout it wrote the coloured dot instead, through a graph
+// library that added its own attributes and looked up idle edges, which
+// have no entry, in vain; that dot is not reproduced.
+func orcs2EdgeList(w io.Writer, r *Result, f *lft.Fabric) error {
+	ids := ORCSEdgeIDs(f)
+	byID := make([]int64, len(ids))
+	for l, id := range ids {
+		byID[id] = r.LinkLoad[l]
+	}
+	bw := bufio.NewWriter(w)
+	fmt.Fprintf(bw, "\nCable Congestions:\n\n Edge-ID\tacc. cong\n")
+	for id, c := range byID {
+		if c != 0 {
+			fmt.Fprintf(bw, "%d\t%d\n", id, c)
+		}
+	}
+	return bw.Flush()
 }

@@ -93,6 +93,12 @@ type Meta struct {
 	Seed         uint64 `json:"seed"`
 	Runs         int    `json:"runs"`
 	Metric       string `json:"metric"`
+	// BinEdges is the hist_acc_band bin convention (see BinEdges); set
+	// for hist_acc_band only.
+	BinEdges string `json:"bin_edges,omitempty"`
+	// Compat is CompatORCS2 when the simulation reproduced ORCS 2.0's
+	// rules, else "".
+	Compat string `json:"compat,omitempty"`
 }
 
 // Diff names the fields in which m and o differ, by their JSON names, with
@@ -108,6 +114,10 @@ func (m Meta) Diff(o Meta) string {
 	}
 	return strings.Join(diffs, "; ")
 }
+
+// CompatORCS2 names the mode in which every metric follows ORCS 2.0's own
+// rules where they differ from the corrected ones (see sim.Config.Compat).
+const CompatORCS2 = "orcs2"
 
 // Result holds everything a metric needs to render, for all runs.
 type Result struct {

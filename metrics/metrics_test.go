@@ -3,9 +3,11 @@ package metrics
 import (
 	"bytes"
 	"math"
+	"slices"
 	"strings"
 	"testing"
 
+	"orcs/dot"
 	"orcs/patterns"
 )
 
@@ -32,15 +34,53 @@ func TestSummarize(t *testing.T) {
 	}
 }
 
-func TestBandwidthBin(t *testing.T) {
+func TestBinEdgesExact(t *testing.T) {
 	for _, c := range []struct {
 		x   float64
 		bin int
 	}{{0, 0}, {0.049, 0}, {0.05, 1}, {0.1, 2}, {0.15, 3}, {0.35, 7}, {0.5, 10}, {0.6, 12},
 		{0.75, 15}, {0.95, 19}, {0.99, 19}, {1, 19}, {1.0 / 3, 6}, {2.0 / 3, 13}} {
-		if got := BandwidthBin(c.x); got != c.bin {
-			t.Errorf("BandwidthBin(%v) = %d, want %d", c.x, got, c.bin)
+		if got := EdgesExact.Bin(c.x); got != c.bin {
+			t.Errorf("exact Bin(%v) = %d, want %d", c.x, got, c.bin)
 		}
+	}
+}
+
+// TestBinEdgesORCS2 checks ORCS 2.0's bins. GSL's edge k is
+// (k/20)·1.000000000000001 = (k/20)·(1 + 5·2⁻⁵²) rounded to a double. For
+// k = 15: 0.75 + 3.75·2⁻⁵² = 0.75 + 7.5 units of 2⁻⁵³ (the spacing of
+// doubles in [0.5, 1)), a tie that rounds to the even neighbour 0.75 + 8
+// units. So 0.75 and 0.75 + 7 units lie in bin 14, 0.75 + 8 units in bin 15.
+// Every k·0.05 (k = 1 … 19, as the double nearest to it) lies in bin k−1,
+// 0 in bin 0 and 1 in bin 19.
+func TestBinEdgesORCS2(t *testing.T) {
+	ulps := func(x float64, n int) float64 {
+		for range n {
+			x = math.Nextafter(x, 2)
+		}
+		return x
+	}
+	cases := []struct {
+		x   float64
+		bin int
+	}{{0, 0}, {0.049, 0}, {0.0500001, 1}, {0.75, 14}, {ulps(0.75, 7), 14}, {ulps(0.75, 8), 15},
+		{0.7500001, 15}, {1, 19}, {0.99, 19}, {1.0 / 3, 6}, {2.0 / 3, 13}, {13.0 / 15, 17}, {17.0 / 90, 3}}
+	for k := 1; k < HistBins; k++ {
+		cases = append(cases, struct {
+			x   float64
+			bin int
+		}{float64(k) * 0.05, k - 1})
+	}
+	for _, c := range cases {
+		if got := EdgesORCS2.Bin(c.x); got != c.bin {
+			t.Errorf("orcs2 Bin(%v) = %d, want %d", c.x, got, c.bin)
+		}
+	}
+	if e, err := ParseBinEdges(""); err != nil || e != EdgesORCS2 {
+		t.Errorf("default edges %q %v", e, err)
+	}
+	if _, err := ParseBinEdges("gsl"); err == nil || err.Error() != `unknown hist_acc_band bin edges "gsl" (known: orcs2, exact)` {
+		t.Errorf("unknown edges: %v", err)
 	}
 }
 
@@ -58,24 +98,37 @@ func TestHistMaxCongText(t *testing.T) {
 	}
 }
 
+// TestHistAccBandText: the same 22 lines of ORCS for both conventions;
+// only 0.5 and 0.25, which lie on edges, change bins.
 func TestHistAccBandText(t *testing.T) {
-	r := &Result{Values: []float64{1, 1, 0.5, 0.25, 0.26}}
-	var b bytes.Buffer
-	m, _ := Lookup("hist_acc_band")
-	m.Text(&b, r, nil)
-	lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
-	if len(lines) != 22 || lines[0] != "Histogramm bin width: 0.050000" ||
-		lines[1] != "Fraction of full bandwidt | Number of occurences" {
-		t.Fatalf("header:\n%s", b.String())
-	}
-	for i, want := range map[int]string{
-		2 + 5:  "  0.25000000   0.30000000     2",
-		2 + 10: "  0.50000000   0.55000000     1",
-		2 + 19: "  0.95000000   1.00000000     2",
-		2 + 0:  "  0.00000000   0.05000000     0",
+	for edges, want := range map[BinEdges]map[int]string{
+		EdgesExact: {
+			2 + 5:  "  0.25000000   0.30000000     2",
+			2 + 10: "  0.50000000   0.55000000     1",
+			2 + 19: "  0.95000000   1.00000000     2",
+			2 + 0:  "  0.00000000   0.05000000     0",
+		},
+		EdgesORCS2: {
+			2 + 4:  "  0.20000000   0.25000000     1",
+			2 + 5:  "  0.25000000   0.30000000     1",
+			2 + 9:  "  0.45000000   0.50000000     1",
+			2 + 10: "  0.50000000   0.55000000     0",
+			2 + 19: "  0.95000000   1.00000000     2",
+		},
 	} {
-		if lines[i] != want {
-			t.Errorf("line %d = %q, want %q", i, lines[i], want)
+		r := &Result{Meta: Meta{BinEdges: string(edges)}, Values: []float64{1, 1, 0.5, 0.25, 0.26}}
+		var b bytes.Buffer
+		m, _ := Lookup("hist_acc_band")
+		m.Text(&b, r, nil)
+		lines := strings.Split(strings.TrimRight(b.String(), "\n"), "\n")
+		if len(lines) != 22 || lines[0] != "Histogramm bin width: 0.050000" ||
+			lines[1] != "Fraction of full bandwidt | Number of occurences" {
+			t.Fatalf("%s header:\n%s", edges, b.String())
+		}
+		for i, want := range want {
+			if lines[i] != want {
+				t.Errorf("%s: line %d = %q, want %q", edges, i, lines[i], want)
+			}
 		}
 	}
 }
@@ -123,6 +176,74 @@ func TestDelayTracker(t *testing.T) {
 	d.Level(patterns.Level{{Src: 0, Dst: 1}, {Src: 2, Dst: 3}}, []int32{1, 9})
 	if got := d.Delay(); got != 1 {
 		t.Fatalf("delay with background %d, want 1", got)
+	}
+}
+
+// TestDelayTrackerORCS2 works ORCS 2.0's chaining rule by hand: a send is
+// chained only to the first message its rank received in the previous
+// level, and only a rank's first send of a level is chained at all.
+func TestDelayTrackerORCS2(t *testing.T) {
+	d := DelayTracker{ORCS2: true}
+	// Binomial tree on 8 ranks, every w = 1. Level 2 has 1→5: rank 1
+	// received in level 0, not in level 1, so 1→5 starts at 0 (arrival 1;
+	// exact: 2). Level 2's 3→7 follows 0→1 (1), 1→3 (2): arrival 3.
+	d.Reset(8, 8)
+	d.Level(patterns.Level{{Src: 0, Dst: 1}}, []int32{1})
+	d.Level(patterns.Level{{Src: 0, Dst: 2}, {Src: 1, Dst: 3}}, []int32{1, 1})
+	d.Level(patterns.Level{{Src: 0, Dst: 4}, {Src: 1, Dst: 5}, {Src: 2, Dst: 6}, {Src: 3, Dst: 7}}, []int32{1, 1, 1, 1})
+	if got := d.Delay(); got != 3 {
+		t.Fatalf("tree: delay %d, want 3", got)
+	}
+	// Rank 0 receives 9 in level 0 and sends in level 2 only: that send
+	// starts at 0. Exact: 9 + 1 = 10; ORCS 2.0: max(9, 1) = 9.
+	d.Reset(4, 4)
+	d.Level(patterns.Level{{Src: 1, Dst: 0}}, []int32{9})
+	d.Level(patterns.Level{{Src: 2, Dst: 3}}, []int32{1})
+	d.Level(patterns.Level{{Src: 0, Dst: 1}}, []int32{1})
+	if got := d.Delay(); got != 9 {
+		t.Fatalf("skipped level: delay %d, want 9", got)
+	}
+	// Rank 1 first receives with arrival 2 and then with 3; it then sends
+	// with w = 5 and w = 6. Only its first send is chained, to the arrival
+	// 2: 2 + 5 = 7; the second starts at 0 (6). Exact: 3 + 6 = 9.
+	d.Reset(4, 4)
+	d.Level(patterns.Level{{Src: 0, Dst: 1}, {Src: 2, Dst: 1}}, []int32{2, 3})
+	d.Level(patterns.Level{{Src: 1, Dst: 3}, {Src: 1, Dst: 0}}, []int32{5, 6})
+	if got := d.Delay(); got != 7 {
+		t.Fatalf("first receipt and first send: delay %d, want 7", got)
+	}
+	// Messages touching the second pattern's ranks do not count.
+	d.Reset(4, 2)
+	d.Level(patterns.Level{{Src: 2, Dst: 3}, {Src: 0, Dst: 1}}, []int32{9, 1})
+	if got := d.Delay(); got != 1 {
+		t.Fatalf("with background: delay %d, want 1", got)
+	}
+}
+
+// TestORCSEdgeList: on the manual's fabric ORCS 2.0 numbers the edges by
+// node (S1, H1, H2, H3, H4, S11, S12 in order of first appearance) and
+// then by out-edge: S1's eight edges (file edges 0–3 and 8–11) are 0 … 7,
+// H1→S1 … H4→S1 (file edges 4–7) are 8 … 11, S11's and S12's two edges
+// each 12 … 15. The list names only edges with a load, by Edge-ID.
+func TestORCSEdgeList(t *testing.T) {
+	f, err := dot.ReadFile("../testdata/manual4.dot", dot.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []int{0, 1, 2, 3, 8, 9, 10, 11, 4, 5, 6, 7, 12, 13, 14, 15}
+	if ids := ORCSEdgeIDs(f); !slices.Equal(ids, want) {
+		t.Errorf("Edge-IDs by link %v, want %v", ids, want)
+	}
+	r := &Result{Meta: Meta{Compat: CompatORCS2}, LinkLoad: make([]int64, len(f.Links))}
+	r.LinkLoad[4] = 6 // the file's fifth edge, H1→S1: Edge-ID 8
+	r.LinkLoad[0] = 7 // S1→H1: Edge-ID 0
+	var b bytes.Buffer
+	m, _ := Lookup("get_cable_cong")
+	if err := m.Text(&b, r, f); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); got != "\nCable Congestions:\n\n Edge-ID\tacc. cong\n0\t7\n8\t6\n" {
+		t.Fatalf("edge list %q", got)
 	}
 }
 

@@ -51,16 +51,26 @@ type LinkRow struct {
 	ToPort   int32   `json:"to_port"`
 	Load     int64   `json:"load"`
 	Scaled   float64 `json:"scaled"`
+	// EdgeID is ORCS 2.0's number of the edge (see ORCSEdgeIDs); set
+	// with Compat only.
+	EdgeID *int `json:"edge_id,omitempty"`
 }
 
 // LinkTable lists every link with its summed and scaled load.
 func LinkTable(r *Result, f *lft.Fabric) []LinkRow {
 	scaled := ScaledLoad(r.LinkLoad)
+	var ids []int
+	if r.Meta.Compat == CompatORCS2 {
+		ids = ORCSEdgeIDs(f)
+	}
 	rows := make([]LinkRow, len(r.LinkLoad))
 	for l, load := range r.LinkLoad {
 		k := f.Links[l]
 		rows[l] = LinkRow{Link: l, From: f.Nodes[k.From].Name, To: f.Nodes[k.To].Name,
 			FromPort: k.FromPort, ToPort: k.ToPort, Load: load, Scaled: scaled[l]}
+		if ids != nil {
+			rows[l].EdgeID = &ids[l]
+		}
 	}
 	return rows
 }
@@ -95,7 +105,8 @@ func renderJSON(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 		}
 	}
 	if m.Name == "hist_acc_band" {
-		for i, c := range BandwidthHistogram(r.Values) {
+		out.Meta.BinEdges = string(r.binEdges())
+		for i, c := range r.binEdges().Histogram(r.Values) {
 			out.Histogram = append(out.Histogram, histBin{float64(i) / HistBins, float64(i+1) / HistBins, c})
 		}
 	}
@@ -110,17 +121,27 @@ func renderJSON(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // renderCSV writes `run,<value>` rows followed by summary rows keyed by the
-// statistic's name; get_cable_cong writes its per-link table instead.
+// statistic's name (hist_acc_band adds a `bin_edges,<convention>` row);
+// get_cable_cong writes its per-link table instead (with Compat, a last
+// column `edge_id` holds ORCS 2.0's edge numbers).
 func renderCSV(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 	bw := bufio.NewWriter(w)
 	if m.NeedsLinkLoad {
 		if f == nil {
 			return fmt.Errorf("get_cable_cong needs the fabric for its link table")
 		}
-		fmt.Fprintln(bw, "link,from,to,from_port,to_port,load,scaled")
+		header := "link,from,to,from_port,to_port,load,scaled"
+		if r.Meta.Compat == CompatORCS2 {
+			header += ",edge_id"
+		}
+		fmt.Fprintln(bw, header)
 		for _, row := range LinkTable(r, f) {
-			fmt.Fprintf(bw, "%d,%s,%s,%d,%d,%d,%s\n", row.Link, csvField(row.From), csvField(row.To),
+			fmt.Fprintf(bw, "%d,%s,%s,%d,%d,%d,%s", row.Link, csvField(row.From), csvField(row.To),
 				row.FromPort, row.ToPort, row.Load, ftoa(row.Scaled))
+			if row.EdgeID != nil {
+				fmt.Fprintf(bw, ",%d", *row.EdgeID)
+			}
+			fmt.Fprintln(bw)
 		}
 		return bw.Flush()
 	}
@@ -136,6 +157,9 @@ func renderCSV(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 		{"median", s.Median}, {"p75", s.P75}, {"p95", s.P95}, {"max", s.Max},
 		{"ci95_low", s.CI95Low}, {"ci95_high", s.CI95High}} {
 		fmt.Fprintf(bw, "%s,%s\n", kv.k, ftoa(kv.v))
+	}
+	if m.Name == "hist_acc_band" {
+		fmt.Fprintf(bw, "bin_edges,%s\n", r.binEdges())
 	}
 	return bw.Flush()
 }

@@ -47,6 +47,8 @@ func analyzeFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "progress", Usage: "show a progress bar on stderr (on a terminal, after a second)"},
 		&cli.StringFlag{Name: "shard", Usage: "simulate only runs ≡ I (mod N) and write a shard file for 'orcs merge' (`I/N`)"},
 		&cli.BoolFlag{Name: "ignore-route-errors", Usage: "skip (and count) connections whose route fails instead of refusing the fabric"},
+		&cli.StringFlag{Name: "hist-edges", Value: "orcs2", Usage: "hist_acc_band bins: orcs2 (ORCS 2.0's GSL bins over [0, 1.000000000000001): a run of exactly k·0.05 counts in [(k-1)·0.05, k·0.05)) or exact ([k·0.05, (k+1)·0.05), 1.0 in the last bin)"},
+		&cli.StringFlag{Name: "compat", Usage: "orcs2: print what ORCS 2.0 prints (get_cable_cong's per-route sums and edge list, dep_max_delay's previous-level chains, ORCS's rand, Xneighbor and ptrnvsptrn); default: the corrected semantics"},
 	}
 	return append(fabricFlags("-"), flags...)
 }
@@ -112,6 +114,8 @@ func analyzeAction(c *cli.Context) error {
 		Threads:           c.Int("threads"),
 		Shard:             shard,
 		IgnoreRouteErrors: c.Bool("ignore-route-errors"),
+		HistEdges:         c.String("hist-edges"),
+		Compat:            c.String("compat"),
 	}
 	if c.Bool("verbose") {
 		cfg.Verbose = sim.SyncWriter(os.Stderr)

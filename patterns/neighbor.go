@@ -1,11 +1,18 @@
 package patterns
 
-import "orcs/rng"
+import (
+	"fmt"
+
+	"orcs/rng"
+)
 
 func init() {
-	Register("2neighbor", "1 level: greedy nearest neighbours of degree 2 (groups of 3 ranks), both directions", genNeighbor(2), false)
-	Register("4neighbor", "1 level: greedy nearest neighbours of degree 4 (groups of 5 ranks), both directions", genNeighbor(4), false)
-	Register("6neighbor", "1 level: greedy nearest neighbours of degree 6 (groups of 7 ranks), both directions", genNeighbor(6), false)
+	for _, x := range []int{2, 4, 6} {
+		name := fmt.Sprintf("%dneighbor", x)
+		Register(name, fmt.Sprintf("1 level: greedy nearest neighbours of degree %d (groups of %d ranks), both directions", x, x+1),
+			genNeighbor(x, false), false)
+		registerORCS2(name, genNeighbor(x, true))
+	}
 }
 
 // genNeighbor returns the ORCS Xneighbor generator for degree x (capped at
@@ -13,7 +20,17 @@ func init() {
 // next k > i that has a free slot and is not yet a neighbour of i; the link
 // is made both ways and emitted as (i → k) then (k → i). The result is a
 // sequence of disjoint groups of x+1 fully connected ranks.
-func genNeighbor(x int) Generator {
+//
+// With orcs2 the same links are emitted in ORCS 2.0's order: ORCS 2.0 first
+// fills every rank's slots, each rank keeping its neighbours in the order
+// the links were made, and then emits, for every rank i ascending,
+// (i → neighbour) for its neighbours in slot order. Rank i's links to lower
+// ranks are made while those are processed, in ascending order, and its
+// links to higher ranks while i is, ascending too, so the result is the
+// pairs sorted by source, then destination; the two directions of a link
+// lie apart. The order matters where ORCS 2.0's rules depend on it
+// (get_cable_cong, dep_max_delay).
+func genNeighbor(x int, orcs2 bool) Generator {
 	return func(n int, _ *rng.Stream, _ []Level) []Level {
 		x := min(x, n-1)
 		deg := make([]int, n)
@@ -42,9 +59,18 @@ func genNeighbor(x int) Generator {
 				nbrs[k*x+deg[k]] = i
 				deg[i]++
 				deg[k]++
-				b.add(i, k)
-				b.add(k, i)
+				if !orcs2 {
+					b.add(i, k)
+					b.add(k, i)
+				}
 				k++
+			}
+		}
+		if orcs2 {
+			for i := range n {
+				for _, k := range nbrs[i*x : i*x+deg[i]] {
+					b.add(i, k)
+				}
 			}
 		}
 		b.end()

@@ -47,6 +47,11 @@ type Spec struct {
 	First  string // ptrnvsptrn -f/--frstptrn (empty = "bisect")
 	Second string // ptrnvsptrn -c/--secptrn (empty = "bisect")
 	Part   int    // ptrnvsptrn -z/--part_commsize
+	// ORCS2 selects ORCS 2.0's own generator where it differs from the
+	// corrected one: the rand derangement algorithm, the pair order of the
+	// Xneighbor patterns and the number of levels of ptrnvsptrn (see
+	// genRandORCS2, genNeighbor and pvpLevels).
+	ORCS2 bool
 }
 
 // DefaultName is the pattern used when a name in a Spec is empty, as in ORCS.
@@ -85,12 +90,15 @@ func Compile(spec Spec, n int) (*Source, error) {
 	if e.compile != nil {
 		return e.compile(spec, n)
 	}
+	gen := e.gen
+	if spec.ORCS2 && e.orcs2 != nil {
+		gen = e.orcs2
+	}
 	if e.random {
-		gen := e.gen
 		return &Source{n: n, first: n, random: true,
 			gen: func(r *rng.Stream, scratch []Level) []Level { return gen(n, r, scratch) }}, nil
 	}
-	return fixedSource(e.gen(n, nil, nil), n), nil
+	return fixedSource(gen(n, nil, nil), n), nil
 }
 
 // fixedSource returns a Source of a deterministic pattern.

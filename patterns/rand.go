@@ -4,6 +4,7 @@ import "orcs/rng"
 
 func init() {
 	Register("rand", "1 level: a uniformly random derangement (every rank sends once and receives once, never to itself)", genRand, true)
+	registerORCS2("rand", genRandORCS2)
 }
 
 // genRand draws a uniformly random derangement of 0 … n−1 and returns it as
@@ -45,4 +46,47 @@ func shuffleDerangement(lv Level, r *rng.Stream) bool {
 		}
 	}
 	return lv[0].Dst != 0
+}
+
+// genRandORCS2 draws the rand level with ORCS 2.0's algorithm, which yields
+// a derangement that is not uniformly distributed (for n = 3 the two
+// derangements come out with probabilities 3/8 and 5/8). Every random
+// choice is a uniform integer drawn from r.
+//
+// ORCS 2.0 keeps a list of the destinations not yet taken, initially
+// 0 … n−1 in order. For every source s = 0, 1, …, n−1 it draws a position
+// uniformly in the list; if the destination there is not s, it emits
+// (s → destination) and removes it from the list. If it is s, it draws
+// again, unless s is the last rank: then s is the only destination left,
+// and ORCS picks one of the pairs already emitted uniformly, gives that pair
+// the destination n−1 and emits (n−1 → the pair's old destination) last.
+// For n < 2 the level is empty (ORCS 2.0 failed there).
+func genRandORCS2(n int, r *rng.Stream, scratch []Level) []Level {
+	out := reuse(scratch, 1)
+	if n < 2 {
+		return out
+	}
+	lv := out[0]
+	free := make([]int32, n)
+	for i := range free {
+		free[i] = int32(i)
+	}
+	for src := int32(0); src < int32(n); src++ {
+		for {
+			pos := r.IntN(len(free))
+			if dst := free[pos]; dst != src {
+				lv = append(lv, Pair{src, dst})
+				free = append(free[:pos], free[pos+1:]...)
+				break
+			}
+			if int(src) == n-1 {
+				j := r.IntN(len(lv))
+				lv = append(lv, Pair{src, lv[j].Dst})
+				lv[j].Dst = src
+				break
+			}
+		}
+	}
+	out[0] = lv
+	return out
 }

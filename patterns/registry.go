@@ -18,6 +18,7 @@ type Generator func(n int, r *rng.Stream, scratch []Level) []Level
 // entry is one registered pattern.
 type entry struct {
 	gen     Generator
+	orcs2   Generator // ORCS 2.0's variant of gen, if it differs (Spec.ORCS2)
 	random  bool
 	compile func(spec Spec, n int) (*Source, error) // special patterns (ptrnvsptrn)
 }
@@ -35,6 +36,16 @@ func Register(name, doc string, gen Generator, random bool) {
 		panic("patterns: Register of " + name + " with a nil generator")
 	}
 	known.Register(name, doc, &entry{gen: gen, random: random})
+}
+
+// registerORCS2 adds ORCS 2.0's variant of the registered pattern name,
+// used with Spec.ORCS2. It panics if name is not registered.
+func registerORCS2(name string, gen Generator) {
+	e, err := known.Lookup(name)
+	if err != nil || e.gen == nil {
+		panic("patterns: ORCS 2.0 variant of unknown pattern " + name)
+	}
+	e.orcs2 = gen
 }
 
 // registerCompiler adds a pattern that builds its Source itself.

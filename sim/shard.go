@@ -77,6 +77,19 @@ func ReadShardFile(path string) (*ShardFile, error) {
 	if sf.Shards < 1 || sf.Shard < 0 || sf.Shard >= sf.Shards {
 		return nil, fmt.Errorf("%s: bad shard %d/%d", path, sf.Shard, sf.Shards)
 	}
+	if sf.Meta.Metric == "hist_acc_band" {
+		// Shards written before the field existed were binned with exact
+		// edges.
+		if sf.Meta.BinEdges == "" {
+			sf.Meta.BinEdges = string(metrics.EdgesExact)
+		}
+		if _, err := metrics.ParseBinEdges(sf.Meta.BinEdges); err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+	}
+	if c := sf.Meta.Compat; c != "" && c != metrics.CompatORCS2 {
+		return nil, fmt.Errorf("%s: unknown compat %q (known: %s)", path, c, metrics.CompatORCS2)
+	}
 	return sf, nil
 }
 
@@ -106,6 +119,14 @@ func Merge(files []*ShardFile, names []string) (*metrics.Result, error) {
 		if sf.Shards != first.Shards {
 			return nil, fmt.Errorf("%s: shard of a %d-way split, but %s is of a %d-way split",
 				names[i], sf.Shards, names[0], first.Shards)
+		}
+		if sf.Meta.BinEdges != first.Meta.BinEdges {
+			return nil, fmt.Errorf("%s: binned with hist_acc_band edges %s, but %s with %s: merge shards of one convention",
+				names[i], sf.Meta.BinEdges, names[0], first.Meta.BinEdges)
+		}
+		if sf.Meta.Compat != first.Meta.Compat {
+			return nil, fmt.Errorf("%s: computed with compat %q, but %s with %q: merge shards of one mode",
+				names[i], sf.Meta.Compat, names[0], first.Meta.Compat)
 		}
 		a, b := sf.Meta, first.Meta
 		a.Fabric, b.Fabric = "", "" // the same fabric may sit at different paths

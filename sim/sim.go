@@ -86,6 +86,17 @@ type Config struct {
 	// IgnoreRouteErrors counts connections whose route fails and skips them
 	// instead of refusing the fabric.
 	IgnoreRouteErrors bool
+	// HistEdges is the hist_acc_band bin convention (metrics.BinEdges):
+	// "orcs2" (or "", the default) or "exact".
+	HistEdges string
+	// Compat is "" for the corrected semantics or metrics.CompatORCS2 to
+	// reproduce ORCS 2.0's rules where they differ: get_cable_cong adds the
+	// running level map after every route (Walker.PerRoute) and prints ORCS's
+	// edge list, dep_max_delay chains a send only to its rank's first
+	// receipt in the previous level (metrics.DelayTracker), rand, Xneighbor
+	// and ptrnvsptrn are generated as ORCS 2.0 generates them
+	// (patterns.Spec.ORCS2), and hist_acc_band bins with "orcs2" edges.
+	Compat string
 	// Verbose, if set, receives a line per simulated level.
 	Verbose io.Writer
 	// Progress, if set, is called with the number of finished runs.
@@ -134,6 +145,21 @@ func New(f *lft.Fabric, cfg Config) (*Sim, error) {
 		return nil, fmt.Errorf("commsize %d: at least 2 hosts must take part (the fabric has %d)", n, H)
 	}
 	cfg.Commsize = n
+	edges, err := metrics.ParseBinEdges(cfg.HistEdges)
+	if err != nil {
+		return nil, err
+	}
+	cfg.HistEdges = string(edges)
+	switch cfg.Compat {
+	case "":
+	case metrics.CompatORCS2:
+		if edges != metrics.EdgesORCS2 {
+			return nil, fmt.Errorf("compat %s bins hist_acc_band as ORCS 2.0 does: hist_acc_band edges %s contradict it", cfg.Compat, edges)
+		}
+		cfg.Pattern.ORCS2 = true
+	default:
+		return nil, fmt.Errorf("unknown compat %q (known: %s)", cfg.Compat, metrics.CompatORCS2)
+	}
 	src, err := patterns.Compile(cfg.Pattern, n)
 	if err != nil {
 		return nil, err
@@ -350,6 +376,10 @@ func (s *Sim) Meta() metrics.Meta {
 		}
 		name = fmt.Sprintf("ptrnvsptrn(%s/%d,%s)", first, s.cfg.Pattern.Part, second)
 	}
+	edges := ""
+	if s.metric.Name == "hist_acc_band" {
+		edges = s.cfg.HistEdges
+	}
 	return metrics.Meta{
 		Fabric:       s.cfg.Input,
 		FabricDigest: s.fabric.Digest(),
@@ -363,6 +393,8 @@ func (s *Sim) Meta() metrics.Meta {
 		Seed:         s.cfg.Seed,
 		Runs:         s.cfg.Runs,
 		Metric:       s.metric.Name,
+		BinEdges:     edges,
+		Compat:       s.cfg.Compat,
 	}
 }
 

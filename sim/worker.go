@@ -28,9 +28,11 @@ type worker struct {
 func (s *Sim) newWorker(values []float64) *worker {
 	w := &worker{s: s, f: s.fabric, values: values, perm: make([]int32, len(s.hosts))}
 	w.walk.Init(s.fabric, s.metric.NeedsLinkLoad)
+	w.walk.PerRoute = s.cfg.Compat == metrics.CompatORCS2
 	if s.metric.NeedsLinkLoad {
 		w.acc.LinkLoad = w.walk.Sum
 	}
+	w.delay.ORCS2 = s.cfg.Compat == metrics.CompatORCS2
 	return w
 }
 
@@ -106,6 +108,15 @@ type Walker struct {
 	w    []int32
 	// Sum, when enabled, accumulates every level's load per link.
 	Sum []int64
+	// PerRoute makes Sum follow ORCS 2.0's get_cable_cong rule: ORCS 2.0
+	// adds its running cable congestion map to the global one after every
+	// route of a level, not once per level. After the j-th of a level's m
+	// routes the running map counts, per link, the routes 1 … j using it;
+	// summed over j, route i (counted from 1, in pattern order, failed
+	// routes included) adds m−i+1 to every link it uses. Early routes thus
+	// count several times: a gather onto one host over 15 routes puts
+	// 15+14+…+1 = 120 on the host's down-link instead of 15.
+	PerRoute bool
 	// Hops counts the links walked so far.
 	Hops int64
 }
@@ -152,7 +163,18 @@ func (k *Walker) Level(lv patterns.Level, perm []int32) ([]int32, int) {
 		w = append(w, m)
 		start = end
 	}
-	if k.Sum != nil {
+	if k.Sum != nil && k.PerRoute {
+		start, m := int32(0), int64(len(ends))
+		for i, end := range ends {
+			for _, l := range path[start:end] {
+				k.Sum[l] += m - int64(i)
+			}
+			start = end
+		}
+		for _, l := range path {
+			load[l] = 0
+		}
+	} else if k.Sum != nil {
 		for _, l := range path {
 			if c := load[l]; c != 0 {
 				k.Sum[l] += int64(c)
