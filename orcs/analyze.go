@@ -61,6 +61,14 @@ func analyzeAction(c *cli.Context) error {
 	if format != "text" && format != "json" && format != "csv" {
 		return fmt.Errorf("unknown format %q (known: text, json, csv)", format)
 	}
+	switch {
+	case c.Bool("checkinputfile") && c.Bool("routequal"):
+		return fmt.Errorf("--checkinputfile and --routequal are two separate runs: give one")
+	case c.IsSet("shard") && c.IsSet("format"):
+		return fmt.Errorf("--shard writes a shard file for orcs merge; give --format to orcs merge")
+	case c.Int("threads") < 0:
+		return fmt.Errorf("-j/--threads %d: want 0 (all cores) or more", c.Int("threads"))
+	}
 	metric, err := metrics.Lookup(c.String("metric"))
 	if err != nil {
 		return err

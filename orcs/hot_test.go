@@ -70,3 +70,21 @@ func TestHotDeterministic(t *testing.T) {
 		t.Errorf("--hot with --shard: %v", err)
 	}
 }
+
+// TestRefusedCombinations checks options that cannot work together.
+func TestRefusedCombinations(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--checkinputfile", "--routequal"}, "give one"},
+		{[]string{"--shard", "0/2", "--seed", "1", "--format", "csv"}, "give --format to orcs merge"},
+		{[]string{"-j", "-3"}, "want 0 (all cores) or more"},
+		{[]string{"--hot", "-1"}, "--hot N wants N > 0"},
+	} {
+		_, err := run(t, append([]string{"-i", "../testdata/ft16.dot"}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: %v, want %q", c.args, err, c.want)
+		}
+	}
+}
