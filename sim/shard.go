@@ -46,11 +46,9 @@ func NewShardFile(res *metrics.Result, sh Shard) *ShardFile {
 	if sf.Weights == nil {
 		sf.Weights = []int64{}
 	}
-	sf.Values = []RunValue{}
-	for r, v := range res.Values {
-		if sh.Owns(r) {
-			sf.Values = append(sf.Values, RunValue{r, v})
-		}
+	sf.Values = make([]RunValue, len(res.Values))
+	for k, v := range res.Values {
+		sf.Values[k] = RunValue{sh.Run(k), v}
 	}
 	return sf
 }
@@ -148,6 +146,9 @@ func Merge(files []*ShardFile, names []string) (*metrics.Result, error) {
 		return nil, fmt.Errorf("missing shards %v of %d", missing, first.Shards)
 	}
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Shard < files[j].Shard })
+	if first.Meta.Runs > MaxStoredRuns || first.Meta.Runs < 1 {
+		return nil, fmt.Errorf("%d runs: a merge keeps every run's value, at most %d (1 GiB)", first.Meta.Runs, MaxStoredRuns)
+	}
 	res := &metrics.Result{Meta: first.Meta, Values: make([]float64, first.Meta.Runs)}
 	for i := range res.Values {
 		res.Values[i] = math.NaN()

@@ -43,6 +43,28 @@ type Shard struct {
 // Owns reports whether run r belongs to the shard.
 func (s Shard) Owns(r int) bool { return s.Count <= 1 || r%s.Count == s.Index }
 
+// Run returns the run of the shard's k-th own run, and Slot the reverse:
+// a shard stores the values of its own runs only, in run order.
+func (s Shard) Run(k int) int {
+	if s.Count <= 1 {
+		return k
+	}
+	return s.Index + k*s.Count
+}
+
+// Slot returns k for the shard's own run r (see Run).
+func (s Shard) Slot(r int) int {
+	if s.Count <= 1 {
+		return r
+	}
+	return r / s.Count
+}
+
+// MaxStoredRuns bounds the per-run values one process keeps (8 bytes
+// each, 1 GiB in all): more runs are refused with a hint to split them
+// into shards, each of which stores its own runs only.
+const MaxStoredRuns = 1 << 27
+
 // Runs returns how many of runs runs the shard owns.
 func (s Shard) Runs(runs int64) int64 {
 	if s.Count <= 1 {
@@ -120,6 +142,10 @@ func New(f *lft.Fabric, cfg Config) (*Sim, error) {
 	}
 	if cfg.Runs < 1 {
 		return nil, fmt.Errorf("number of runs must be at least 1, got %d", cfg.Runs)
+	}
+	if own := cfg.Shard.Runs(int64(cfg.Runs)); own > MaxStoredRuns {
+		return nil, fmt.Errorf("%d runs: their %d per-run values need %.1f GiB, more than the %d (1 GiB) one process keeps; split them with --shard I/N (N ≥ %d), each shard keeps its own runs",
+			cfg.Runs, own, float64(own)*8/(1<<30), MaxStoredRuns, (int64(cfg.Runs)-1)/MaxStoredRuns+1)
 	}
 	if cfg.Shard.Count > 1 && (cfg.Shard.Index < 0 || cfg.Shard.Index >= cfg.Shard.Count) {
 		return nil, fmt.Errorf("shard %d/%d: index must be in 0…%d", cfg.Shard.Index, cfg.Shard.Count, cfg.Shard.Count-1)
@@ -303,29 +329,25 @@ func LinearBFS(f *lft.Fabric) []int32 {
 }
 
 // Run simulates every run of the configuration's shard and returns the
-// result; values of runs outside the shard are NaN.
+// result. Values holds the shard's own runs in run order (see Shard.Run);
+// without shards, every run.
 func (s *Sim) Run() (*metrics.Result, error) {
 	if !s.cfg.IgnoreRouteErrors {
 		if c := s.CheckRoutes(1); !c.OK() {
 			return nil, &RouteError{Check: c}
 		}
 	}
-	res := &metrics.Result{Values: make([]float64, s.cfg.Runs)}
+	owned := int(s.cfg.Shard.Runs(int64(s.cfg.Runs)))
+	res := &metrics.Result{Values: make([]float64, owned)}
 	for i := range res.Values {
 		res.Values[i] = math.NaN()
 	}
 	if s.metric.NeedsLinkLoad {
 		res.LinkLoad = make([]int64, len(s.fabric.Links))
 	}
-	var owned []int
-	for r := 0; r < s.cfg.Runs; r++ {
-		if s.cfg.Shard.Owns(r) {
-			owned = append(owned, r)
-		}
-	}
 	const chunk = 8
 	var next, done atomic.Int64
-	threads := min(s.cfg.Threads, max(1, len(owned)))
+	threads := min(s.cfg.Threads, max(1, owned))
 	partial := make([]*metrics.Result, threads)
 	errs := make([]error, threads)
 	var wg sync.WaitGroup
@@ -336,17 +358,17 @@ func (s *Sim) Run() (*metrics.Result, error) {
 			w := s.newWorker(res.Values)
 			for {
 				start := int(next.Add(chunk)) - chunk
-				if start >= len(owned) {
+				if start >= owned {
 					break
 				}
-				for _, r := range owned[start:min(start+chunk, len(owned))] {
-					if err := w.run(r); err != nil {
+				for k := start; k < min(start+chunk, owned); k++ {
+					if err := w.run(s.cfg.Shard.Run(k)); err != nil {
 						errs[t] = err
 						return
 					}
 				}
 				if s.cfg.Progress != nil {
-					s.cfg.Progress(done.Add(int64(min(chunk, len(owned)-start))))
+					s.cfg.Progress(done.Add(int64(min(chunk, owned-start))))
 				}
 			}
 			partial[t] = &w.acc

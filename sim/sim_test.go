@@ -3,6 +3,7 @@ package sim
 import (
 	"bytes"
 	"math"
+	"strings"
 	"testing"
 
 	"orcs/gen"
@@ -258,5 +259,29 @@ func TestNoShuffleIsDeterministicWithoutSeed(t *testing.T) {
 		if a.Values[i] != b.Values[i] || math.IsNaN(a.Values[i]) {
 			t.Fatalf("run %d: %v vs %v", i, a.Values[i], b.Values[i])
 		}
+	}
+}
+
+// TestRunCountBounded checks that run counts whose values cannot be kept
+// are refused with a hint, and that a shard keeps only its own runs.
+func TestRunCountBounded(t *testing.T) {
+	f := fabric(t, "kary:k=2,n=2")
+	for _, runs := range []int{math.MaxInt64, 1 << 36} {
+		_, err := New(f, Config{Pattern: patterns.Spec{Name: "bisect"}, Metric: "hist_max_cong", Runs: runs})
+		if err == nil || !strings.Contains(err.Error(), "split them with --shard I/N (N ≥ ") || strings.Contains(err.Error(), "≥ -") {
+			t.Errorf("%d runs: %v", runs, err)
+		}
+	}
+	s, err := New(f, Config{Pattern: patterns.Spec{Name: "bisect"}, Metric: "hist_max_cong", Runs: 1 << 36,
+		Shard: Shard{Index: 5, Count: 1 << 20}, Seed: 1})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := s.Run()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Values) != 1<<16 {
+		t.Errorf("shard keeps %d values, want its %d runs", len(res.Values), 1<<16)
 	}
 }

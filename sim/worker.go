@@ -15,7 +15,7 @@ import (
 type worker struct {
 	s      *Sim
 	f      *lft.Fabric
-	values []float64 // shared; each run writes only its own index
+	values []float64 // shared; each run writes only its own slot
 	acc    metrics.Result
 	stream rng.Stream
 	perm   []int32 // rank → host index for the current run
@@ -93,7 +93,7 @@ func (w *worker) run(r int) error {
 	if s.metric.NeedsDelay {
 		st.Delay = w.delay.Delay()
 	}
-	w.values[r] = s.metric.Value(st)
+	w.values[s.cfg.Shard.Slot(r)] = s.metric.Value(st)
 	return nil
 }
 
