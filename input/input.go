@@ -5,6 +5,7 @@ package input
 
 import (
 	"bufio"
+	"bytes"
 	"compress/gzip"
 	"fmt"
 	"io"
@@ -54,11 +55,18 @@ func ReadAll(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer done()
-	data, err := io.ReadAll(br)
-	if err != nil {
+	var buf bytes.Buffer
+	if path != "-" {
+		// A plain file is read into a buffer of its size: growing one by
+		// doubling would need up to three times the file in memory.
+		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+			buf.Grow(int(st.Size()) + bytes.MinRead)
+		}
+	}
+	if _, err := buf.ReadFrom(br); err != nil {
 		return nil, fmt.Errorf("%s: %w", Name(path), StripPath(err))
 	}
-	return data, nil
+	return buf.Bytes(), nil
 }
 
 // gzipErrors says that read errors come from the compressed data.

@@ -60,8 +60,9 @@ type Fabric struct {
 	// in canonical form, or TOPO+LFTS.
 	Name string
 	// Network is the generator's description (coordinates, tree levels)
-	// when the fabric is generated, or a dot file that orcs gen wrote and
-	// that still holds exactly the generated topology; else nil.
+	// when the fabric is generated, or (with Need Topology) a dot file that
+	// orcs gen wrote and that still holds exactly the generated topology;
+	// else nil.
 	Network *gen.Network
 	// RealPorts says that the links carry real port numbers (generated
 	// fabrics and InfiniBand files); a dot file's ports are numbered as
@@ -113,7 +114,14 @@ func readDot(a Args) (*Fabric, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Fabric{Fabric: f, Name: a.Input, Network: gen.Recognize(f), Routed: a.Need == Tables}, nil
+	src := &Fabric{Fabric: f, Name: a.Input, Routed: a.Need == Tables}
+	if a.Need == Topology {
+		// Commands that route the fabric use the generator's coordinates
+		// (torus-2QoS seeds, fat-tree roots); recognising it builds the
+		// generated fabric once more, which the others need not pay for.
+		src.Network = gen.Recognize(f)
+	}
+	return src, nil
 }
 
 func readIB(a Args) (*Fabric, error) {

@@ -21,7 +21,7 @@ func TestLoad(t *testing.T) {
 		network  bool
 		wantName string
 	}{
-		{"dot", Args{Input: "../testdata/ft16.dot"}, "", 16, true, false, true, "../testdata/ft16.dot"},
+		{"dot", Args{Input: "../testdata/ft16.dot"}, "", 16, true, false, false, "../testdata/ft16.dot"},
 		{"hand-written dot", Args{Input: "../testdata/manual4.dot"}, "", 4, true, false, false, "../testdata/manual4.dot"},
 		{"dot topology", Args{Input: "../testdata/ft16.dot", Need: Topology}, "", 16, false, false, true, "../testdata/ft16.dot"},
 		{"gen", Args{Input: "gen:kary k=2 n=2"}, "", 4, true, true, true, "gen:kary:k=2,n=2"},
