@@ -7,6 +7,7 @@ import (
 	"bufio"
 	"bytes"
 	"compress/gzip"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -55,6 +56,9 @@ func ReadAll(path string) ([]byte, error) {
 		return nil, err
 	}
 	defer done()
+	if err := CheckText(br, Name(path)); err != nil {
+		return nil, err
+	}
 	var buf bytes.Buffer
 	if path != "-" {
 		// A plain file is read into a buffer of its size: growing one by
@@ -127,4 +131,19 @@ func (e *ParseError) Unwrap() []error {
 		return []error{e.Err}
 	}
 	return []error{e.Err, e.Kind}
+}
+
+// ErrBinary is the kind of the error for an input that is not text.
+var ErrBinary = errors.New("binary data")
+
+// CheckText looks at the first 4 KiB of br (without consuming them) and
+// refuses binary data, such as /dev/zero or a compressed file that is not
+// gzip, before a reader spends time and memory on it: every input of orcs
+// is text.
+func CheckText(br *bufio.Reader, name string) error {
+	head, _ := br.Peek(4096)
+	if i := bytes.IndexByte(head, 0); i >= 0 {
+		return Errorf(name, 0, "a NUL byte at offset %d: binary data, not a text file", i).With(ErrBinary)
+	}
+	return nil
 }

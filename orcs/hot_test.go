@@ -88,3 +88,14 @@ func TestRefusedCombinations(t *testing.T) {
 		}
 	}
 }
+
+// TestBinaryInputRefused checks that binary data (here /dev/zero, which
+// never ends) is refused at once, as a fabric and as a pattern file.
+func TestBinaryInputRefused(t *testing.T) {
+	for _, args := range [][]string{{"-i", "/dev/zero"}, {"-i", "../testdata/ft16.dot", "-p", "file:/dev/zero"}} {
+		_, err := run(t, append(args, "-n", "2")...)
+		if err == nil || !strings.Contains(err.Error(), "/dev/zero: a NUL byte at offset 0: binary data, not a text file") {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+}

@@ -3,6 +3,7 @@ package patterns
 import (
 	"bufio"
 	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -28,10 +29,17 @@ func Parse(r io.Reader, file string) ([]Level, error) {
 	return levels, err
 }
 
+// maxLine bounds a line of a pattern file ("src dst" and a comment).
+const maxLine = 1 << 20
+
 // parse is Parse that also returns, for every pair, its line number.
 func parse(r io.Reader, file string) (levels []Level, lines [][]int, err error) {
-	sc := bufio.NewScanner(r)
-	sc.Buffer(make([]byte, 0, 64*1024), math.MaxInt32)
+	br := bufio.NewReader(r)
+	if err := input.CheckText(br, file); err != nil {
+		return nil, nil, err
+	}
+	sc := bufio.NewScanner(br)
+	sc.Buffer(make([]byte, 0, 64*1024), maxLine)
 	var (
 		cur     Level
 		curLine []int
@@ -76,6 +84,9 @@ func parse(r io.Reader, file string) (levels []Level, lines [][]int, err error) 
 		curLine = append(curLine, lineNo)
 	}
 	if err := sc.Err(); err != nil {
+		if errors.Is(err, bufio.ErrTooLong) {
+			return nil, nil, input.Errorf(file, lineNo+1, "line longer than %d bytes: not a pattern file", maxLine)
+		}
 		return nil, nil, input.Errorf(file, lineNo+1, "%w", err)
 	}
 	endLevel()
