@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"sort"
+	"strings"
 
 	"orcs/input"
 	"orcs/lft"
@@ -20,9 +21,23 @@ type Options struct {
 	// LID. A dot file cannot express per-source routes, so dot.Write always
 	// writes the base-LID tables.
 	LMCSpread bool
+	// IncludeAggregationNodes keeps SHARP aggregation nodes as hosts. They
+	// are CAs inside switches (described "Mellanox Technologies
+	// Aggregation Node"), 10-16 % of the CAs of a large modern fabric, and
+	// no compute hosts: by default they are left out of the fabric (with
+	// the cables to them), and Warn says how many. Included or not, a
+	// LID or route they lack never fails the build.
+	IncludeAggregationNodes bool
 	// Warn, when not nil, receives findings that do not stop the build
-	// (hosts without a LID, a switch LID missing from a dump_fts table).
+	// (lines the readers skipped, aggregation nodes left out, hosts
+	// without a LID, a switch LID missing from a dump_fts table).
 	Warn func(msg string)
+}
+
+// IsAggregationNode reports whether n is a SHARP aggregation node: a CA
+// whose description says "Aggregation Node".
+func IsAggregationNode(n *TopoNode) bool {
+	return n.Kind == lft.Host && strings.Contains(n.Desc, "Aggregation Node")
 }
 
 // Build builds the routed fabric of a topology and the forwarding tables
@@ -58,6 +73,7 @@ func Build(t *Topology, rt *Routing, opt Options) (*lft.Fabric, error) {
 		return nil, fmt.Errorf("ib.Build: need a topology and a routing dump")
 	}
 	b := &ibBuild{t: t, rt: rt, opt: opt}
+	b.passWarnings()
 	steps := []func() error{b.index, b.topologyLIDs, b.matchTables, b.labelLIDs, b.finishLIDs, b.entryLIDs}
 	for _, step := range steps {
 		if err := step(); err != nil {
@@ -75,6 +91,7 @@ func BuildTopology(t *Topology, opt Options) (*lft.Fabric, error) {
 		return nil, fmt.Errorf("BuildTopology: need a topology")
 	}
 	b := &ibBuild{t: t, rt: &Routing{File: t.File}, opt: opt, topologyOnly: true}
+	b.passWarnings()
 	for _, step := range []func() error{b.index, b.topologyLIDs} {
 		if err := step(); err != nil {
 			return nil, err
@@ -122,6 +139,16 @@ type ibOwner struct {
 func (b *ibBuild) warn(format string, args ...any) {
 	if b.opt.Warn != nil {
 		b.opt.Warn(fmt.Sprintf(format, args...))
+	}
+}
+
+// passWarnings hands the readers' warnings to Options.Warn.
+func (b *ibBuild) passWarnings() {
+	for _, w := range b.t.Warnings {
+		b.warn("%s", w)
+	}
+	for _, w := range b.rt.Warnings {
+		b.warn("%s", w)
 	}
 }
 
@@ -418,7 +445,7 @@ func (b *ibBuild) inferOwner(bases []int, lid int) int {
 func (b *ibBuild) finishLIDs() error {
 	with, without := 0, 0
 	for o := range b.owners {
-		if b.t.Nodes[b.owners[o].node].Kind == lft.Host {
+		if n := &b.t.Nodes[b.owners[o].node]; n.Kind == lft.Host && !IsAggregationNode(n) {
 			if b.owners[o].base != 0 {
 				with++
 			} else {
@@ -434,7 +461,7 @@ func (b *ibBuild) finishLIDs() error {
 	shown := 0
 	for o := range b.owners {
 		ow := &b.owners[o]
-		if b.t.Nodes[ow.node].Kind == lft.Host && ow.base == 0 {
+		if n := &b.t.Nodes[ow.node]; n.Kind == lft.Host && !IsAggregationNode(n) && ow.base == 0 {
 			if shown++; shown <= 3 {
 				b.warn("%s has no LID in %s or %s: no switch routes to it", b.who(o), b.t.File, b.rt.File)
 			}
@@ -456,10 +483,15 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 		owner      int // LID owner, or -1
 	}
 	var hosts, switches []fnode
+	left := 0 // aggregation nodes left out
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
 		switch n.Kind {
 		case lft.Host:
+			if IsAggregationNode(n) && !b.opt.IncludeAggregationNodes {
+				left++
+				continue
+			}
 			for _, p := range n.Ports {
 				hosts = append(hosts, fnode{i, p.Num, int(b.ownerOf[i][p.Num]) - 1})
 			}
@@ -472,6 +504,10 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 			}
 			switches = append(switches, fnode{i, 0, o})
 		}
+	}
+	if left > 0 {
+		b.warn("%s: left out %d SHARP aggregation nodes (CAs described %q, inside switches): they are no compute hosts; --include-aggregation-nodes keeps them",
+			t.File, left, "Mellanox Technologies Aggregation Node")
 	}
 	if len(hosts) == 0 {
 		return nil, input.Errorf(t.File, 0, "no connected CA ports: the fabric has no hosts")
@@ -495,9 +531,12 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 	bld := lft.NewBuilder()
 	// fabric node of every (topology node, port): hosts per CA port,
 	// switches and routers for all their ports.
-	fabricOf := make([][]int32, len(t.Nodes))
+	fabricOf := make([][]int32, len(t.Nodes)) // -1: a node left out
 	for i := range fabricOf {
 		fabricOf[i] = make([]int32, t.Nodes[i].NPorts+1)
+		for p := range fabricOf[i] {
+			fabricOf[i][p] = -1
+		}
 	}
 	for i, fn := range all {
 		n := &t.Nodes[fn.topo]
@@ -534,6 +573,9 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 				continue
 			}
 			to := fabricOf[p.Peer][p.PeerPort]
+			if to < 0 {
+				continue // the cable to an aggregation node left out
+			}
 			l := bld.Link(int32(i), to, p.Num, p.PeerPort)
 			if n.Kind == lft.Host {
 				hostLink[i] = l
@@ -579,9 +621,9 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 			spread[k] = make([]int32, len(switches)*H)
 		}
 	}
-	hostLID := make([]bool, 1<<16) // LIDs that some host needs
-	for h := range hosts {
-		if base[h] != 0 {
+	hostLID := make([]bool, 1<<16) // LIDs that some host (not an aggregation node) needs
+	for h, fn := range hosts {
+		if base[h] != 0 && !IsAggregationNode(&t.Nodes[fn.topo]) {
 			for k := 0; k <= int(mask[h]); k++ {
 				hostLID[base[h]+k] = true
 			}

@@ -1,16 +1,19 @@
 package ib
 
 import (
+	"errors"
 	"fmt"
+	"io/fs"
 
 	"orcs/input"
 	"orcs/lft"
 )
 
 // ReadTopology parses a topology in any supported format, recognised by
-// DetectFormat: ibnetdiscover output (plain or -s), an ibsim net file or a
-// subnet list. file names the input in errors. An ibsim include directive
-// is refused (ReadTopologyFile follows it).
+// DetectFormat: ibnetdiscover output (plain, -s, -g or -p), iblinkinfo
+// output, an ibsim net file, a subnet list or ibdiagnet2.db_csv. file
+// names the input in errors. An ibsim include directive is refused
+// (ReadTopologyFile follows it).
 func ReadTopology(data []byte, file string) (*Topology, error) {
 	switch f := DetectFormat(data); f {
 	case FormatIBNetDiscover:
@@ -19,14 +22,22 @@ func ReadTopology(data []byte, file string) (*Topology, error) {
 		return ReadSimNet(data, file)
 	case FormatSubnetLst:
 		return ReadSubnetLst(data, file)
+	case FormatIBNetDiscoverPorts:
+		return ReadPortsReport(data, file)
+	case FormatIBLinkInfo:
+		return ReadLinkInfo(data, file)
+	case FormatIBDiagCSV:
+		return ReadDBCSV(data, file)
 	default:
-		return nil, wrongKind(file, f, topologyKinds)
+		return nil, wrongKind(file, f, topologyKinds, len(data) == 0)
 	}
 }
 
 // ReadRouting parses forwarding tables in any supported format, recognised
 // by DetectFormat: opensm-lfts.dump, dump_fts/ibroute output or an .fdbs
-// file. file names the input in errors.
+// file. file names the input in errors. Content that is no forwarding
+// table (an empty file, an OpenSM log) is an error that names the files
+// that hold tables, and how to get them.
 func ReadRouting(data []byte, file string) (*Routing, error) {
 	switch f := DetectFormat(data); f {
 	case FormatLFTDump, FormatDumpFTS:
@@ -34,19 +45,28 @@ func ReadRouting(data []byte, file string) (*Routing, error) {
 	case FormatFDBs:
 		return ReadFDBs(data, file)
 	default:
-		return nil, wrongKind(file, f, routingKinds)
+		return nil, wrongKind(file, f, routingKinds, len(data) == 0)
 	}
 }
 
 const (
-	topologyKinds = "a topology (ibnetdiscover output, an ibsim net file or opensm-subnet.lst)"
-	routingKinds  = "forwarding tables (opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs)"
+	topologyKinds = "a topology (ibnetdiscover output, plain, -s, -g or -p, iblinkinfo output, an ibsim net file, opensm-subnet.lst, ibdiagnet2.db_csv)"
+	routingKinds  = "forwarding tables (opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs, ibdiagnet2.fdbs)"
+	// routingHint says where forwarding tables come from.
+	routingHint = "OpenSM writes opensm-lfts.dump and opensm.fdbs only when its log flags include 0x40 (opensm -D 0x43; the default 0x03 writes neither); " +
+		"the tables read back from the switches serve as well: dump_fts > dump_fts.txt (infiniband-diags; ibroute LID for one switch), or ibdiagnet's ibdiagnet2.fdbs"
 )
 
-func wrongKind(file string, f Format, want string) error {
+func wrongKind(file string, f Format, want string, empty bool) error {
+	hint := ""
+	if want == routingKinds {
+		hint = "; " + routingHint
+	}
 	switch {
+	case f == FormatUnknown && empty:
+		return input.Errorf(file, 0, "empty file: want %s%s", want, hint).With(ErrFormat)
 	case f == FormatUnknown:
-		return input.Errorf(file, 0, "unrecognised content: want %s", want).With(ErrFormat)
+		return input.Errorf(file, 0, "unrecognised content: want %s%s", want, hint).With(ErrFormat)
 	case f.IsRouting():
 		return input.Errorf(file, 0, "this is a routing dump (%s), not a topology: want %s", f, want).With(ErrFormat)
 	case f.IsTopology():
@@ -77,16 +97,27 @@ func ReadTopologyFile(path string) (*Topology, error) {
 		return readNet(streamLines(br, name), f, include)
 	case FormatSubnetLst:
 		return readSubnetLst(streamLines(br, name))
+	case FormatIBNetDiscoverPorts:
+		return readPortsReport(streamLines(br, name))
+	case FormatIBLinkInfo:
+		return readLinkInfo(streamLines(br, name))
+	case FormatIBDiagCSV:
+		return readDBCSV(streamLines(br, name))
 	default:
-		return nil, wrongKind(name, f, topologyKinds)
+		return nil, wrongKind(name, f, topologyKinds, len(head) == 0)
 	}
 }
 
 // ReadRoutingFile reads a routing dump ("-" for standard input, gzip
 // accepted) in any supported format, streaming it line by line: a dump of
-// hundreds of megabytes is never held in memory.
+// hundreds of megabytes is never held in memory. A missing file is an
+// error (wrapping fs.ErrNotExist) that says which files hold tables:
+// OpenSM writes opensm-lfts.dump only with log flag 0x40.
 func ReadRoutingFile(path string) (*Routing, error) {
 	br, done, err := input.Open(path)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, input.Errorf(input.Name(path), 0, "%w; %s", errors.Unwrap(err), routingHint)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -99,7 +130,7 @@ func ReadRoutingFile(path string) (*Routing, error) {
 	case FormatFDBs:
 		return readFDBs(streamLines(br, name))
 	default:
-		return nil, wrongKind(name, f, routingKinds)
+		return nil, wrongKind(name, f, routingKinds, len(head) == 0)
 	}
 }
 

@@ -3,10 +3,14 @@ package ib
 import (
 	"bytes"
 	"compress/gzip"
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"orcs/input"
 )
 
 // fixtureLines returns a fixture file of dualport/minhop (or another run)
@@ -144,11 +148,11 @@ func TestIBBadInput(t *testing.T) {
 			`opensm-subnet.lst:2: port 1 of 0x0000000000100000 ("H-0") connects to 0x0000000000200000[3] here but to 0x0000000000200000[1] at line 1`},
 		// Files of the wrong kind.
 		{"routing dump as topology", "opensm-lfts.dump", okLFTS, "opensm-lfts.dump", okLFTS,
-			`opensm-lfts.dump: this is a routing dump (opensm-lfts.dump), not a topology: want a topology (ibnetdiscover output, an ibsim net file or opensm-subnet.lst)`},
+			`opensm-lfts.dump: this is a routing dump (opensm-lfts.dump), not a topology: want a topology (ibnetdiscover output, plain, -s, -g or -p, iblinkinfo output, an ibsim net file, opensm-subnet.lst, ibdiagnet2.db_csv)`},
 		{"topology as routing dump", "ibnetdiscover.txt", okTopo, "ibnetdiscover.txt", okTopo,
-			`ibnetdiscover.txt: this is a topology (ibnetdiscover), not a routing dump: want forwarding tables (opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs)`},
+			`ibnetdiscover.txt: this is a topology (ibnetdiscover), not a routing dump: want forwarding tables (opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs, ibdiagnet2.fdbs)`},
 		{"empty dump", "ibnetdiscover.txt", okTopo, "opensm-lfts.dump", nil,
-			`opensm-lfts.dump: unrecognised content: want forwarding tables (opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs)`},
+			`opensm-lfts.dump: empty file: want forwarding tables (opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs, ibdiagnet2.fdbs); ` + routingHint},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -269,7 +273,12 @@ func TestIBStreamedFiles(t *testing.T) {
 	if err1 == nil || err2 == nil || err1.Error() != err2.Error() || !strings.Contains(err1.Error(), "bad.dump:41: LID 0x0005: bad out port") {
 		t.Errorf("streamed %v, in memory %v", err1, err2)
 	}
-	if _, err := ReadRoutingFile(filepath.Join(dir, "nothere")); err == nil || !strings.HasSuffix(err.Error(), "nothere: open: no such file or directory") {
+	// A missing routing file: say where tables come from.
+	_, err = ReadRoutingFile(filepath.Join(dir, "nothere"))
+	var pe *input.ParseError
+	if !errors.As(err, &pe) || !errors.Is(err, fs.ErrNotExist) ||
+		!strings.Contains(err.Error(), "nothere: open: no such file or directory; OpenSM writes opensm-lfts.dump and opensm.fdbs only when its log flags include 0x40") ||
+		!strings.Contains(err.Error(), "dump_fts > dump_fts.txt") || !strings.Contains(err.Error(), "ibdiagnet2.fdbs") {
 		t.Errorf("missing file: %v", err)
 	}
 }

@@ -15,10 +15,11 @@ import (
 //	0x<LID> : UNREACHABLE
 //
 // (the Optimal column may also hold a note such as "No 0 hop path possible
-// via port 5!"). UNREACHABLE LIDs get no entry. The file names no ports, so Build needs
-// a topology that gives LIDs (ibnetdiscover or a subnet list). Entries
-// outside a table, LIDs that do not increase, out ports above 254 and a
-// last table that stops short of the others (a truncated file) are errors.
+// via port 5!"). UNREACHABLE LIDs, LID 0 and out port 255 (no route) get
+// no entry. The file names no ports, so Build needs a topology that gives
+// LIDs (ibnetdiscover, a subnet list, ibdiagnet2.db_csv). Entries outside
+// a table, LIDs that do not increase, out ports above 255 and a last table
+// that stops short of the others (a truncated file) are errors.
 func ReadFDBs(data []byte, file string) (*Routing, error) {
 	return readFDBs(newLines(data, file))
 }
@@ -60,6 +61,9 @@ func readFDBs(r *lines) (rt *Routing, err error) {
 			lid, port, routed, err := parseFDBEntry(r, l)
 			if err != nil {
 				return nil, err
+			}
+			if lid == 0 {
+				continue // LID 0 is nobody's: no route
 			}
 			if lid <= last {
 				return nil, r.errorf("LID 0x%04X after 0x%04X: LIDs must increase within a table", lid, last)
@@ -103,6 +107,7 @@ func readFDBs(r *lines) (rt *Routing, err error) {
 		return nil, r.errorf("truncated file: the last table (switch 0x%016x, line %d) ends at LID 0x%04X, the table at line %d goes to 0x%04X",
 			lt.GUID, lt.Line, lt.Top, maxTopLine, maxTop).With(ErrTruncated)
 	}
+	rt.Warnings = r.warnings()
 	return rt, nil
 }
 
@@ -114,7 +119,7 @@ func parseFDBEntry(r *lines, l []byte) (lid, port int, routed bool, err error) {
 	if !ok {
 		return 0, 0, false, r.errorf("bad LID %s", tok(c.field()))
 	}
-	if v == 0 || v > maxUnicastLID {
+	if v > maxUnicastLID {
 		return 0, 0, false, r.errorf("LID 0x%04X is not a unicast LID", v)
 	}
 	lid = int(v)
@@ -133,9 +138,10 @@ func parseFDBEntry(r *lines, l []byte) (lid, port int, routed bool, err error) {
 	if !ok {
 		return 0, 0, false, r.errorf("LID 0x%04X: bad out port %s", lid, tok(c.field()))
 	}
-	if port > MaxPorts {
+	if port > 255 {
 		return 0, 0, false, r.errorf("LID 0x%04X: out port %d out of range 0-%d", lid, port, MaxPorts)
 	}
+	routed = port != 255 // 255: no route
 	c.blank()
 	if !c.lit(":") {
 		return 0, 0, false, r.errorf("LID 0x%04X: want ': <hops>' after the port, got %s", lid, tok(c.rest()))
@@ -145,7 +151,7 @@ func parseFDBEntry(r *lines, l []byte) (lid, port int, routed bool, err error) {
 		if len(trimBlank(c.rest())) != 0 {
 			return 0, 0, false, r.errorf("LID 0x%04X: unexpected %s after HOPS UNKNOWN", lid, tok(c.rest()))
 		}
-		return lid, port, true, nil
+		return lid, port, routed, nil
 	}
 	if _, ok := c.dec(); !ok {
 		return 0, 0, false, r.errorf("LID 0x%04X: bad hop count %s", lid, tok(c.field()))
@@ -158,5 +164,5 @@ func parseFDBEntry(r *lines, l []byte) (lid, port int, routed bool, err error) {
 	if len(trimBlank(c.rest())) == 0 {
 		return 0, 0, false, r.errorf("LID 0x%04X: empty Optimal column", lid)
 	}
-	return lid, port, true, nil
+	return lid, port, routed, nil
 }

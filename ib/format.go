@@ -32,6 +32,13 @@ const (
 	// FormatFDBs is opensm.fdbs or ibdiagnet.fdbs: every LID of every
 	// switch with out port and hop count, or UNREACHABLE.
 	FormatFDBs
+	// FormatIBNetDiscoverPorts is the ports report of ibnetdiscover -p:
+	// one line per port.
+	FormatIBNetDiscoverPorts
+	// FormatIBLinkInfo is the output of iblinkinfo, plain or -l.
+	FormatIBLinkInfo
+	// FormatIBDiagCSV is ibdiagnet's ibdiagnet2.db_csv.
+	FormatIBDiagCSV
 )
 
 var formatNames = [...]string{
@@ -43,6 +50,10 @@ var formatNames = [...]string{
 	FormatLFTDump:       "opensm-lfts.dump",
 	FormatDumpFTS:       "dump_fts",
 	FormatFDBs:          "fdbs",
+
+	FormatIBNetDiscoverPorts: "ibnetdiscover -p",
+	FormatIBLinkInfo:         "iblinkinfo",
+	FormatIBDiagCSV:          "ibdiagnet2.db_csv",
 }
 
 // String returns the format's name.
@@ -56,7 +67,11 @@ func (f Format) String() string {
 // IsTopology reports whether files of the format describe a topology
 // (nodes, ports and cables).
 func (f Format) IsTopology() bool {
-	return f == FormatIBNetDiscover || f == FormatIBSimNet || f == FormatSubnetLst
+	switch f {
+	case FormatIBNetDiscover, FormatIBSimNet, FormatSubnetLst, FormatIBNetDiscoverPorts, FormatIBLinkInfo, FormatIBDiagCSV:
+		return true
+	}
+	return false
 }
 
 // IsRouting reports whether files of the format hold switch forwarding
@@ -73,6 +88,7 @@ func DetectFormat(data []byte) Format {
 	}
 	r := lines{data: data}
 	sawRecord := false
+	sawIDs := false // vendid= or sysimgguid=, which ibnetdiscover writes
 	for {
 		l, ok := r.next()
 		if !ok {
@@ -83,6 +99,11 @@ func DetectFormat(data []byte) Format {
 			continue
 		}
 		switch {
+		case bytes.Contains(t, []byte(")==>")), bytes.HasPrefix(t, []byte("Switch: 0x")),
+			bytes.HasPrefix(t, []byte("CA: ")) && t[len(t)-1] == ':', bytes.HasPrefix(t, []byte("Router: ")) && t[len(t)-1] == ':':
+			return FormatIBLinkInfo
+		case bytes.HasPrefix(t, []byte("START_")):
+			return FormatIBDiagCSV
 		case bytes.HasPrefix(t, []byte("DR path slid")):
 			return FormatIBNetDiscover
 		case bytes.HasPrefix(t, []byte("# Topology file:")):
@@ -104,14 +125,25 @@ func DetectFormat(data []byte) Format {
 		case "digraph", "graph", "strict":
 			return FormatDot
 		case "vendid", "sysimgguid":
-			// ibnetdiscover writes these; ibsim net files have no use for
-			// them (switchguid=, caguid= and devid= are ibsim directives).
-			if c.peek() == '=' {
-				return FormatIBNetDiscover
-			}
+			// ibnetdiscover writes these before every record; ibsim net
+			// files may hold them too (as directives).
+			sawIDs = sawIDs || c.peek() == '='
 		case "Switch", "Hca", "Ca", "Rt":
-			if c.blank() {
-				sawRecord = true
+			if !c.blank() {
+				break
+			}
+			sawRecord = true
+			// ibnetdiscover names nodes S-<guid>, H-<guid>, R-<guid>.
+			c.dec()
+			c.blank()
+			if id, ok := quoted(&c); ok && sawIDs && string(w) != "Hca" {
+				if _, ok := idGUID(string(id)); ok {
+					return FormatIBNetDiscover
+				}
+			}
+		case "SW", "CA", "RT":
+			if isPortsLine(&c) {
+				return FormatIBNetDiscoverPorts
 			}
 		}
 	}
@@ -119,6 +151,20 @@ func DetectFormat(data []byte) Format {
 		return FormatIBSimNet
 	}
 	return FormatUnknown
+}
+
+// isPortsLine reports whether the rest of a line that starts with a node
+// type reads " <lid> <port> 0x", as in ibnetdiscover -p.
+func isPortsLine(c *cursor) bool {
+	for k := 0; k < 2; k++ {
+		if !c.blank() {
+			return false
+		}
+		if _, ok := c.dec(); !ok {
+			return false
+		}
+	}
+	return c.blank() && c.lit("0x")
 }
 
 // detectUnicast tells opensm-lfts.dump from dump_fts/ibroute output by the
@@ -141,6 +187,10 @@ type Topology struct {
 	Format Format
 	// Nodes lists the switches, CAs and routers in file order.
 	Nodes []TopoNode
+	// Warnings lists the lines the reader skipped ("file:line: why"):
+	// shell prompts and tool messages pasted into the file. Build and
+	// BuildTopology pass them to Options.Warn.
+	Warnings []string
 }
 
 // TopoNode is a switch, channel adapter or router.
@@ -223,6 +273,8 @@ type Routing struct {
 	Format Format
 	// Switches lists the tables in file order.
 	Switches []LFT
+	// Warnings lists the lines the reader skipped, as Topology.Warnings.
+	Warnings []string
 
 	labels []lidLabel // by LID: the port a dump's label names
 }

@@ -40,6 +40,16 @@ func fuzzPair(f *testing.F) (*Topology, *Routing) {
 	return t, r
 }
 
+// fuzzClusterTables returns the tables of cluster/minhop, for the readers
+// whose seeds are cluster files.
+func fuzzClusterTables(f *testing.F) *Routing {
+	r, err := ReadRoutingFile(filepath.Join(ibRoot, "cluster", "minhop", "opensm-lfts.dump"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	return r
+}
+
 // fuzzBuild builds, and checks and writes what builds, with and without
 // LMC spread.
 func fuzzBuild(t *testing.T, topo *Topology, rt *Routing) {
@@ -92,7 +102,8 @@ func checkTopology(t *testing.T, topo *Topology, err error, format Format) {
 }
 
 func FuzzIBNetDiscover(f *testing.F) {
-	fuzzSeeds(f, "dualport/minhop/ibnetdiscover.txt", "dualport/minhop/ibnetdiscover-s.txt", "ft16/minhop-lmc1/ibnetdiscover.txt")
+	fuzzSeeds(f, "dualport/minhop/ibnetdiscover.txt", "dualport/minhop/ibnetdiscover-s.txt", "ft16/minhop-lmc1/ibnetdiscover.txt",
+		"cluster/minhop/ibnetdiscover-g.txt", "cluster/noisy/ibnetdiscover.txt", "cluster/ibdiagnet/ibdiagnet2.ibnetdiscover")
 	f.Add([]byte("switchguid=0x1(2)\nSwitch\t2 \"S\" # \"s\" base port 0 lid 1 lmc 0\n[1]\t\"H\"[1](11) # \"h\" lid 2 4xSDR\n\ncaguid=0x10\nCa\t1 \"H\" # \"h\"\n[1](11) \t\"S\"[1] # lid 2 lmc 0 \"s\" lid 1 4xSDR\n"))
 	_, rt := fuzzPair(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -118,11 +129,54 @@ func FuzzIBSimNet(f *testing.F) {
 }
 
 func FuzzSubnetLst(f *testing.F) {
-	fuzzSeeds(f, "dualport/minhop/opensm-subnet.lst", "ft16/minhop-lmc1/opensm-subnet.lst")
+	fuzzSeeds(f, "dualport/minhop/opensm-subnet.lst", "ft16/minhop-lmc1/opensm-subnet.lst", "cluster/ibdiagnet/ibdiagnet.lst")
 	_, rt := fuzzPair(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		topo, err := ReadSubnetLst(data, "fuzz.lst")
 		checkTopology(t, topo, err, FormatSubnetLst)
+		if err == nil {
+			fuzzBuild(t, topo, rt)
+		}
+	})
+}
+
+func FuzzPortsReport(f *testing.F) {
+	fuzzSeeds(f, "cluster/minhop/ibnetdiscover-p.txt", "cluster/updn/ibnetdiscover-p.txt")
+	f.Add([]byte("CA 1 1 0x11 4x SDR - SW 2 1 0x20 ( 'h x' - 's' )\nSW 2 2 0x20 4x SDR                                    's'\nSW 2 1 0x20 4x SDR - CA 1 1 0x11 ( 's' - 'h x' )\n"))
+	rt := fuzzClusterTables(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		topo, err := ReadPortsReport(data, "fuzz.txt")
+		checkTopology(t, topo, err, FormatIBNetDiscoverPorts)
+		if err == nil {
+			fuzzBuild(t, topo, rt)
+		}
+	})
+}
+
+func FuzzLinkInfo(f *testing.F) {
+	fuzzSeeds(f, "cluster/minhop/iblinkinfo.txt", "cluster/minhop/iblinkinfo-l.txt", "cluster/noisy/iblinkinfo.txt")
+	f.Add([]byte("CA: h:\n      0x11      1    1[  ] ==( 4X 2.5 Gbps Active/  LinkUp)==>       2    1[  ] \"s\" ( )\n" +
+		"Switch: 0x20 s:\n           2    1[  ] ==( 4X 2.5 Gbps Active/  LinkUp)==>       1    1[  ] \"h\" ( )\n" +
+		"           2    2[  ] ==(              Down/ Polling)==>             [  ] \"\" ( )\n"))
+	rt := fuzzClusterTables(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		topo, err := ReadLinkInfo(data, "fuzz.txt")
+		checkTopology(t, topo, err, FormatIBLinkInfo)
+		if err == nil {
+			fuzzBuild(t, topo, rt)
+		}
+	})
+}
+
+func FuzzDBCSV(f *testing.F) {
+	fuzzSeeds(f, "cluster/ibdiagnet/ibdiagnet2.db_csv")
+	f.Add([]byte("START_NODES\nNodeDesc,NumPorts,NodeType,NodeGUID\n\"h, \"\"x\"\"\",1,1,0x10\n\"s\",2,2,0x20\nEND_NODES\n" +
+		"START_PORTS\nNodeGuid,PortGuid,PortNum,LID,LMC\n0x10,0x11,1,1,0\n0x20,0x20,0,2,N/A\nEND_PORTS\n" +
+		"START_LINKS\nNodeGuid1,PortNum1,NodeGuid2,PortNum2\n0x10,1,0x20,1\nEND_LINKS\n"))
+	rt := fuzzClusterTables(f)
+	f.Fuzz(func(t *testing.T, data []byte) {
+		topo, err := ReadDBCSV(data, "fuzz.csv")
+		checkTopology(t, topo, err, FormatIBDiagCSV)
 		if err == nil {
 			fuzzBuild(t, topo, rt)
 		}
@@ -159,7 +213,8 @@ func FuzzLFTDump(f *testing.F) {
 }
 
 func FuzzDumpFTS(f *testing.F) {
-	fuzzSeeds(f, "dualport/minhop/dump_fts.txt", "dualport/minhop/ibroute-S-1.txt", "ft16/minhop-lmc1/dump_fts.txt")
+	fuzzSeeds(f, "dualport/minhop/dump_fts.txt", "dualport/minhop/ibroute-S-1.txt", "ft16/minhop-lmc1/dump_fts.txt",
+		"cluster/minhop/dump_fts-a.txt", "cluster/noisy/ibroute-S-leaf01.txt", "cluster/noisy/dump_fts.txt")
 	topo, _ := fuzzPair(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rt, err := ReadLFTDump(data, "fuzz.txt")
@@ -171,7 +226,7 @@ func FuzzDumpFTS(f *testing.F) {
 }
 
 func FuzzFDBs(f *testing.F) {
-	fuzzSeeds(f, "dualport/minhop/opensm.fdbs", "torus/torus-2QoS/opensm.fdbs")
+	fuzzSeeds(f, "dualport/minhop/opensm.fdbs", "torus/torus-2QoS/opensm.fdbs", "cluster/ibdiagnet/ibdiagnet2.fdbs")
 	topo, _ := fuzzPair(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		rt, err := ReadFDBs(data, "fuzz.fdbs")
@@ -185,7 +240,8 @@ func FuzzFDBs(f *testing.F) {
 // FuzzDetectFormat checks that detection and the generic readers agree
 // and never panic.
 func FuzzDetectFormat(f *testing.F) {
-	fuzzSeeds(f, "dualport/minhop/opensm.fdbs", "dualport/minhop/opensm-subnet.lst", "dualport/minhop/dump_fts.txt")
+	fuzzSeeds(f, "dualport/minhop/opensm.fdbs", "dualport/minhop/opensm-subnet.lst", "dualport/minhop/dump_fts.txt",
+		"cluster/minhop/ibnetdiscover-p.txt", "cluster/minhop/iblinkinfo.txt", "cluster/ibdiagnet/ibdiagnet2.db_csv", "cluster/ibdiagnet/ibdiagnet2.ibnetdiscover")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		format := DetectFormat(data)
 		topo, err := ReadTopology(data, "fuzz")

@@ -60,6 +60,9 @@ var ibCounts = map[string][3]int{
 	"dualport": {8, 2, 2 * (8 + 2)},
 	"torus":    {16, 16, 2 * (16 + 32)},
 	"lid64":    {63, 1, 2 * 63},
+	// 8 CA ports that are hosts (2 aggregation nodes left out), 4 ASICs of
+	// a director and 2 edge switches.
+	"cluster": {8, 6, 2 * (8 + 4 + 4)},
 }
 
 func mustTopology(t testing.TB, path string) *Topology {
@@ -307,6 +310,16 @@ func TestIBDetectFormat(t *testing.T) {
 		"dump_fts.txt":        FormatDumpFTS,
 		"opensm.fdbs":         FormatFDBs,
 		"engine.txt":          FormatUnknown,
+
+		"ibnetdiscover-g.txt":      FormatIBNetDiscover,
+		"ibnetdiscover-p.txt":      FormatIBNetDiscoverPorts,
+		"iblinkinfo.txt":           FormatIBLinkInfo,
+		"iblinkinfo-l.txt":         FormatIBLinkInfo,
+		"dump_fts-a.txt":           FormatDumpFTS,
+		"ibdiagnet2.db_csv":        FormatIBDiagCSV,
+		"ibdiagnet2.fdbs":          FormatFDBs,
+		"ibdiagnet2.ibnetdiscover": FormatIBNetDiscover,
+		"ibdiagnet.lst":            FormatSubnetLst,
 	}
 	files, _ := filepath.Glob(filepath.Join(ibRoot, "*", "*", "*"))
 	files = append(files, must(filepath.Glob(filepath.Join(ibRoot, "*", "*.net")))...)
@@ -335,7 +348,7 @@ func TestIBDetectFormat(t *testing.T) {
 		}
 		n++
 	}
-	if n < 150 {
+	if n < 190 {
 		t.Fatalf("only %d files checked", n)
 	}
 	if DetectFormat(nil) != FormatUnknown || DetectFormat([]byte("hello\n")) != FormatUnknown {
@@ -354,7 +367,7 @@ func must[T any](v T, err error) T {
 // same switch in opensm-lfts.dump.
 func TestIBRoute(t *testing.T) {
 	for _, run := range ibRuns(t) {
-		files, _ := filepath.Glob(filepath.Join(run.dir, "ibroute-*.txt"))
+		files, _ := filepath.Glob(filepath.Join(run.dir, "ibroute-S*.txt")) // not ibroute -a
 		if len(files) != 1 {
 			t.Fatalf("%s: %d ibroute files", run, len(files))
 		}

@@ -28,14 +28,17 @@ import (
 //	0x<lid> <port> : (path #2 out of 2: portguid 0x<guid>)
 //	<n> valid lids dumped
 //
-// (ibroute names the switch by "Lid <n>" instead of the DR path).
+// (ibroute names the switch by "Lid <n>" instead of the DR path). With -a
+// they list every LID from 0, unrouted ones as `0x<lid> 255 : (illegal
+// port)`, and the trailer reads "<n> lids dumped": LID 0, out port 255 and
+// "illegal port" entries are no routes.
 // infiniband-diags 44.0 skips the last LID of a switch whose LinearFDBTop
 // is a multiple of 64. The table then lacks an entry for the top of its
 // header's range; Build reports that clearly when the LID is a host's.
 //
 // A table without a header, a table without its trailer (a truncated
 // dump), a trailer that disagrees with the table, a LID listed twice in one
-// table, a LID outside the header's range and an out port above 254 are
+// table, a LID outside the header's range and an out port above 255 are
 // errors, located at the offending line.
 //
 // Routing.Format tells the dialect found: FormatDumpFTS when the first
@@ -58,6 +61,7 @@ func readUnicast(r *lines) (rt *Routing, err error) {
 		seen    []int32
 		blockNo int32
 		hint    int
+		listed  int // entry lines of the open table, unrouted ones included
 	)
 	for {
 		l, ok := r.next()
@@ -72,9 +76,13 @@ func readUnicast(r *lines) (rt *Routing, err error) {
 			if cur == nil {
 				return nil, r.errorf("entry %s outside a switch table (no \"Unicast lids\" header before it)", tok(l))
 			}
-			e, guid, kind, err := parseUnicastEntry(r, l)
+			e, guid, kind, routed, err := parseUnicastEntry(r, l)
 			if err != nil {
 				return nil, err
+			}
+			listed++
+			if !routed {
+				continue
 			}
 			if int(e.LID) > cur.Top {
 				return nil, r.errorf("LID 0x%04x beyond the range [0-%d] of the table's header (line %d)", e.LID, cur.Top, cur.Line)
@@ -109,13 +117,14 @@ func readUnicast(r *lines) (rt *Routing, err error) {
 			rt.Switches = append(rt.Switches, t)
 			cur = &rt.Switches[len(rt.Switches)-1]
 			blockNo++
+			listed = 0
 		default:
 			t := trimBlank(l)
 			if len(t) == 0 {
 				continue
 			}
 			c := cursor{b: t}
-			if w := c.word(); (string(w) == "Lid" || string(w) == "Port") && cur != nil && len(cur.Entries) == 0 {
+			if w := c.word(); (string(w) == "Lid" || string(w) == "Port") && cur != nil && listed == 0 {
 				continue // dump_fts column titles
 			}
 			c = cursor{b: t}
@@ -132,11 +141,17 @@ func readUnicast(r *lines) (rt *Routing, err error) {
 			if !c.lit("lids dumped") || len(trimBlank(c.rest())) != 0 {
 				return nil, r.errorf("unexpected line %s (want \"<n> lids dumped\")", tok(t))
 			}
-			if valid && n != len(cur.Entries) {
-				return nil, r.errorf("trailer says %d valid lids, the table of switch 0x%016x (line %d) has %d entries: truncated or edited",
-					n, cur.GUID, cur.Line, len(cur.Entries))
+			// dump_fts and ibroute count the entry lines ("valid" ones, or
+			// all of them with -a); OpenSM gives the top of the range.
+			if (valid || cur.readBack) && n != listed {
+				what := "lids dumped"
+				if valid {
+					what = "valid lids"
+				}
+				return nil, r.errorf("trailer says %d %s, the table of switch 0x%016x (line %d) has %d entries: truncated or edited",
+					n, what, cur.GUID, cur.Line, listed)
 			}
-			if !valid && n != cur.Top {
+			if !valid && !cur.readBack && n != cur.Top {
 				return nil, r.errorf("trailer says %d lids dumped, the header of switch 0x%016x (line %d) says [0-%d]",
 					n, cur.GUID, cur.Line, cur.Top)
 			}
@@ -150,6 +165,7 @@ func readUnicast(r *lines) (rt *Routing, err error) {
 	if len(rt.Switches) == 0 {
 		return nil, r.errorf("no switch tables (want \"Unicast lids [...] of switch ...\" headers)")
 	}
+	rt.Warnings = r.warnings()
 	return rt, nil
 }
 
@@ -214,40 +230,47 @@ func parseUnicastHeader(r *lines, l []byte) (LFT, error) {
 //	0x<lid> <port> # <kind> portguid 0x<guid>: '<desc>'     (opensm-lfts.dump)
 //	0x<lid> <port> : (<kind> portguid 0x<guid>: '<desc>')   (dump_fts, ibroute)
 //	0x<lid> <port> : (path #k out of n: portguid 0x<guid>)  (further LIDs of an LMC range)
+//	0x<lid> 255 : (illegal port)                            (dump_fts -a, ibroute -a)
 //
 // and returns the labelled port GUID (0 when the label names none).
-func parseUnicastEntry(r *lines, l []byte) (LFTEntry, uint64, lft.NodeKind, error) {
+// routed is false for the entries that dump_fts -a and ibroute -a add:
+// LID 0, out port 255 and "illegal port" labels mean that the switch has
+// no route for the LID.
+func parseUnicastEntry(r *lines, l []byte) (e LFTEntry, guid uint64, kind lft.NodeKind, routed bool, err error) {
 	c := cursor{b: l}
 	lid, ok := c.hex0x()
 	if !ok {
-		return LFTEntry{}, 0, 0, r.errorf("bad LID %s", tok(c.field()))
+		return e, 0, 0, false, r.errorf("bad LID %s", tok(c.field()))
 	}
-	if lid == 0 || lid > maxUnicastLID {
-		return LFTEntry{}, 0, 0, r.errorf("LID 0x%04x is not a unicast LID", lid)
+	if lid > maxUnicastLID {
+		return e, 0, 0, false, r.errorf("LID 0x%04x is not a unicast LID", lid)
 	}
 	if !c.blank() {
-		return LFTEntry{}, 0, 0, r.errorf("bad LID %s", tok(l))
+		return e, 0, 0, false, r.errorf("bad LID %s", tok(l))
 	}
 	port, ok := c.dec()
 	if !ok {
-		return LFTEntry{}, 0, 0, r.errorf("LID 0x%04x: bad out port %s", lid, tok(c.field()))
+		return e, 0, 0, false, r.errorf("LID 0x%04x: bad out port %s", lid, tok(c.field()))
 	}
-	if port > MaxPorts {
-		return LFTEntry{}, 0, 0, r.errorf("LID 0x%04x: out port %d out of range 0-%d", lid, port, MaxPorts)
+	if port > 255 {
+		return e, 0, 0, false, r.errorf("LID 0x%04x: out port %d out of range 0-%d", lid, port, MaxPorts)
 	}
-	e := LFTEntry{LID: uint16(lid), Port: uint8(port), Line: int32(r.n)}
+	e = LFTEntry{LID: uint16(lid), Port: uint8(port), Line: int32(r.n)}
 	c.blank()
 	if c.done() {
-		return e, 0, 0, nil
+		return e, 0, 0, lid != 0 && port != 255, nil
 	}
 	if c.peek() != '#' && c.peek() != ':' {
-		return e, 0, 0, r.errorf("LID 0x%04x: unexpected %s after the out port", lid, tok(c.rest()))
+		return e, 0, 0, false, r.errorf("LID 0x%04x: unexpected %s after the out port", lid, tok(c.rest()))
 	}
 	rest := c.rest()
+	if lid == 0 || port == 255 {
+		return e, 0, 0, false, nil
+	}
 	lc := cursor{b: rest, i: 1}
 	lc.blank()
 	lc.lit("(")
-	kind := lft.NodeKind(255) // the further LIDs of an LMC range name no kind
+	kind = lft.NodeKind(255) // the further LIDs of an LMC range name no kind
 	switch {
 	case lc.lit("Channel Adapter "):
 		kind = lft.Host
@@ -255,15 +278,17 @@ func parseUnicastEntry(r *lines, l []byte) (LFTEntry, uint64, lft.NodeKind, erro
 		kind = lft.Switch
 	case lc.lit("Router "):
 		kind = lft.Router
+	case bytes.Contains(rest, []byte("illegal port")):
+		return e, 0, 0, false, nil // "(illegal port)", "(path #k - illegal port)"
 	}
 	i := bytes.Index(rest, []byte("portguid 0x"))
 	if i < 0 {
-		return e, 0, 0, nil
+		return e, 0, 0, true, nil
 	}
 	g := cursor{b: rest, i: i + len("portguid ")}
-	guid, ok := g.hex0x()
+	guid, ok = g.hex0x()
 	if !ok || g.peek() != ':' && g.peek() != ')' {
-		return e, 0, 0, r.errorf("LID 0x%04x: bad port GUID in %s", lid, tok(rest))
+		return e, 0, 0, false, r.errorf("LID 0x%04x: bad port GUID in %s", lid, tok(rest))
 	}
-	return e, guid, kind, nil
+	return e, guid, kind, true, nil
 }

@@ -17,14 +17,19 @@ import (
 // lines iterates over the lines of an input, held in memory (data) or
 // read from src. Lines read from src are valid until the next call.
 type lines struct {
-	file string
-	data []byte
-	src  *bufio.Reader
-	err  error  // read error of src
-	long []byte // a line longer than src's buffer
-	held []byte // line read by peek
-	hold bool
-	n    int // number of the line last returned, 1-based
+	file  string
+	data  []byte
+	src   *bufio.Reader
+	err   error  // read error of src
+	long  []byte // a line longer than src's buffer
+	held  []byte // line read by peek
+	heldN int    // its number
+	hold  bool
+	n     int // number of the line last returned, 1-based
+	phys  int // number of lines read, skipped ones included
+
+	notes   []string // the first skipped lines, as warnings
+	skipped int      // number of skipped lines
 }
 
 // newLines returns a line reader over data.
@@ -33,8 +38,65 @@ func newLines(data []byte, file string) *lines { return &lines{file: file, data:
 // streamLines returns a line reader over src.
 func streamLines(src *bufio.Reader, file string) *lines { return &lines{file: file, src: src} }
 
-// raw returns the next line without counting it.
+// raw returns the next line that is not noise (see noise), and counts
+// every line read in phys.
 func (r *lines) raw() ([]byte, bool) {
+	for {
+		l, ok := r.physical()
+		if !ok {
+			return nil, false
+		}
+		r.phys++
+		if r.phys == 1 && bytes.HasPrefix(l, utf8BOM) {
+			l = l[len(utf8BOM):]
+			r.note("a UTF-8 byte-order mark", nil)
+		}
+		if why := noise(l); why != "" {
+			r.note(why, l)
+			continue
+		}
+		return l, true
+	}
+}
+
+// utf8BOM is the byte-order mark that some editors put before UTF-8 text.
+var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
+
+// maxNotes is the number of skipped lines reported one by one.
+const maxNotes = 5
+
+// note records that the line just read (number phys) was skipped, or its
+// byte-order mark dropped (l nil).
+func (r *lines) note(why string, l []byte) {
+	r.skipped++
+	if len(r.notes) >= maxNotes {
+		return
+	}
+	msg := fmt.Sprintf("%s:%d: skipped %s", r.file, r.phys, why)
+	if l != nil {
+		msg += " " + tok(trimBlank(l))
+	}
+	r.notes = append(r.notes, msg)
+}
+
+// warnings returns what the reader skipped: one message per line for the
+// first few lines, then their number.
+func (r *lines) warnings() []string {
+	if r.skipped == 0 {
+		return nil
+	}
+	w := append([]string(nil), r.notes...)
+	switch more := r.skipped - len(r.notes); {
+	case more == 1:
+		w = append(w, fmt.Sprintf("%s: skipped 1 more line that is not the tool's output", r.file))
+	case more > 1:
+		w = append(w, fmt.Sprintf("%s: skipped %d more lines that are not the tool's output", r.file, more))
+	}
+	return w
+}
+
+// physical returns the next line of the input as it is.
+func (r *lines) physical() ([]byte, bool) {
 	var l []byte
 	if r.src == nil {
 		if len(r.data) == 0 {
@@ -82,12 +144,12 @@ func (r *lines) raw() ([]byte, bool) {
 func (r *lines) next() ([]byte, bool) {
 	if r.hold {
 		r.hold = false
-		r.n++
+		r.n = r.heldN
 		return r.held, true
 	}
 	l, ok := r.raw()
 	if ok {
-		r.n++
+		r.n = r.phys
 	}
 	return l, ok
 }
@@ -99,7 +161,7 @@ func (r *lines) peek() ([]byte, bool) {
 		if !ok {
 			return nil, false
 		}
-		r.held, r.hold = l, true
+		r.held, r.heldN, r.hold = l, r.phys, true
 	}
 	return r.held, true
 }

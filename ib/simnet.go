@@ -2,7 +2,6 @@ package ib
 
 import (
 	"bytes"
-	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -99,6 +98,7 @@ func (p *netParser) parse(r *lines, depth int) (err error) {
 		if e := r.readErr(); e != nil {
 			err = e
 		}
+		p.topo.Warnings = append(p.topo.Warnings, r.warnings()...)
 	}()
 	ibnd := p.format == FormatIBNetDiscover
 	for {
@@ -131,6 +131,12 @@ func (p *netParser) parse(r *lines, depth int) (err error) {
 			continue
 		case "vendid", "devid", "sysimgguid", "width", "speed":
 			continue
+		case "Chassis", "Non-Chassis", "Hostname":
+			// ibnetdiscover -g: the chassis and non-chassis group headers,
+			// and the host name of a Xsigo chassis.
+			if ibnd {
+				continue
+			}
 		case "DR":
 			if ibnd && c.lit(" path") {
 				continue
@@ -283,8 +289,8 @@ func (p *netParser) record(r *lines, keyword string, c *cursor) error {
 	} else if !c.done() {
 		return r.errorf("node %s: unexpected %s after the node id", tok(id), tok(c.rest()))
 	}
-	if n.Desc == "" {
-		n.Desc = n.ID
+	if n.Desc == "" && p.format == FormatIBSimNet {
+		n.Desc = n.ID // as ibsim does; ibnetdiscover's "" is an empty description
 	}
 	if prev, dup := p.ids[n.ID]; dup {
 		return r.errorf("node id %s defined twice (first at line %d)", tok(id), p.topo.Nodes[prev].Line)
@@ -293,6 +299,13 @@ func (p *netParser) record(r *lines, keyword string, c *cursor) error {
 		return r.errorf("router %s without rtguid=: ibsim gives routers no default GUIDs", tok(id))
 	}
 	n.GUID = p.next[k]
+	if g, ok := idGUID(n.ID); ok && p.format == FormatIBNetDiscover {
+		// The id of ibnetdiscover output is made from the node GUID. In
+		// the ibnetdiscover file of ibdiagnet, switchguid= gives a chassis
+		// switch's chassis GUID (the same for all its ASICs) and the node
+		// GUID follows in parentheses, as the id does.
+		n.GUID = g
+	}
 	if kind == lft.Switch {
 		p.next[k]++
 		n.Port0.GUID = n.GUID
@@ -429,6 +442,17 @@ func (p *netParser) portLine(r *lines, n *TopoNode, idx int, c *cursor) (TopoPor
 	return pt, nil
 }
 
+// idGUID returns the node GUID of an ibnetdiscover node id, "S-", "H-" or
+// "R-" and 16 hexadecimal digits.
+func idGUID(id string) (uint64, bool) {
+	if len(id) != 18 || id[1] != '-' || id[0] != 'S' && id[0] != 'H' && id[0] != 'R' {
+		return 0, false
+	}
+	c := cursor{b: []byte(id), i: 2}
+	g, ok := c.hex()
+	return g, ok && c.done()
+}
+
 // extPort skips the external port number "[ext N]" that ibnetdiscover
 // writes after a port number of a switch with external port numbering. It
 // reports false when the text is malformed.
@@ -529,7 +553,7 @@ func lidLMC(c *cursor) (lid, lmc int, hasLID, hasLMC bool, err string) {
 func (p *netParser) finish() (*Topology, error) {
 	t := p.topo
 	if len(t.Nodes) == 0 {
-		return nil, fmt.Errorf("%s: no nodes (want Switch, Hca, Ca or Rt records)", t.File)
+		return nil, input.Errorf(t.File, 0, "no nodes (want Switch, Hca, Ca or Rt records)").With(ErrFormat)
 	}
 	for _, pp := range p.pending {
 		ri, ok := p.ids[pp.remote]

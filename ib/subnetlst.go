@@ -2,9 +2,9 @@ package ib
 
 import (
 	"bytes"
-	"fmt"
 	"sort"
 
+	"orcs/input"
 	"orcs/lft"
 )
 
@@ -101,8 +101,9 @@ func readSubnetLst(r *lines) (topo *Topology, err error) {
 		}
 	}
 	if len(t.Nodes) == 0 {
-		return nil, fmt.Errorf("%s: no ports listed", file)
+		return nil, input.Errorf(file, 0, "no ports listed").With(ErrFormat)
 	}
+	t.Warnings = r.warnings()
 	for i := range t.Nodes {
 		ps := nodePorts[i]
 		sort.Slice(ps, func(a, b int) bool { return ps[a].Num < ps[b].Num })

@@ -18,10 +18,11 @@ func fabricFlags(inputDefault string) []cli.Flag {
 	return []cli.Flag{
 		&cli.StringFlag{Name: "input_file", Aliases: []string{"i"}, Value: inputDefault,
 			Usage: "the fabric: a dot `FILE` (- = stdin, gzip accepted) or gen:SPEC (a generated topology, see orcs gen --help)"},
-		&cli.StringFlag{Name: "topo", Usage: "InfiniBand topology `FILE` instead of -i: ibnetdiscover output (plain or -s), an ibsim net file or opensm-subnet.lst"},
-		&cli.StringFlag{Name: "lfts", Usage: "forwarding tables `FILE` of the --topo fabric: opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs"},
+		&cli.StringFlag{Name: "topo", Usage: "InfiniBand topology `FILE` instead of -i: ibnetdiscover (plain, -s, -g, -p) or iblinkinfo output, an ibsim net file, opensm-subnet.lst, ibdiagnet2.db_csv"},
+		&cli.StringFlag{Name: "lfts", Usage: "forwarding tables `FILE` of the --topo fabric: opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs, ibdiagnet2.fdbs"},
 		&cli.BoolFlag{Name: "lmc-spread", Usage: "with --topo: host s reaches host d over LID base(d) + s mod 2^LMC, as multi-path MPI does; else over the base LID"},
-		&cli.StringFlag{Name: "names", Value: "guid", Usage: "with --topo: node names from the node GUID (H<guid>, S<guid>) or the node description: `guid|desc`"},
+		&cli.StringFlag{Name: "names", Value: "host", Usage: "with --topo: hosts named after the host name in their node description (H- added unless it starts with H), or all nodes after the GUID (H<guid>, S<guid>) or the description: `host|guid|desc`"},
+		&cli.BoolFlag{Name: "include-aggregation-nodes", Usage: "with --topo: keep SHARP aggregation nodes (CAs inside switches) as hosts"},
 	}
 }
 
@@ -37,6 +38,8 @@ func loadFabric(c *cli.Context, need source.Need, keepAttrs, positional bool) (*
 		KeepAttrs: keepAttrs,
 		Need:      need,
 		Warn:      func(msg string) { fmt.Fprintf(errWriter(c), "orcs: warning: %s\n", msg) },
+
+		IncludeAggregationNodes: c.Bool("include-aggregation-nodes"),
 	}
 	if c.IsSet("names") {
 		a.Names = c.String("names")

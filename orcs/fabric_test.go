@@ -84,8 +84,8 @@ func TestRouteTopo(t *testing.T) {
 	if c := f.CheckRoutes(nil, 1, 2); !c.OK() {
 		t.Error(c.Summary())
 	}
-	if _, ok := f.NodeByName("H0000000000100000"); !ok {
-		t.Error("host names are not those of the topology's GUIDs")
+	if _, ok := f.NodeByName("H-0"); !ok {
+		t.Error("host names are not those of the topology's node descriptions")
 	}
 	cmp, err := runCmd(t, "compare", "--topo", topo, "--engines", "minhop,ftree", "-n", "10")
 	if err != nil || !strings.Contains(cmp, "fabric "+topo+": 16 hosts, 8 switches") || !strings.Contains(cmp, "ftree") {

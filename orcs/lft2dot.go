@@ -18,12 +18,12 @@ func lft2dotCommand() *cli.Command {
 		Name:      "lft2dot",
 		Usage:     "write an InfiniBand topology and its forwarding tables as routed ORCS dot",
 		ArgsUsage: "[TOPO LFTS]",
-		Description: "TOPO (--topo) is ibnetdiscover output (plain or -s), an ibsim net file or opensm-subnet.lst;\n" +
-			"LFTS (--lfts) the forwarding tables of the same fabric: opensm-lfts.dump, dump_fts or ibroute output,\n" +
-			"or opensm.fdbs (formats are recognised by content; gzip accepted). Every connected CA port is\n" +
-			"a host. Hosts are named H<node GUID> (16 hex digits; a CA with several connected ports gives\n" +
-			"H<guid>:<port>), switches S<guid>, routers R<guid>; --names desc uses the node descriptions,\n" +
-			"made safe and unique, host names still starting with H. Routes go to each host's base LID.\n" +
+		Description: "TOPO (--topo) is ibnetdiscover (plain, -s, -g, -p) or iblinkinfo output, an ibsim net file,\n" +
+			"opensm-subnet.lst or ibdiagnet2.db_csv; LFTS (--lfts) the forwarding tables of the same fabric:\n" +
+			"opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs or ibdiagnet2.fdbs (recognised by content;\n" +
+			"gzip accepted). Every connected CA port but SHARP aggregation nodes is a host, named after the host\n" +
+			"name in its node description (H-node017 for \"node017 mlx5_0\"; H-node017:1, :2 for two ports); switches\n" +
+			"are S<guid>, routers R<guid>; --names guid gives H<guid>. Routes go to each host's base LID.\n" +
 			"Any other fabric (-i FILE or gen:SPEC) is written as routed dot as well.\n" +
 			"Example: orcs lft2dot ibnetdiscover.txt opensm-lfts.dump -o fabric.dot",
 		Flags: append(fabricFlags(""),

@@ -119,3 +119,33 @@ func TestLft2dotErrors(t *testing.T) {
 		})
 	}
 }
+
+// TestLft2dotRealFiles converts files pasted from a terminal: the skipped
+// lines and the aggregation nodes left out are warnings on stderr, the
+// hosts are named after their host names.
+func TestLft2dotRealFiles(t *testing.T) {
+	dir := filepath.Join(ibFixtures, "cluster", "noisy")
+	out := filepath.Join(t.TempDir(), "out.dot")
+	cmd := exec.Command(orcsBin, "lft2dot", filepath.Join(dir, "iblinkinfo.txt"), filepath.Join(dir, "dump_fts.txt"), "-o", out)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	msg := stderr.String()
+	for _, want := range []string{
+		"orcs: warning: " + filepath.Join(dir, "iblinkinfo.txt") + `:1: skipped a shell prompt line "admin@mgmt01:~$ iblinkinfo"`,
+		"orcs: warning: " + filepath.Join(dir, "dump_fts.txt") + ":2: skipped an error message of libibnetdisc",
+		"left out 2 SHARP aggregation nodes",
+	} {
+		if !strings.Contains(msg, want) {
+			t.Errorf("stderr lacks %q:\n%s", want, msg)
+		}
+	}
+	dot, _ := os.ReadFile(out)
+	for _, want := range []string{`"H-node001" -> "S0000000000200004"`, `"H-login01:2" -> "S0000000000200005"`, `"Hydra";`, `"H0000000000100008";`} {
+		if !strings.Contains(string(dot), want) {
+			t.Errorf("dot lacks %s", want)
+		}
+	}
+}

@@ -55,7 +55,7 @@ func TestLoadFabric(t *testing.T) {
 		{[]string{"--topo", topo}, "--topo " + topo + " needs --lfts", 0, "", ""},
 		{[]string{"--lfts", lfts}, "--lfts " + lfts + " needs --topo", 0, "", ""},
 		{[]string{"--topo", topo, "--lfts", lfts, "-i", "../testdata/manual4.dot"}, "either with -i or with --topo/--lfts, not both", 0, "", ""},
-		{[]string{"-i", "../testdata/manual4.dot", "--names", "desc"}, "--lmc-spread and --names apply to --topo/--lfts input", 0, "", ""},
+		{[]string{"-i", "../testdata/manual4.dot", "--names", "desc"}, "--lmc-spread, --names and --include-aggregation-nodes apply to --topo/--lfts input", 0, "", ""},
 		{[]string{"--topo", topo, "--lfts", lfts, "--names", "lid"}, `--names: unknown name style "lid"`, 0, "", ""},
 		{[]string{"--topo", lfts, "--lfts", topo}, "not a topology", 0, "", ""},
 	}

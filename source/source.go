@@ -2,7 +2,7 @@
 // fabric: a dot file (-i FILE, "-" for standard input, gzip recognised by
 // content), a generator spec (-i gen:SPEC), or InfiniBand files (--topo
 // FILE with --lfts FILE, or --topo alone where only the topology is
-// needed). One function, Load, serves every command, so every command
+// needed; every format that package ib reads). One function, Load, serves every command, so every command
 // accepts the same forms.
 package source
 
@@ -42,8 +42,12 @@ type Args struct {
 	Topo, LFTs string
 	// LMCSpread routes by source over LMC ranges (--lmc-spread, with --topo).
 	LMCSpread bool
-	// Names chooses the node names of --topo fabrics (--names guid|desc).
+	// Names chooses the node names of --topo fabrics (--names
+	// host|guid|desc; "" is host, see ib.NamesHost).
 	Names string
+	// IncludeAggregationNodes keeps SHARP aggregation nodes as hosts of
+	// --topo fabrics (--include-aggregation-nodes).
+	IncludeAggregationNodes bool
 	// KeepAttrs keeps every dot edge's attributes (for get_cable_cong,
 	// which writes the graph again).
 	KeepAttrs bool
@@ -79,8 +83,8 @@ var ErrNoFabric = errors.New("no fabric given")
 func Load(a Args) (*Fabric, error) {
 	switch {
 	case a.Topo == "" && a.LFTs == "":
-		if a.LMCSpread || a.Names != "" {
-			return nil, fmt.Errorf("--lmc-spread and --names apply to --topo/--lfts input, not to -i %s", a.Input)
+		if a.LMCSpread || a.Names != "" || a.IncludeAggregationNodes {
+			return nil, fmt.Errorf("--lmc-spread, --names and --include-aggregation-nodes apply to --topo/--lfts input, not to -i %s", a.Input)
 		}
 		if a.Input == "" {
 			return nil, fmt.Errorf("%w: give -i FILE (dot, - = stdin), -i gen:SPEC or --topo FILE [--lfts FILE]", ErrNoFabric)
@@ -92,7 +96,7 @@ func Load(a Args) (*Fabric, error) {
 	case a.Input != "":
 		return nil, fmt.Errorf("give the fabric either with -i or with --topo/--lfts, not both")
 	case a.Topo == "":
-		return nil, fmt.Errorf("--lfts %s needs --topo: the topology of the same fabric (ibnetdiscover output, ibsim net file or opensm-subnet.lst)", a.LFTs)
+		return nil, fmt.Errorf("--lfts %s needs --topo: the topology of the same fabric (ibnetdiscover or iblinkinfo output, ibsim net file, opensm-subnet.lst, ibdiagnet2.db_csv)", a.LFTs)
 	}
 	return readIB(a)
 }
@@ -125,14 +129,14 @@ func readDot(a Args) (*Fabric, error) {
 }
 
 func readIB(a Args) (*Fabric, error) {
-	names := ib.NamesGUID
+	names := ib.NamesHost
 	if a.Names != "" {
 		var err error
 		if names, err = ib.ParseNameStyle(a.Names); err != nil {
 			return nil, fmt.Errorf("--names: %w", err)
 		}
 	}
-	opt := ib.Options{Names: names, LMCSpread: a.LMCSpread, Warn: a.Warn}
+	opt := ib.Options{Names: names, LMCSpread: a.LMCSpread, IncludeAggregationNodes: a.IncludeAggregationNodes, Warn: a.Warn}
 	if a.LFTs == "" || a.Need == Topology {
 		if a.Need == Tables {
 			return nil, fmt.Errorf("--topo %s needs --lfts: the forwarding tables of the same fabric (opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs); only orcs route and compare take a topology alone", a.Topo)

@@ -77,3 +77,29 @@ func TestLoadLMCSpreadWarning(t *testing.T) {
 		t.Errorf("LMC 1 fixture: spread %v, %v", err == nil && f.LMCSpread(), err)
 	}
 }
+
+// TestLoadRealFiles loads the outputs administrators bring: host names
+// from the descriptions by default, GUID names on request, SHARP
+// aggregation nodes left out with a warning unless kept, and a missing
+// routing file explained.
+func TestLoadRealFiles(t *testing.T) {
+	dir := "../testdata/ib/cluster/minhop"
+	topo, lfts := filepath.Join(dir, "iblinkinfo.txt"), filepath.Join(dir, "dump_fts-a.txt")
+	var warned []string
+	warn := func(m string) { warned = append(warned, m) }
+	f, err := Load(Args{Topo: topo, LFTs: lfts, Warn: warn})
+	if err != nil || f.NumHosts() != 8 || f.HostName(0) != "H-node001" || len(warned) != 1 || !strings.Contains(warned[0], "left out 2 SHARP aggregation nodes") {
+		t.Fatalf("default: %v, warnings %q", err, warned)
+	}
+	f, err = Load(Args{Topo: topo, LFTs: lfts, Names: "guid", IncludeAggregationNodes: true})
+	if err != nil || f.NumHosts() != 10 || f.HostName(0) != "H0000000000100000" {
+		t.Fatalf("guid names, aggregation nodes: %v", err)
+	}
+	if _, err := Load(Args{Input: "../testdata/ft16.dot", IncludeAggregationNodes: true}); err == nil || !strings.Contains(err.Error(), "apply to --topo") {
+		t.Errorf("-i with --include-aggregation-nodes: %v", err)
+	}
+	_, err = Load(Args{Topo: topo, LFTs: filepath.Join(dir, "nothere", "opensm-lfts.dump")})
+	if err == nil || !strings.Contains(err.Error(), "only when its log flags include 0x40") {
+		t.Errorf("missing tables: %v", err)
+	}
+}

@@ -27,12 +27,17 @@ class Fabric:
         self.header = header
         self.nodes = []  # (kind, nports, nodeid) in file order
         self.ports = {}  # nodeid -> {port: (remote nodeid, remote port)}
+        self.desc = {}   # nodeid -> node description, when not the id
+        self.pre = {}    # nodeid -> directive lines before its record
         self.extra = {}  # other file name -> text, written beside the .net
 
-    def node(self, kind, nports, nodeid):
+    def node(self, kind, nports, nodeid, desc=None, pre=()):
         assert nodeid not in self.ports, nodeid
         self.nodes.append((kind, nports, nodeid))
         self.ports[nodeid] = {}
+        if desc is not None:
+            self.desc[nodeid] = desc
+        self.pre[nodeid] = list(pre)
 
     def link(self, a, pa, b, pb):
         for n, p in ((a, pa), (b, pb)):
@@ -45,7 +50,11 @@ class Fabric:
     def text(self):
         out = [self.header.rstrip("\n"), ""]
         for kind, nports, nodeid in self.nodes:
-            out.append('%s %d "%s"' % (kind, nports, nodeid))
+            out.extend(self.pre[nodeid])
+            if nodeid in self.desc:
+                out.append('%s %d "%s" # "%s"' % (kind, nports, nodeid, self.desc[nodeid]))
+            else:
+                out.append('%s %d "%s"' % (kind, nports, nodeid))
             for p in sorted(self.ports[nodeid]):
                 r, rp = self.ports[nodeid][p]
                 out.append('[%d] "%s"[%d]' % (p, r, rp))
@@ -195,8 +204,60 @@ def lid64():
     return f
 
 
+def cluster():
+    f = Fabric("cluster", """\
+# cluster: a small fabric as production clusters have them: node
+# descriptions that carry host names, a director switch whose ASICs share
+# one system image GUID, and SHARP aggregation nodes in the edge switches.
+# Director "ibcore01" (Mellanox IS4 ASICs: vendid 0x2c9, devid 0xbd36,
+# sysimgguid 0x2c90300abc000, descriptions MF0;ibcore01:IS5100/<slot>/U1,
+# which ibnetdiscover -g groups into a chassis with external port numbers):
+#   line ASICs S-core-L1, S-core-L2 (8 ports): ports 1-2 -> S-leaf01,
+#   S-leaf02; port 7 -> S-core-S1, port 8 -> S-core-S2.
+#   spine ASICs S-core-S1, S-core-S2 (8 ports): port 1 -> L1, port 2 -> L2.
+# Edge switches S-leaf01, S-leaf02 (MQM8700, 8 ports): ports 1-4 hosts,
+#   port 5 -> L1, port 6 -> L2, port 7 unconnected, port 8 -> the
+#   aggregation node H-an01/H-an02 ("Mellanox Technologies Aggregation Node").
+# Hosts: H-0 node001, H-1 node002, H-2 and H-3 the two HCAs of node003
+#   (mlx5_0 on leaf01, mlx5_1 on leaf02), H-4 node004, H-5 login01 with a
+#   2-port HCA (port 1 on leaf01, port 2 on leaf02), H-6 Hydra (a host name
+#   that starts with H).
+""")
+    mlx = ["vendid=0x2c9"]
+    core = mlx + ["devid=0xbd36", "sysimgguid=0x2c90300abc000"]
+    for slot in ("L1", "L2", "S1", "S2"):
+        f.node("Switch", 8, "S-core-" + slot,
+               "MF0;ibcore01:IS5100/%s0%s/U1" % (slot[0], slot[1]), core)
+    for leaf in ("01", "02"):
+        f.node("Switch", 8, "S-leaf" + leaf, "MF0;leaf%s:MQM8700/U1" % leaf,
+               mlx + ["devid=0xcf08"])
+    hosts = [("H-0", 1, "node001 mlx5_0"), ("H-1", 1, "node002 mlx5_0"),
+             ("H-2", 1, "node003 mlx5_0"), ("H-3", 1, "node003 mlx5_1"),
+             ("H-4", 1, "node004 mlx5_0"), ("H-5", 2, "login01 mlx4_0"),
+             ("H-6", 1, "Hydra mlx5_0")]
+    for i, (h, nports, desc) in enumerate(hosts):
+        f.node("Hca", nports, h, desc, mlx + ["devid=0x101b"] if i == 0 else mlx)
+    for an in ("H-an01", "H-an02"):
+        f.node("Hca", 1, an, "Mellanox Technologies Aggregation Node", mlx)
+    for l, line in enumerate(("S-core-L1", "S-core-L2")):
+        f.link(line, 1, "S-leaf01", 5 + l)
+        f.link(line, 2, "S-leaf02", 5 + l)
+        f.link(line, 7, "S-core-S1", 1 + l)
+        f.link(line, 8, "S-core-S2", 1 + l)
+    for p, h in enumerate(("H-0", "H-1", "H-2")):
+        f.link("S-leaf01", 1 + p, h, 1)
+    f.link("S-leaf01", 4, "H-5", 1)
+    for p, h in enumerate(("H-3", "H-4")):
+        f.link("S-leaf02", 1 + p, h, 1)
+    f.link("S-leaf02", 3, "H-5", 2)
+    f.link("S-leaf02", 4, "H-6", 1)
+    f.link("S-leaf01", 8, "H-an01", 1)
+    f.link("S-leaf02", 8, "H-an02", 1)
+    return f
+
+
 FABRICS = {"ft16": ft16, "ft64": ft64, "dualport": dualport, "torus": torus,
-           "lid64": lid64}
+           "lid64": lid64, "cluster": cluster}
 
 
 def main(argv):

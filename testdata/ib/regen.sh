@@ -3,7 +3,7 @@
 # net files <fabric>/<fabric>.net, with the real tools: ibsim emulates the
 # fabric, OpenSM routes it, infiniband-diags reads it back. See README.md.
 #
-# Usage: ./regen.sh [FABRIC...]        (default: ft16 ft64 dualport torus lid64)
+# Usage: ./regen.sh [FABRIC...]        (default: ft16 ft64 dualport torus lid64 cluster)
 #   FT64_ENGINES="minhop updn ..." ./regen.sh ft64   overrides the ft64 engines.
 #
 # Every run gets a private temporary work directory and its own ibsim socket
@@ -31,6 +31,7 @@ need opensm opensm
 need ibnetdiscover infiniband-diags
 need dump_fts infiniband-diags
 need ibroute infiniband-diags
+need iblinkinfo infiniband-diags
 UMAD2SIM=${UMAD2SIM:-}
 if [ -z "$UMAD2SIM" ]; then
 	for f in /usr/lib/*/umad2sim/libumad2sim.so /usr/lib/umad2sim/libumad2sim.so; do
@@ -71,11 +72,16 @@ trap 'echo "$SELF: interrupted" >&2; exit 130' INT
 trap 'echo "$SELF: terminated" >&2; exit 143' TERM HUP
 
 # run_timed SECONDS OUT ERR CMD...: run CMD in the work directory with stdin
-# from /dev/null, stdout to OUT and stderr to ERR; stop it after SECONDS.
+# from /dev/null, stdout to OUT and stderr to ERR (ERR "+" : stderr into OUT
+# as well, as 2>&1 does); stop it after SECONDS.
 run_timed() {
 	local limit=$1 out=$2 err=$3 rc=0 i=0
 	shift 3
-	(cd "$WORK" && exec "$@") </dev/null >"$out" 2>"$err" &
+	if [ "$err" = + ]; then
+		(cd "$WORK" && exec "$@" 2>&1) </dev/null >"$out" &
+	else
+		(cd "$WORK" && exec "$@") </dev/null >"$out" 2>"$err" &
+	fi
 	CHILD=$!
 	while kill -0 "$CHILD" 2>/dev/null; do
 		if ((i >= limit * 20)); then
@@ -128,11 +134,20 @@ stop_ibsim() {
 CLIENT=(env SIM_HOST=H-0 LD_PRELOAD="$UMAD2SIM")
 
 # --- one routing run ----------------------------------------------------------
+# switch_lid DESC DUMP: the LID of the switch described DESC in an
+# opensm-lfts.dump.
+switch_lid() {
+	awk -v tail="('$1'):" '/^Unicast lids / && substr($0, length($0) - length(tail) + 1) == tail {
+		for (i = 1; i < NF; i++) if ($i == "Lid") { print $(i + 1); exit } }' "$2"
+}
+
 # route FABRIC RUNDIR ENGINE IBROUTE_SWITCH [extra opensm args...]
-# Extra arguments may name files relative to this directory.
+# IBROUTE_SWITCH is the node description of the switch that ibroute reads,
+# or NAME=DESCRIPTION to name its file ibroute-NAME.txt. Extra arguments
+# may name files relative to this directory.
 declare -a SUMMARY=()
 route() {
-	local fabric=$1 run=$2 engine=$3 ibsw=$4
+	local fabric=$1 run=$2 engine=$3 ibsw=${4%%=*} ibdesc=${4#*=}
 	shift 4
 	local net="$HERE/$fabric/$fabric.net" out="$WORK/out" a
 	local -a extra=() shown=()
@@ -163,9 +178,8 @@ route() {
 
 	# LID of the switch that ibroute reads, from OpenSM's own dump
 	local swlid
-	swlid=$(sed -n "s/^Unicast lids .* of switch Lid \([0-9]*\) guid .* ('$ibsw'):\$/\1/p" \
-		"$WORK/dump/opensm-lfts.dump")
-	[ -n "$swlid" ] || die "$fabric/$run: switch $ibsw not in opensm-lfts.dump"
+	swlid=$(switch_lid "$ibdesc" "$WORK/dump/opensm-lfts.dump")
+	[ -n "$swlid" ] || die "$fabric/$run: switch $ibdesc not in opensm-lfts.dump"
 
 	run_timed 120 "$out/ibnetdiscover.txt" "$WORK/diag.err" "${CLIENT[@]}" ibnetdiscover ||
 		die "$fabric/$run: ibnetdiscover failed: $(cat "$WORK/diag.err")"
@@ -175,6 +189,23 @@ route() {
 		die "$fabric/$run: dump_fts failed: $(cat "$WORK/diag.err")"
 	run_timed 120 "$out/ibroute-$ibsw.txt" "$WORK/diag.err" "${CLIENT[@]}" ibroute "$swlid" ||
 		die "$fabric/$run: ibroute $swlid failed: $(cat "$WORK/diag.err")"
+	if [ "$fabric" = cluster ]; then
+		# the other outputs administrators bring
+		local name
+		local -a diag
+		for name in ibnetdiscover-g ibnetdiscover-p iblinkinfo iblinkinfo-l dump_fts-a "ibroute-a-$ibsw"; do
+			case $name in
+			ibnetdiscover-g) diag=(ibnetdiscover -g) ;;
+			ibnetdiscover-p) diag=(ibnetdiscover -p) ;;
+			iblinkinfo) diag=(iblinkinfo) ;;
+			iblinkinfo-l) diag=(iblinkinfo -l) ;;
+			dump_fts-a) diag=(dump_fts -a) ;;
+			*) diag=(ibroute -a "$swlid") ;;
+			esac
+			run_timed 120 "$out/$name.txt" "$WORK/diag.err" "${CLIENT[@]}" "${diag[@]}" ||
+				die "$fabric/$run: ${diag[*]} failed: $(cat "$WORK/diag.err")"
+		done
+	fi
 	stop_ibsim
 
 	local f
@@ -191,7 +222,7 @@ route() {
 		echo "fallback: $fallback"
 		echo "subnet_up: $up"
 		echo "command: opensm -o -e -d 2 -D 0x43 -R $engine${shown[*]:+ ${shown[*]}} -f opensm.log --dump_files_dir DIR"
-		echo "ibroute: ibroute $swlid    # $ibsw"
+		echo "ibroute: ibroute $swlid    # $ibdesc"
 		echo "log:"
 		# the routing part of the log, without time stamps and thread ids,
 		# and without nue's lines that print memory addresses
@@ -213,6 +244,40 @@ route() {
 	SUMMARY+=("$(printf '%-9s %-12s %-11s -> %-11s up=%-3s opensm %5d ms, sweep %4d ms' \
 		"$fabric" "$run" "$engine" "$used" "$up" "$ms" "$sweep")")
 	echo "${SUMMARY[-1]}"
+}
+
+# --- a fabric with a node that does not answer --------------------------------
+# noisy FABRIC NODE IBROUTE_SWITCH: route FABRIC (minhop) while NODE drops
+# every query of its NodeDescription (the ibsim command Error "NODE" 100
+# 0x10, added to a copy of the net file), and capture the diagnostics with
+# their standard error (2>&1), as a terminal session pasted into a file: a
+# UTF-8 byte-order mark and shell prompt lines are added around the output.
+noisy() {
+	local fabric=$1 node=$2 ibsw=${3%%=*} ibdesc=${3#*=} out="$WORK/out" net="$WORK/noisy.net"
+	rm -rf "$WORK/dump" "$WORK/cache" "$out" "$WORK"/*.log
+	mkdir -p "$WORK/dump" "$WORK/cache" "$out"
+	{ cat "$HERE/$fabric/$fabric.net"; printf '\ndo Error "%s" 100 0x10\n' "$node"; } >"$net"
+	start_ibsim "$net"
+	run_timed 600 "$WORK/opensm.out" "$WORK/opensm.err" \
+		"${CLIENT[@]}" OSM_CACHE_DIR="$WORK/cache" opensm -o -e -d 2 -D 0x43 -R minhop \
+		-f "$WORK/opensm.log" --dump_files_dir "$WORK/dump" || die "$fabric/noisy: opensm failed"
+	grep -q -- '-> SUBNET UP$' "$WORK/opensm.log" || die "$fabric/noisy: OpenSM did not bring the subnet up"
+	run_timed 120 "$WORK/ibnd.txt" + "${CLIENT[@]}" ibnetdiscover || die "$fabric/noisy: ibnetdiscover failed"
+	run_timed 120 "$WORK/fts.txt" + "${CLIENT[@]}" dump_fts || die "$fabric/noisy: dump_fts failed"
+	run_timed 120 "$WORK/link.txt" + "${CLIENT[@]}" iblinkinfo || die "$fabric/noisy: iblinkinfo failed"
+	local swlid
+	swlid=$(switch_lid "$ibdesc" "$WORK/dump/opensm-lfts.dump")
+	[ -n "$swlid" ] || die "$fabric/noisy: switch $ibdesc not in opensm-lfts.dump"
+	run_timed 120 "$WORK/route.txt" + "${CLIENT[@]}" ibroute "$swlid" || die "$fabric/noisy: ibroute failed"
+	stop_ibsim
+	cp "$WORK/dump/opensm-lfts.dump" "$WORK/dump/opensm-subnet.lst" "$out/"
+	{ printf '\357\273\277[root@mgmt01 ~]# ibnetdiscover\n'; cat "$WORK/ibnd.txt"; printf '[root@mgmt01 ~]# \n'; } >"$out/ibnetdiscover.txt"
+	{ printf '$ dump_fts\n'; cat "$WORK/fts.txt"; } >"$out/dump_fts.txt"
+	{ printf '$ ibroute %s\n' "$swlid"; cat "$WORK/route.txt"; } >"$out/ibroute-$ibsw.txt"
+	{ printf 'admin@mgmt01:~$ iblinkinfo\n'; cat "$WORK/link.txt"; printf 'admin@mgmt01:~$ \n'; } >"$out/iblinkinfo.txt"
+	rm -rf "${HERE:?}/$fabric/noisy"
+	cp -r "$out" "$HERE/$fabric/noisy"
+	echo "$fabric    noisy: $node does not answer NodeDescription queries"
 }
 
 # --- the fixtures -------------------------------------------------------------
@@ -240,12 +305,16 @@ fabric() { # fabric NAME
 	lid64)
 		route lid64 minhop minhop S-0
 		;;
-	*) die "unknown fabric '$1' (known: ft16 ft64 dualport torus lid64)" ;;
+	cluster)
+		for e in minhop updn; do route cluster "$e" "$e" "S-leaf01=MF0;leaf01:MQM8700/U1"; done
+		noisy cluster H-4 "S-leaf01=MF0;leaf01:MQM8700/U1"
+		;;
+	*) die "unknown fabric '$1' (known: ft16 ft64 dualport torus lid64 cluster)" ;;
 	esac
 }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/orcs-ib.XXXXXX")
-for fab in "${@:-ft16 ft64 dualport torus lid64}"; do
+for fab in "${@:-ft16 ft64 dualport torus lid64 cluster}"; do
 	for f in $fab; do fabric "$f"; done
 done
 echo "$SELF: ${#SUMMARY[@]} runs done"
