@@ -442,8 +442,11 @@ func (s *Sim) PrintPattern(w io.Writer, r int) error {
 }
 
 // ResolveHosts turns host names (a job's allocation, e.g. from a Slurm host
-// list) into host indices of f, in order. Unknown names (the first few are
-// named) and a host given twice are errors.
+// list) into host indices of f, in order. A name matches a host of that
+// name, or else one named "H-" + name: fabrics read from InfiniBand files
+// name hosts after their descriptions that way (node017 → H-node017), so
+// the names Slurm knows apply. Unknown names (the first few are named) and
+// a host given twice are errors.
 func ResolveHosts(f *lft.Fabric, names []string) ([]int32, error) {
 	out := make([]int32, 0, len(names))
 	seen := make(map[int32]bool, len(names))
@@ -451,8 +454,17 @@ func ResolveHosts(f *lft.Fabric, names []string) ([]int32, error) {
 	for _, name := range names {
 		v, ok := f.NodeByName(name)
 		if !ok || f.HostIndex(v) < 0 {
-			unknown = append(unknown, name)
-			continue
+			v, ok = f.NodeByName("H-" + name)
+		}
+		if !ok || f.HostIndex(v) < 0 {
+			if ports := machinePorts(f, name); len(ports) > 1 {
+				return nil, fmt.Errorf("%s has %d HCA ports in the fabric (%s): name the one the job uses", name, len(ports), strings.Join(ports, ", "))
+			} else if len(ports) == 1 {
+				v, _ = f.NodeByName(ports[0])
+			} else {
+				unknown = append(unknown, name)
+				continue
+			}
 		}
 		h := f.HostIndex(v)
 		if seen[h] {
@@ -471,6 +483,20 @@ func ResolveHosts(f *lft.Fabric, names []string) ([]int32, error) {
 			len(unknown), len(names), strings.Join(shown, ", "), more)
 	}
 	return out, nil
+}
+
+// machinePorts lists the hosts of f that are HCA ports of the machine
+// name: "H-name" followed by ":port" (a multi-port HCA) or "_desc" (one
+// of several HCAs).
+func machinePorts(f *lft.Fabric, name string) []string {
+	var out []string
+	for h := range f.NumHosts() {
+		n := f.HostName(h)
+		if rest, ok := strings.CutPrefix(n, "H-"+name); ok && rest != "" && (rest[0] == ':' || rest[0] == '_') {
+			out = append(out, n)
+		}
+	}
+	return out
 }
 
 // allocationDigest fingerprints an allocation for shard metadata ("" when
