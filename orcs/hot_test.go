@@ -1,11 +1,16 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // TestHotGather checks --hot on a gather to H0 on the 16-host fat tree,
@@ -97,5 +102,39 @@ func TestBinaryInputRefused(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), "/dev/zero: a NUL byte at offset 0: binary data, not a text file") {
 			t.Errorf("%v: %v", args, err)
 		}
+	}
+}
+
+// TestSigtermKeepsOutput stops a long simulation with SIGTERM, as Slurm's
+// scancel does: the exit code is 143, the previous output file is kept and
+// no temporary file is left beside it.
+func TestSigtermKeepsOutput(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "out.txt")
+	if err := os.WriteFile(out, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(orcsBin, "-i", "../testdata/ft64.dot", "-p", "bisect_fb_sym", "-n", "50000000", "--seed", "1", "-o", out)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(300 * time.Millisecond)
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 143 || time.Since(start) > time.Second {
+		t.Errorf("exit %v after %s, want 143 within 1 s; stderr %q", err, time.Since(start), stderr.String())
+	}
+	if got, _ := os.ReadFile(out); string(got) != "old\n" {
+		t.Errorf("output file now %q", got)
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 1 {
+		t.Errorf("files left: %v", files)
+	}
+	if strings.Count(stderr.String(), "\n") != 1 || !strings.HasPrefix(stderr.String(), "orcs: stopped by terminated") {
+		t.Errorf("stderr %q", stderr.String())
 	}
 }

@@ -9,6 +9,7 @@ import (
 	"os/signal"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
@@ -75,15 +76,35 @@ func loadRouteInput(c *cli.Context) (*opensm.Input, error) {
 // signalContext is cancelled by Ctrl-C (SIGINT) and SIGTERM, so that the
 // tools are stopped and the work directories removed before orcs exits.
 func signalContext() (context.Context, context.CancelFunc) {
-	return signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	ownSignals.Store(true)
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case sig := <-ch:
+			stoppedBy.Store(sig)
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(ch); cancel() }
 }
 
-// interrupted turns a cancellation by a signal into a clear error.
+// stoppedBy holds the signal that cancelled a signalContext.
+var stoppedBy atomic.Value
+
+// interrupted turns a cancellation by a signal into a clear error with
+// the exit code of the signal (130 for Ctrl-C, 143 for SIGTERM).
 func interrupted(err error) error {
-	if errors.Is(err, context.Canceled) {
-		return cli.Exit("interrupted; the tools were stopped", 130)
+	if !errors.Is(err, context.Canceled) {
+		return err
 	}
-	return err
+	code := 130
+	if sig, _ := stoppedBy.Load().(os.Signal); sig == syscall.SIGTERM {
+		code = 143
+	}
+	return cli.Exit("interrupted; the tools were stopped", code)
 }
 
 func routeAction(c *cli.Context) error {

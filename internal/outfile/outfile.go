@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"sync"
 )
 
 // File is an output being written. Write to it, then Commit or Abort.
@@ -44,7 +45,23 @@ func Create(path string) (*File, error) {
 		}
 		return nil, fmt.Errorf("%s: cannot create: %w", path, err)
 	}
+	pending.Store(tmp.Name(), struct{}{})
 	return &File{Writer: bufio.NewWriterSize(tmp, 1<<16), path: path, tmp: tmp}, nil
+}
+
+// pending holds the temporary files of outputs not yet committed or
+// aborted, for RemovePending.
+var pending sync.Map
+
+// RemovePending removes the temporary files of every output still being
+// written, for a process that is stopped by a signal: the targets keep
+// their previous contents and no temporary file is left behind.
+func RemovePending() {
+	pending.Range(func(name, _ any) bool {
+		os.Remove(name.(string))
+		pending.Delete(name)
+		return true
+	})
 }
 
 // Commit flushes the output and moves it into place.
@@ -76,6 +93,7 @@ func (f *File) Commit() error {
 		os.Remove(f.tmp.Name())
 		return fmt.Errorf("%s: %w", f.path, err)
 	}
+	pending.Delete(f.tmp.Name())
 	return nil
 }
 
@@ -88,5 +106,6 @@ func (f *File) Abort() {
 	if f.tmp != nil {
 		f.tmp.Close()
 		os.Remove(f.tmp.Name())
+		pending.Delete(f.tmp.Name())
 	}
 }

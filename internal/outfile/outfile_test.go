@@ -77,3 +77,27 @@ func TestSpecialFileWrittenInPlace(t *testing.T) {
 		t.Fatal("a directory as output: want an error")
 	}
 }
+
+// TestRemovePending checks that the temporary files of unfinished outputs
+// go, and committed outputs stay.
+func TestRemovePending(t *testing.T) {
+	dir := t.TempDir()
+	done, err := Create(filepath.Join(dir, "done"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	done.WriteString("x")
+	if err := done.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	open, err := Create(filepath.Join(dir, "open"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	open.WriteString("y")
+	RemovePending()
+	files, _ := os.ReadDir(dir)
+	if len(files) != 1 || files[0].Name() != "done" {
+		t.Errorf("files after RemovePending: %v", files)
+	}
+}
