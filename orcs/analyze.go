@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -64,8 +66,8 @@ func analyzeAction(c *cli.Context) error {
 	switch {
 	case c.Bool("checkinputfile") && c.Bool("routequal"):
 		return fmt.Errorf("--checkinputfile and --routequal are two separate runs: give one")
-	case c.IsSet("shard") && c.IsSet("format"):
-		return fmt.Errorf("--shard writes a shard file for orcs merge; give --format to orcs merge")
+	case c.IsSet("shard") && slices.Contains([]string{".csv", ".txt"}, strings.ToLower(filepath.Ext(c.String("output_file")))):
+		return fmt.Errorf("--shard writes a shard file (JSON) for orcs merge, not %s; --format applies to the merge", c.String("output_file"))
 	case c.Int("threads") < 0:
 		return fmt.Errorf("-j/--threads %d: want 0 (all cores) or more", c.Int("threads"))
 	}

@@ -83,7 +83,7 @@ func TestRefusedCombinations(t *testing.T) {
 		want string
 	}{
 		{[]string{"--checkinputfile", "--routequal"}, "give one"},
-		{[]string{"--shard", "0/2", "--seed", "1", "--format", "csv"}, "give --format to orcs merge"},
+		{[]string{"--shard", "0/2", "--seed", "1", "--format", "csv", "-o", "s.csv"}, "--shard writes a shard file (JSON) for orcs merge, not s.csv"},
 		{[]string{"-j", "-3"}, "want 0 (all cores) or more"},
 		{[]string{"--hot", "-1"}, "--hot N wants N > 0"},
 	} {
