@@ -66,8 +66,6 @@ func analyzeAction(c *cli.Context) error {
 	switch {
 	case c.Bool("checkinputfile") && c.Bool("routequal"):
 		return fmt.Errorf("--checkinputfile and --routequal are two separate runs: give one")
-	case c.IsSet("shard") && slices.Contains([]string{".csv", ".txt"}, strings.ToLower(filepath.Ext(c.String("output_file")))):
-		return fmt.Errorf("--shard writes a shard file (JSON) for orcs merge, not %s; --format applies to the merge", c.String("output_file"))
 	case c.Int("threads") < 0:
 		return fmt.Errorf("-j/--threads %d: want 0 (all cores) or more", c.Int("threads"))
 	}
@@ -78,6 +76,9 @@ func analyzeAction(c *cli.Context) error {
 	shard, err := sim.ParseShard(c.String("shard"))
 	if err != nil {
 		return err
+	}
+	if c.IsSet("shard") && slices.Contains([]string{".csv", ".txt"}, strings.ToLower(filepath.Ext(c.String("output_file")))) {
+		return fmt.Errorf("--shard writes a shard file (JSON) for orcs merge, not %s; --format applies to the merge", c.String("output_file"))
 	}
 	sharded := c.IsSet("shard")
 	seed, seedGiven, err := sim.ParseSeed(c.String("seed"))
