@@ -60,6 +60,7 @@ var ibCounts = map[string][3]int{
 	"dualport": {8, 2, 2 * (8 + 2)},
 	"torus":    {16, 16, 2 * (16 + 32)},
 	"lid64":    {63, 1, 2 * 63},
+	"mesh":     {16, 16, 2 * (16 + 24)},
 }
 
 func mustTopology(t testing.TB, path string) *Topology {
