@@ -46,10 +46,10 @@ type Options struct {
 	Examples int
 }
 
-// Channel is a directed cable on one VL.
+// Channel is a directed cable (a link id of the fabric) on one VL.
 type Channel struct {
-	Link int32 `json:"-"`
-	VL   uint8 `json:"vl"`
+	Link int32
+	VL   uint8
 }
 
 // Flow is a route from host Src to host Dst (host indices).
