@@ -26,9 +26,10 @@ unit:
 
 # e2e: the end-to-end tests with the real InfiniBand tools (ibsim, OpenSM,
 # infiniband-diags; make deps installs them): every OpenSM engine on 16- and
-# 64-host fabrics, orcs route, compare and dot2osm. make unit runs them too.
+# 64-host fabrics, orcs route, compare and dot2osm, and orcs deadlock against
+# ibdmchk (ibutils). make unit runs them too.
 e2e:
-	$(GO) test -count=1 -run 'Route|Compare|RoundTrip' ./opensm ./orcs ./dot2osm
+	$(GO) test -count=1 -run 'Route|Compare|RoundTrip|Ibdmchk' ./opensm ./orcs ./dot2osm ./deadlock
 
 test: deps build unit
 	bash test/slurm/shards_test.sh bin/orcs testdata/ft64.dot

@@ -63,6 +63,7 @@ var ibCounts = map[string][3]int{
 	// 8 CA ports that are hosts (2 aggregation nodes left out), 4 ASICs of
 	// a director and 2 edge switches.
 	"cluster": {8, 6, 2 * (8 + 4 + 4)},
+	"mesh":    {16, 16, 2 * (16 + 24)},
 }
 
 func mustTopology(t testing.TB, path string) *Topology {

@@ -84,3 +84,14 @@ func (f *Fabric) checkSpread() error {
 	}
 	return nil
 }
+
+// LIDOffset returns the LID offset over which host src reaches host dst:
+// src mod 2^LMC of dst's port with LMC spread, else 0. Routes towards dst
+// over the same offset follow the same switch tables, so the next hop from
+// a node towards dst is a function of the offset alone.
+func (f *Fabric) LIDOffset(src, dst int32) int32 {
+	if f.spread == nil {
+		return 0
+	}
+	return src & f.spreadMask[dst]
+}

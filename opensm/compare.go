@@ -88,6 +88,11 @@ type EngineRow struct {
 	Notes         []string         `json:"notes,omitempty"`
 	Error         string           `json:"error,omitempty"`
 	Values        []float64        `json:"values,omitempty"`
+
+	// Deadlock is the credit-loop check of the routing: "free (K VLs)",
+	// "loop", or "" when unknown (a loop on one lane by an engine that
+	// separates paths by SL, whose SLs were not read).
+	Deadlock string `json:"deadlock"`
 }
 
 // Comparison is the result of Compare.
@@ -175,6 +180,7 @@ func Compare(ctx context.Context, in *Input, opt CompareOptions, report func(eng
 				row.Notes = res.Log.Notes
 			}
 			errs[i] = simulateRow(&row, res.Fabric, opt.Sim)
+			row.Deadlock = deadlockVerdict(res, opt.Sim.Threads)
 		}
 		if err := errs[i]; err != nil {
 			row.Error = err.Error()
@@ -220,6 +226,7 @@ func routeAll(ctx context.Context, in *Input, opt CompareOptions) ([]*Result, []
 			ro := in.Options(e)
 			ro.Tools = tools
 			ro.AllowFallback = true
+			ro.PathSLs = AssignsSLs(e) && in.Fabric.NumHosts() <= ComparePathSLHosts
 			ro.Timeout = opt.Timeout
 			if opt.Configure != nil {
 				opt.Configure(&ro)
@@ -306,11 +313,11 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "fabric %s: %d hosts, %d switches; pattern %s on %d hosts, metric %s (%s), %d runs, seed %d\n\n",
 		c.Fabric, c.Hosts, c.Switches, c.Pattern, c.Commsize, c.Metric, c.Value, c.Runs, c.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "engine\tused\troute s\tmean bw\tp5\tmedian\tp95\tmax cong\tunroutable\t\n")
+	fmt.Fprintf(tw, "engine\tused\troute s\tmean bw\tp5\tmedian\tp95\tmax cong\tunroutable\tdeadlock\t\n")
 	var notes []string
 	for _, r := range c.Engines {
 		if r.Error != "" {
-			fmt.Fprintf(tw, "%s\tfailed\t\t\t\t\t\t\t\t\n", r.Requested)
+			fmt.Fprintf(tw, "%s\tfailed\t\t\t\t\t\t\t\t\t\n", r.Requested)
 			notes = append(notes, fmt.Sprintf("%s failed: %s", r.Requested, firstLine(r.Error)))
 			continue
 		}
@@ -323,9 +330,14 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 			}
 			notes = append(notes, fmt.Sprintf("* %s fell back to %s%s", r.Requested, r.Used, why))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.4f\t%s\t%s\t%s\t%d\t%d\t\n", r.Requested, used, r.RouteSeconds,
+		dl := r.Deadlock
+		if dl == "" {
+			dl = "?"
+			notes = append(notes, fmt.Sprintf("? %s: deadlock unknown: a credit loop on one VL, but %s separates paths by SL and its SLs were not read", r.Requested, r.Used))
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.4f\t%s\t%s\t%s\t%d\t%d\t%s\t\n", r.Requested, used, r.RouteSeconds,
 			r.MeanBandwidth, num(r.Summary.P5), num(r.Summary.Median), num(r.Summary.P95), r.MaxCongestion,
-			r.Unroutable+r.Loops)
+			r.Unroutable+r.Loops, dl)
 	}
 	if err := tw.Flush(); err != nil {
 		return err

@@ -15,6 +15,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"orcs/deadlock"
 	"orcs/ib"
 	"orcs/lft"
 )
@@ -83,6 +84,13 @@ type Options struct {
 	RootGUIDFile, CNGUIDFile string
 	// ExtraArgs are passed to OpenSM as they are.
 	ExtraArgs []string
+	// PathSLs runs OpenSM without -o and, once the subnet is up, asks its
+	// subnet administrator for the PathRecord of every ordered pair of
+	// hosts (saquery PR, kept as PathSLFile) before stopping it, so that
+	// Result.Lanes holds the SL of every path. Engines that assign SLs
+	// (AssignsSLs) then run with QoS on (-Q): OpenSM sets the SL2VL tables
+	// and dumps them (opensm-sl2vl.dump). At most MaxPathSLHosts hosts.
+	PathSLs bool
 }
 
 // Result is a fabric routed by OpenSM.
@@ -106,11 +114,15 @@ type Result struct {
 	// Log summarises OpenSM's log.
 	Log LogSummary
 	// Start is the time ibsim took to become ready; OpenSM the run time of
-	// the opensm process (its routing time, start and exit included).
+	// the opensm process (its routing time, start and exit included; with
+	// PathSLs up to SUBNET UP, without the path queries).
 	Start, OpenSM time.Duration
 	// Command is the OpenSM command line, with the work directory shown
 	// as "WORK".
 	Command string
+	// Lanes are the SLs of the paths and the SL2VL tables of the routing
+	// (with PathSLs), else nil.
+	Lanes *deadlock.Lanes
 }
 
 // FallbackError reports an OpenSM that routed with another engine than
@@ -272,10 +284,20 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 			return nil
 		}
 	}
-	if err := r.child.wait(ctx, r.opt.Timeout, r.opt.Grace, poll); err != nil {
+	if r.opt.PathSLs {
+		err = r.waitSubnetUp(ctx, logPath)
+		res.OpenSM = time.Since(t1) // up to SUBNET UP: the path queries are not routing time
+		if err == nil {
+			err = r.queryPathSLs(ctx)
+		}
+		r.child.stop(r.opt.Grace) // it sweeps on until stopped
+	} else {
+		err = r.child.wait(ctx, r.opt.Timeout, r.opt.Grace, poll)
+		res.OpenSM = time.Since(t1)
+	}
+	if err != nil {
 		return nil, r.withLog(err, "opensm.log")
 	}
-	res.OpenSM = time.Since(t1)
 	logData, err := os.ReadFile(logPath)
 	if err != nil {
 		return nil, r.withLog(fmt.Errorf("OpenSM wrote no log: %w", err), "opensm.out")
@@ -328,6 +350,11 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 			return nil, r.withLog(err, "opensm.log")
 		}
 	}
+	if r.opt.PathSLs {
+		if res.Lanes, err = r.pathLanes(res.Fabric); err != nil {
+			return nil, err
+		}
+	}
 	if res.Fallback && !r.opt.AllowFallback {
 		return res, &FallbackError{Requested: res.Engine, Used: res.Used, Notes: res.Log.Notes}
 	}
@@ -341,6 +368,13 @@ func (r *run) openSMArgs(topo *ib.Topology) ([]string, error) {
 		engine += ",no_fallback"
 	}
 	args := []string{"-o", "-e", "-d", "2", "-D", "0x43", "-t", "1000", "-R", engine}
+	if r.opt.PathSLs {
+		args = args[1:] // stay up: the SA answers PathRecords while OpenSM runs
+		seeded := strings.EqualFold(r.opt.Engine, "torus-2QoS") && (r.opt.Torus != nil || r.opt.TorusConfig != "")
+		if AssignsSLs(r.opt.Engine) && !seeded { // a seeded torus-2QoS gets -Q below
+			args = append(args, "-Q")
+		}
+	}
 	guid := guidLookup(topo)
 	if r.opt.Torus != nil && strings.EqualFold(r.opt.Engine, "torus-2QoS") {
 		conf, err := r.opt.Torus.config(guid)

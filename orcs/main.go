@@ -31,7 +31,9 @@ func main() {
 	go stopOnSignal()
 	app := newApp()
 	if err := app.Run(cliargs.Interspersed(app, cliargs.AttachedValues(app, os.Args))); err != nil {
-		fmt.Fprintf(os.Stderr, "orcs: %v\n", err)
+		if msg := err.Error(); msg != "" { // an exit status without a message (orcs deadlock: 2)
+			fmt.Fprintf(os.Stderr, "orcs: %v\n", err)
+		}
 		var ec cli.ExitCoder
 		if errors.As(err, &ec) {
 			os.Exit(ec.ExitCode())

@@ -46,7 +46,7 @@ func routeCommand() *cli.Command {
 		Flags: append(append(fabricFlags(""), openSMFlags()...),
 			&cli.StringFlag{Name: "engine", Aliases: []string{"R"}, Usage: "OpenSM routing `ENGINE`", Required: true},
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the routed dot to `FILE` (with --keep: only when given)"},
-			&cli.StringFlag{Name: "keep", Usage: "keep the net file, OpenSM's log and dumps (and the diagnostics' output) in `DIR`"},
+			&cli.StringFlag{Name: "keep", Usage: "keep the net file, OpenSM's log and dumps (and the diagnostics' output) in `DIR`; for lash, dfsssp, nue, torus-2QoS (up to 128 hosts) also every path's SL (saquery-pr.txt, for orcs deadlock)"},
 			&cli.BoolFlag{Name: "allow-fallback", Usage: "accept tables of another engine when OpenSM falls back (reported on stderr)"},
 			&cli.BoolFlag{Name: "no-fallback", Usage: "run OpenSM with ENGINE,no_fallback and stop it when the engine fails"},
 			&cli.StringFlag{Name: "roots", Usage: "root switches for updn, dnup, ftree: comma-separated `NAMES`, or \"tree\" for the top level of a generated fat tree"},
@@ -117,6 +117,7 @@ func routeAction(c *cli.Context) error {
 	opt.AllowFallback = c.Bool("allow-fallback")
 	opt.NoFallback = c.Bool("no-fallback")
 	opt.Keep = c.String("keep")
+	opt.PathSLs = opt.Keep != "" && opensm.AssignsSLs(opt.Engine) && in.Fabric.NumHosts() <= opensm.MaxPathSLHosts
 	opt.DumpFTS = c.Bool("verify")
 	opt.IBNetDiscover = c.Bool("ibnetdiscover")
 	opt.Timeout = c.Duration("timeout")

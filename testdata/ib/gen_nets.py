@@ -171,6 +171,32 @@ def torus():
     return f
 
 
+def mesh():
+    n = 4
+    f = Fabric("mesh", """\
+# mesh: 4x4 2-D mesh (no wrap-around links) of 8-port switches, one host
+# per switch, cabled like torus.net without the wrap-around cables.
+# Switch S-<x>-<y> (x, y = 0..3): port 1 = x+ (to S-<x+1>-<y> port 2),
+#   port 2 = x-, port 3 = y+ (to S-<x>-<y+1> port 4), port 4 = y-,
+#   port 5 -> host H-<4y+x>; ports at the border and 6-8 unconnected.
+# Switches are listed y-major, so S-<x>-<y> gets node GUID 0x200000 + 4y + x.
+""")
+    for y in range(n):
+        for x in range(n):
+            f.node("Switch", 8, "S-%d-%d" % (x, y))
+    for h in range(n * n):
+        f.node("Hca", 1, "H-%d" % h)
+    for y in range(n):
+        for x in range(n):
+            s = "S-%d-%d" % (x, y)
+            if x + 1 < n:
+                f.link(s, 1, "S-%d-%d" % (x + 1, y), 2)
+            if y + 1 < n:
+                f.link(s, 3, "S-%d-%d" % (x, y + 1), 4)
+            f.link(s, 5, "H-%d" % (n * y + x), 1)
+    return f
+
+
 def sw_guid(i):
     """Node GUID ibsim gives the i-th switch of a file (no GUID directives)."""
     return "0x%x" % (0x200000 + i)
@@ -257,7 +283,7 @@ def cluster():
 
 
 FABRICS = {"ft16": ft16, "ft64": ft64, "dualport": dualport, "torus": torus,
-           "lid64": lid64, "cluster": cluster}
+           "lid64": lid64, "cluster": cluster, "mesh": mesh}
 
 
 def main(argv):

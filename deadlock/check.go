@@ -1,0 +1,654 @@
+// Package deadlock answers "is my routing deadlock-free?": it builds the
+// channel dependency graph of a fabric's forwarding tables and looks for
+// cycles in it (credit loops).
+//
+// A channel is a directed cable (an lft link) on one virtual lane (VL). A
+// route that leaves channel a for channel b makes b's free buffer space a
+// condition for a's packets to move on: a dependency a → b. Every ordered
+// pair of hosts contributes the dependencies of its route, walked with the
+// fabric's one next-hop rule (lft.Fabric.NextHop, LMC spread included). With
+// credit-based flow control a cycle of dependencies can fill up and stop
+// for good: a credit loop. Routing without a cycle is deadlock-free.
+//
+// Where the service level (SL) of each path and the SL-to-VL tables of the
+// switches are known (Lanes), a hop's VL is the switch's SL2VL entry for
+// the packet's input port, output port and SL, and a dependency links two
+// (cable, VL) channels. Each VL is a layer of the graph; a dependency
+// between layers exists where a switch moves packets to another VL (as
+// torus-2QoS does at a torus's dateline). Cycles are looked for in the whole
+// graph, so a loop that crosses layers is found too.
+//
+// Cost: for one destination (and one LID offset and SL) the next hop from
+// every node is a function, so the walks towards it visit every channel at
+// most once: the graph is built in time linear in the size of the tables
+// (destinations × channels), with flat arrays and no maps. Strongly
+// connected components (Tarjan) count the loops; a breadth-first search
+// bounded by the best length so far finds a shortest one.
+package deadlock
+
+import (
+	"fmt"
+	"math/bits"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"orcs/lft"
+)
+
+// Options controls Check.
+type Options struct {
+	// Threads is how many goroutines build the graph (< 1: all cores).
+	Threads int
+	// Examples is how many flows are listed per dependency of the loop
+	// found (0: none).
+	Examples int
+}
+
+// Channel is a directed cable (a link id of the fabric) on one VL.
+type Channel struct {
+	Link int32
+	VL   uint8
+}
+
+// Flow is a route from host Src to host Dst (host indices).
+type Flow struct{ Src, Dst int32 }
+
+// LayerStats describes one VL layer of the dependency graph.
+type LayerStats struct {
+	VL           uint8
+	Channels     int // channels of this VL some route uses
+	Dependencies int // dependencies between two channels of this VL
+	Loops        int // strongly connected components with a cycle, all of whose channels are on this VL
+}
+
+// Result is what Check finds.
+type Result struct {
+	Hosts, Switches, Links int
+	// Routes is the number of ordered host pairs walked.
+	Routes int64
+	// VLs are the VLs some hop of some route uses, ascending.
+	VLs []uint8
+	// Channels counts the (cable, VL) channels some route uses;
+	// Dependencies the distinct dependencies between them, CrossVL those
+	// that change VL.
+	Channels, Dependencies, CrossVL int
+	// Layers has one entry per VL of VLs.
+	Layers []LayerStats
+	// LoopComponents counts the strongly connected components of the
+	// dependency graph that contain a cycle, LoopChannels their channels.
+	// Every credit loop lies in one of them; they are not the number of
+	// elementary cycles (which can grow exponentially and is not counted).
+	LoopComponents, LoopChannels int
+	// MixedLoops counts the components with a cycle that span several VLs.
+	MixedLoops int
+	// Loop is a shortest credit loop: Loop[i] → Loop[i+1] and the last
+	// back to the first are dependencies. It is nil when the routing is
+	// deadlock-free.
+	Loop []Channel
+	// Examples[i] lists flows whose routes create the dependency Loop[i] →
+	// Loop[(i+1) mod len(Loop)].
+	Examples [][]Flow
+	// MissingVL counts hops whose node had SL2VL tables without the entry
+	// for the hop's ports and SL (VL = SL assumed).
+	MissingVL int64
+
+	f     *lft.Fabric
+	lanes *Lanes
+	g     *graph
+}
+
+// Free reports whether the routing is deadlock-free (no credit loop).
+func (r *Result) Free() bool { return len(r.Loop) == 0 }
+
+// graph is the dependency graph under construction and its CSR form.
+type graph struct {
+	f     *lft.Fabric
+	lanes *Lanes
+	H     int
+	K     int       // VL slots: VLs that some hop may use
+	vlOf  []uint8   // slot → VL
+	slot  [16]int32 // VL → slot, -1 when not possible
+
+	to, fromPort, toPort []int32 // per link
+	outSlot              []int32 // per link: its index among its node's out-links
+	rowBits              []int64 // per link: out-links of its head node × K
+	bitBase              []int64 // per link: first bit of its channels' rows
+	inBase               []int32 // per link: SL2VL table offset of (head node, this link's port as input), or -1
+	outOff               []int32 // per link: offset of this link's port as output within a table row
+	hostBase             []int32 // per host: offset of its CA port's table, or -1
+
+	adjStart []int32 // CSR over channels (link*K + slot)
+	adj      []int32
+	used     []uint64 // channels some route uses
+}
+
+// Check builds the channel dependency graph of f's routes (every ordered
+// pair of hosts) on the lanes given (nil: one lane) and looks for credit
+// loops.
+func Check(f *lft.Fabric, lanes *Lanes, opt Options) (*Result, error) {
+	if lanes == nil {
+		lanes = NewLanes(f)
+	}
+	if lanes.hosts != f.NumHosts() || len(lanes.base) != len(f.Nodes) {
+		return nil, fmt.Errorf("deadlock: lanes of another fabric")
+	}
+	if opt.Threads < 1 {
+		opt.Threads = runtime.NumCPU()
+	}
+	g := newGraph(f, lanes)
+	missing := g.build(opt.Threads)
+	res := &Result{Hosts: f.NumHosts(), Switches: f.NumSwitches(), Links: len(f.Links),
+		Routes: int64(g.H) * int64(g.H-1), MissingVL: missing, f: f, lanes: lanes, g: g}
+	g.summarize(res)
+	if res.LoopComponents > 0 && opt.Examples > 0 {
+		res.Examples = g.examples(res.Loop, opt.Examples)
+	}
+	return res, nil
+}
+
+// newGraph lays out the flat arrays of the walk.
+func newGraph(f *lft.Fabric, lanes *Lanes) *graph {
+	g := &graph{f: f, lanes: lanes, H: f.NumHosts()}
+	// VL slots: every VL a table gives for an SL in use, and the SLs
+	// themselves (VL = SL where no table entry applies).
+	var sls uint16 = 1
+	if lanes.sl != nil {
+		sls = 0
+		for _, s := range lanes.sl {
+			sls |= 1 << s
+		}
+	}
+	vls := sls
+	if lanes.hasTables() {
+		for i, x := range lanes.vl {
+			if x != noVL && sls&(1<<(i%NumSLs)) != 0 {
+				vls |= 1 << x
+			}
+		}
+	}
+	for v := range g.slot {
+		g.slot[v] = -1
+		if vls&(1<<v) != 0 {
+			g.slot[v] = int32(len(g.vlOf))
+			g.vlOf = append(g.vlOf, uint8(v))
+		}
+	}
+	g.K = len(g.vlOf)
+
+	L := len(f.Links)
+	g.to, g.fromPort, g.toPort = make([]int32, L), make([]int32, L), make([]int32, L)
+	g.outSlot, g.rowBits, g.bitBase = make([]int32, L), make([]int64, L), make([]int64, L+1)
+	g.inBase, g.outOff = make([]int32, L), make([]int32, L)
+	for v := range f.Nodes {
+		for i, l := range f.OutLinks(int32(v)) {
+			g.outSlot[l] = int32(i)
+		}
+	}
+	for l, k := range f.Links {
+		g.to[l], g.fromPort[l], g.toPort[l] = k.To, k.FromPort, k.ToPort
+		g.rowBits[l] = int64(len(f.OutLinks(k.To)) * g.K)
+		g.bitBase[l+1] = g.bitBase[l] + int64(g.K)*g.rowBits[l]
+		g.inBase[l], g.outOff[l] = -1, int32(k.FromPort)*NumSLs
+		p := lanes.ports[k.To]
+		if b := lanes.base[k.To]; b >= 0 {
+			in := k.ToPort
+			if p == 1 {
+				in = 0
+			}
+			g.inBase[l] = b + in*p*NumSLs
+		}
+		if lanes.ports[k.From] == 1 {
+			g.outOff[l] = 0
+		}
+	}
+	g.hostBase = make([]int32, g.H)
+	for h := range g.hostBase {
+		g.hostBase[h] = lanes.base[f.HostNode(h)]
+	}
+	return g
+}
+
+// worker is the private state of one goroutine building the graph.
+type worker struct {
+	bits    []uint64 // dependency rows, see graph.bitBase
+	used    []uint64 // channels visited
+	stamp   []int32  // channel → generation of its last visit
+	gen     int32
+	missing int64
+	keys    []int32 // per source: its group (LID offset × 16 + SL)
+	order   []int32 // sources sorted by group
+	count   []int32 // group → sources in it, then start in order
+}
+
+// build walks every route and fills the CSR graph; it returns the number
+// of hops whose SL2VL entry was missing.
+func (g *graph) build(threads int) int64 {
+	f := g.f
+	nch := len(f.Links) * g.K
+	nbits := g.bitBase[len(f.Links)]
+	groups := NumSLs
+	for d := int32(0); d < int32(g.H); d++ {
+		for s := int32(0); s < int32(g.H); s++ {
+			groups = max(groups, int(f.LIDOffset(s, d)+1)*NumSLs)
+		}
+		if !f.LMCSpread() {
+			break
+		}
+	}
+	threads = max(1, min(threads, g.H))
+	workers := make([]*worker, threads)
+	var next atomic.Int32
+	var wg sync.WaitGroup
+	for t := range workers {
+		w := &worker{bits: make([]uint64, (nbits+63)/64), used: make([]uint64, (nch+63)/64),
+			stamp: make([]int32, nch), keys: make([]int32, g.H), order: make([]int32, g.H),
+			count: make([]int32, groups+1)}
+		workers[t] = w
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				d := next.Add(1) - 1
+				if d >= int32(g.H) {
+					return
+				}
+				g.walkTo(w, d)
+			}
+		}()
+	}
+	wg.Wait()
+	// Merge the workers' rows and channel sets.
+	bitsAll, used := workers[0].bits, workers[0].used
+	missing := workers[0].missing
+	for _, w := range workers[1:] {
+		for i, x := range w.bits {
+			bitsAll[i] |= x
+		}
+		for i, x := range w.used {
+			used[i] |= x
+		}
+		missing += w.missing
+	}
+	g.used = used
+	// CSR: the successors of channel (a, slot i) in order of out-link and VL.
+	g.adjStart = make([]int32, nch+1)
+	for a := range f.Links {
+		outs := f.OutLinks(g.to[a])
+		for i := 0; i < g.K; i++ {
+			u := a*g.K + i
+			row := g.bitBase[a] + int64(i)*g.rowBits[a]
+			for j := int64(0); j < g.rowBits[a]; j++ {
+				if b := row + j; bitsAll[b>>6]&(1<<(b&63)) != 0 {
+					g.adj = append(g.adj, outs[j/int64(g.K)]*int32(g.K)+int32(j%int64(g.K)))
+				}
+			}
+			g.adjStart[u+1] = int32(len(g.adj))
+		}
+	}
+	return missing
+}
+
+// walkTo walks the routes of every source towards host d. Sources are
+// grouped by LID offset and SL: within a group the next hop and the next
+// VL are functions of the channel, so a walk stops at the first channel a
+// walk of the same group has visited.
+func (g *graph) walkTo(w *worker, d int32) {
+	f, H := g.f, int32(g.H)
+	target := f.HostNode(int(d))
+	// Counting sort of the sources by group.
+	clear(w.count)
+	for s := int32(0); s < H; s++ {
+		k := int32(-1)
+		if s != d {
+			k = f.LIDOffset(s, d)*NumSLs + int32(g.lanes.SL(s, d))
+			w.count[k+1]++
+		}
+		w.keys[s] = k
+	}
+	for k := 1; k < len(w.count); k++ {
+		w.count[k] += w.count[k-1]
+	}
+	for s := int32(0); s < H; s++ {
+		if k := w.keys[s]; k >= 0 {
+			w.order[w.count[k]] = s
+			w.count[k]++
+		}
+	}
+	prev := int32(-1)
+	K := int32(g.K)
+	vl := g.lanes.vl
+	for _, src := range w.order[:H-1] {
+		key := w.keys[src]
+		if key != prev {
+			w.gen++
+			prev = key
+		}
+		gen := w.gen
+		sl := int32(key % NumSLs)
+		a := f.NextHop(src, f.HostNode(int(src)), d)
+		if a < 0 {
+			continue
+		}
+		va := sl
+		if b := g.hostBase[src]; b >= 0 {
+			if x := vl[b+sl]; x != noVL {
+				va = int32(x)
+			}
+		}
+		ua := a*K + g.slot[va]
+		for {
+			if w.stamp[ua] == gen {
+				break
+			}
+			w.stamp[ua] = gen
+			w.used[ua>>6] |= 1 << (ua & 63)
+			v := g.to[a]
+			if v == target {
+				break
+			}
+			b := f.NextHop(src, v, d)
+			if b < 0 {
+				break
+			}
+			vb := sl
+			if ib := g.inBase[a]; ib >= 0 {
+				if x := vl[ib+g.outOff[b]+sl]; x != noVL {
+					vb = int32(x)
+				} else {
+					w.missing++
+				}
+			}
+			sb := g.slot[vb]
+			bit := g.bitBase[a] + int64(g.slot[va])*g.rowBits[a] + int64(g.outSlot[b]*K+sb)
+			w.bits[bit>>6] |= 1 << (bit & 63)
+			a, va, ua = b, vb, b*K+sb
+		}
+	}
+}
+
+// summarize counts channels, dependencies and loops, and finds a shortest
+// loop.
+func (g *graph) summarize(r *Result) {
+	n := len(g.adjStart) - 1
+	K := g.K
+	layer := make([]LayerStats, K)
+	for i := range layer {
+		layer[i].VL = g.vlOf[i]
+	}
+	for u := 0; u < n; u++ {
+		if g.used[u>>6]&(1<<(u&63)) != 0 {
+			r.Channels++
+			layer[u%K].Channels++
+		}
+		for _, w := range g.adj[g.adjStart[u]:g.adjStart[u+1]] {
+			r.Dependencies++
+			if int(w)%K == u%K {
+				layer[u%K].Dependencies++
+			} else {
+				r.CrossVL++
+			}
+		}
+	}
+	comp, cyclic := g.components()
+	compVL := make(map[int32]int, 0) // component → slot of its VL, or -1 when mixed
+	for u := 0; u < n; u++ {
+		c := comp[u]
+		if !cyclic[c] {
+			continue
+		}
+		r.LoopChannels++
+		if s, ok := compVL[c]; !ok {
+			compVL[c] = u % K
+		} else if s != u%K {
+			compVL[c] = -1
+		}
+	}
+	r.LoopComponents = len(compVL)
+	for _, s := range compVL {
+		if s < 0 {
+			r.MixedLoops++
+		} else {
+			layer[s].Loops++
+		}
+	}
+	for _, l := range layer {
+		if l.Channels > 0 {
+			r.VLs = append(r.VLs, l.VL)
+			r.Layers = append(r.Layers, l)
+		}
+	}
+	if r.LoopComponents > 0 {
+		for _, u := range g.shortestCycle(comp, cyclic) {
+			r.Loop = append(r.Loop, Channel{Link: u / int32(K), VL: g.vlOf[int(u)%K]})
+		}
+	}
+}
+
+// components returns the strongly connected component of every channel
+// (Tarjan's algorithm, iterative) and which components hold a cycle: more
+// than one channel, or a channel depending on itself.
+func (g *graph) components() (comp []int32, cyclic []bool) {
+	n := len(g.adjStart) - 1
+	index := make([]int32, n)
+	low := make([]int32, n)
+	comp = make([]int32, n)
+	for i := range index {
+		index[i], comp[i] = -1, -1
+	}
+	var stack, call []int32
+	var edge []int32 // per call frame: next edge to look at
+	onStack := make([]bool, n)
+	next := int32(0)
+	for root := 0; root < n; root++ {
+		if index[root] >= 0 {
+			continue
+		}
+		call, edge = append(call[:0], int32(root)), append(edge[:0], g.adjStart[root])
+		index[root], low[root] = next, next
+		next++
+		stack = append(stack, int32(root))
+		onStack[root] = true
+		for len(call) > 0 {
+			u := call[len(call)-1]
+			e := edge[len(edge)-1]
+			if e < g.adjStart[u+1] {
+				edge[len(edge)-1]++
+				w := g.adj[e]
+				if index[w] < 0 {
+					index[w], low[w] = next, next
+					next++
+					stack = append(stack, w)
+					onStack[w] = true
+					call, edge = append(call, w), append(edge, g.adjStart[w])
+				} else if onStack[w] {
+					low[u] = min(low[u], index[w])
+				}
+				continue
+			}
+			call, edge = call[:len(call)-1], edge[:len(edge)-1]
+			if len(call) > 0 {
+				p := call[len(call)-1]
+				low[p] = min(low[p], low[u])
+			}
+			if low[u] == index[u] {
+				c := int32(len(cyclic))
+				size := 0
+				for {
+					x := stack[len(stack)-1]
+					stack = stack[:len(stack)-1]
+					onStack[x] = false
+					comp[x] = c
+					size++
+					if x == u {
+						break
+					}
+				}
+				self := slices.Contains(g.adj[g.adjStart[u]:g.adjStart[u+1]], u)
+				cyclic = append(cyclic, size > 1 || self)
+			}
+		}
+	}
+	return comp, cyclic
+}
+
+// shortestCycle returns a shortest cycle of the graph, starting at the
+// lowest channel of all shortest cycles found first: a breadth-first
+// search from every channel of a component with a cycle, within its
+// component, that stops at the depth of the best cycle so far.
+func (g *graph) shortestCycle(comp []int32, cyclic []bool) []int32 {
+	n := len(g.adjStart) - 1
+	dist := make([]int32, n)
+	parent := make([]int32, n)
+	for i := range dist {
+		dist[i] = -1
+	}
+	best := int32(1 << 30)
+	var cycle, queue []int32
+	for s := int32(0); s < int32(n) && best > 1; s++ {
+		if !cyclic[comp[s]] {
+			continue
+		}
+		queue = append(queue[:0], s)
+		dist[s] = 0
+	search:
+		for qi := 0; qi < len(queue); qi++ {
+			x := queue[qi]
+			if dist[x]+1 >= best {
+				break
+			}
+			for _, w := range g.adj[g.adjStart[x]:g.adjStart[x+1]] {
+				if comp[w] != comp[s] {
+					continue
+				}
+				if w == s {
+					best = dist[x] + 1
+					cycle = cycle[:0]
+					for y := x; y != s; y = parent[y] {
+						cycle = append(cycle, y)
+					}
+					cycle = append(cycle, s)
+					slices.Reverse(cycle)
+					break search
+				}
+				if dist[w] < 0 {
+					dist[w], parent[w] = dist[x]+1, x
+					queue = append(queue, w)
+				}
+			}
+		}
+		for _, x := range queue {
+			dist[x] = -1
+		}
+	}
+	return cycle
+}
+
+// examples finds up to per flows per dependency of the loop, in order of
+// destination and source. Per destination and group the walks share what
+// they learnt: for every channel, which loop dependencies the rest of its
+// route uses (a bit set over the first 64 dependencies of the loop).
+func (g *graph) examples(loop []Channel, per int) [][]Flow {
+	f, H, K := g.f, int32(g.H), int32(g.K)
+	L := len(loop)
+	out := make([][]Flow, L)
+	pos := make([]int32, len(f.Links)*g.K) // channel → its index in the loop, or -1
+	for i := range pos {
+		pos[i] = -1
+	}
+	ch := make([]int32, L)
+	for i, c := range loop {
+		ch[i] = c.Link*K + g.slot[c.VL]
+		pos[ch[i]] = int32(i)
+	}
+	need := min(L, 64) * per
+	memo := make([]uint64, len(pos))
+	stamp := make([]int32, len(pos))
+	var gen int32
+	var path []int32
+	vl := g.lanes.vl
+	for d := int32(0); d < H && need > 0; d++ {
+		target := f.HostNode(int(d))
+		// Groups as in walkTo; here simply one generation per (offset, SL)
+		// key, tracked per key so that interleaved keys stay correct.
+		gens := map[int32]int32{}
+		for src := int32(0); src < H && need > 0; src++ {
+			if src == d {
+				continue
+			}
+			sl := int32(g.lanes.SL(src, d))
+			key := f.LIDOffset(src, d)*NumSLs + sl
+			kg, ok := gens[key]
+			if !ok {
+				gen++
+				kg = gen
+				gens[key] = kg
+			}
+			a := f.NextHop(src, f.HostNode(int(src)), d)
+			if a < 0 {
+				continue
+			}
+			va := sl
+			if b := g.hostBase[src]; b >= 0 {
+				if x := vl[b+sl]; x != noVL {
+					va = int32(x)
+				}
+			}
+			u := a*K + g.slot[va]
+			path = path[:0]
+			end := int32(-1) // channel whose memo is known, or -1: the route ended
+			for {
+				if stamp[u] == kg {
+					end = u
+					break
+				}
+				stamp[u] = kg
+				path = append(path, u)
+				v := g.to[a]
+				if v == target {
+					break
+				}
+				b := f.NextHop(src, v, d)
+				if b < 0 {
+					break
+				}
+				vb := sl
+				if ib := g.inBase[a]; ib >= 0 {
+					if x := vl[ib+g.outOff[b]+sl]; x != noVL {
+						vb = int32(x)
+					}
+				}
+				a, va, u = b, vb, b*K+g.slot[vb]
+			}
+			var mask uint64
+			if end >= 0 {
+				mask = memo[end]
+			}
+			nextCh := end
+			for i := len(path) - 1; i >= 0; i-- {
+				c := path[i]
+				if j := pos[c]; j >= 0 && j < 64 && nextCh == ch[(int(j)+1)%L] {
+					mask |= 1 << j
+				}
+				memo[c] = mask
+				nextCh = c
+			}
+			first := end
+			if len(path) > 0 {
+				first = path[0]
+			}
+			if first < 0 {
+				continue
+			}
+			for m := memo[first]; m != 0; m &= m - 1 {
+				j := bits.TrailingZeros64(m)
+				if len(out[j]) < per {
+					out[j] = append(out[j], Flow{Src: src, Dst: d})
+					need--
+				}
+			}
+		}
+	}
+	return out
+}

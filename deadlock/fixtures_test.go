@@ -1,0 +1,158 @@
+package deadlock
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"orcs/lft"
+	"orcs/source"
+)
+
+// ibFixtures holds the fabrics routed by real OpenSM engines on ibsim
+// (see its README and regen.sh, regen-deadlock.sh).
+const ibFixtures = "../testdata/ib"
+
+// loadRun reads the fabric of a fixture run (node descriptions as names)
+// and the lanes found beside its tables, or none with lanes "none".
+func loadRun(t *testing.T, run, lanes string) (*lft.Fabric, *Lanes) {
+	t.Helper()
+	dir := filepath.Join(ibFixtures, run)
+	lfts := filepath.Join(dir, "opensm-lfts.dump")
+	src, err := source.Load(source.Args{Topo: filepath.Join(dir, "opensm-subnet.lst"), LFTs: lfts, Names: "desc"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := Load(src.Fabric, Files{LFTs: lfts, SL: lanes, SL2VL: lanes})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src.Fabric, l
+}
+
+// TestFixtureVerdicts checks the verdict on every OpenSM routing of the
+// fixtures. Lanes are those kept beside the tables (saquery PR output and
+// opensm-sl2vl.dump), else one lane.
+func TestFixtureVerdicts(t *testing.T) {
+	for _, c := range []struct {
+		run, lanes, verdict string
+	}{
+		// 4x4 torus: minhop loops; updn finds no root there and falls
+		// back to minhop; dor (no VLs) loops around the rings.
+		{"torus/minhop", "", "credit loop on VL 0: 4 cables"},
+		{"torus/updn", "", "credit loop on VL 0: 4 cables"},
+		{"torus/dor", "", "credit loop on VL 0: 4 cables"},
+		// updn with a root given routes up/down: free on one VL.
+		{"torus/updn-roots", "", "deadlock-free (1 VL)"},
+		{"mesh/dor", "", "deadlock-free (1 VL)"},
+		{"ft16/updn", "", "deadlock-free (1 VL)"},
+		{"ft16/ftree", "", "deadlock-free (1 VL)"},
+		{"ft16/minhop", "", "deadlock-free (1 VL)"},
+		{"ft16/minhop-lmc1", "", "deadlock-free (1 VL)"},
+		{"ft64/updn", "", "deadlock-free (1 VL)"},
+		{"ft64/ftree", "", "deadlock-free (1 VL)"},
+		{"ft64/minhop", "", "deadlock-free (1 VL)"},
+		{"dualport/minhop", "", "deadlock-free (1 VL)"},
+		// The SL engines on the torus, with the SLs the SA answered and
+		// the SL2VL tables OpenSM set: free on several VLs ...
+		{"torus/lash-sl", "", "deadlock-free (2 VLs)"},
+		{"torus/dfsssp-sl", "", "deadlock-free (8 VLs)"},
+		{"torus/nue-sl", "", "deadlock-free (2 VLs)"},
+		{"torus/torus-2QoS-sl", "", "deadlock-free (2 VLs)"},
+		// ... and with every path on one lane, lash, dfsssp and nue loop.
+		{"torus/lash-sl", "none", "credit loop on VL 0: 4 cables"},
+		{"torus/dfsssp-sl", "none", "credit loop on VL 0: 4 cables"},
+		{"torus/nue-sl", "none", "credit loop on VL 0: 4 cables"},
+		// torus-2QoS's routes alone happen to close no loop on a 4x4 torus
+		// (ibdmchk agrees); its SLs and SL2VL tables are still read.
+		{"torus/torus-2QoS-sl", "none", "deadlock-free (1 VL)"},
+	} {
+		f, lanes := loadRun(t, c.run, c.lanes)
+		r := check(t, f, lanes)
+		if got := r.Verdict(); got != c.verdict {
+			t.Errorf("%s (lanes %q): %s, want %s", c.run, c.lanes, got, c.verdict)
+		}
+		if len(lanes.Notes) > 0 || r.MissingVL > 0 {
+			t.Errorf("%s: notes %v, %d hops without SL2VL entry", c.run, lanes.Notes, r.MissingVL)
+		}
+		if !r.Free() {
+			// The loop is a cycle of the graph, and every dependency has a
+			// flow that creates it.
+			for i, a := range r.Loop {
+				b := r.Loop[(i+1)%len(r.Loop)]
+				if !r.dependsOn(a, b) {
+					t.Errorf("%s: loop step %d is no dependency", c.run, i)
+				}
+				if len(r.Examples[i]) == 0 {
+					t.Errorf("%s: no flow creates loop step %d", c.run, i)
+				}
+			}
+		}
+	}
+}
+
+// TestFixtureLanes checks what the SL files of the fixtures hold, and that
+// both SL2VL sources (OpenSM's dump and the tables read back with
+// smpquery) give the same graph.
+func TestFixtureLanes(t *testing.T) {
+	for _, c := range []struct {
+		run string
+		sls string // the SLs the SA gave, as "0 1"
+	}{
+		{"torus/lash-sl", "0 1"},
+		{"torus/dfsssp-sl", "0 1 2 3 4 5 6 7"},
+		{"torus/nue-sl", "0 1"},
+		{"torus/torus-2QoS-sl", "0 1 2 3"},
+		{"torus/updn-roots", "0"},
+		{"mesh/dor", "0"},
+	} {
+		f, fromDump := loadRun(t, c.run, "")
+		var seen [NumSLs]bool
+		var list []string
+		for s := int32(0); s < int32(f.NumHosts()); s++ {
+			for d := int32(0); d < int32(f.NumHosts()); d++ {
+				if sl := fromDump.SL(s, d); s != d && !seen[sl] {
+					seen[sl] = true
+				}
+			}
+		}
+		for sl, ok := range seen {
+			if ok {
+				list = append(list, string(rune('0'+sl)))
+			}
+		}
+		if got := strings.Join(list, " "); got != c.sls {
+			t.Errorf("%s: SLs %q, want %q", c.run, got, c.sls)
+		}
+		if !strings.HasSuffix(fromDump.SLSource, "saquery-pr.txt (found beside the tables)") {
+			t.Errorf("%s: SL source %q", c.run, fromDump.SLSource)
+		}
+		dir := filepath.Join(ibFixtures, c.run)
+		src, err := source.Load(source.Args{Topo: filepath.Join(dir, "opensm-subnet.lst"), LFTs: filepath.Join(dir, "opensm-lfts.dump")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		fromSMP, err := Load(src.Fabric, Files{SL: filepath.Join(dir, "saquery-pr.txt"), SL2VL: filepath.Join(dir, "smpquery-sl2vl.txt")})
+		if err != nil {
+			t.Fatal(err)
+		}
+		a, b := check(t, f, fromDump), check(t, src.Fabric, fromSMP)
+		if a.Verdict() != b.Verdict() || a.Channels != b.Channels || a.Dependencies != b.Dependencies || a.CrossVL != b.CrossVL {
+			t.Errorf("%s: opensm-sl2vl.dump gives %s (%d channels, %d dependencies), smpquery %s (%d, %d)",
+				c.run, a.Verdict(), a.Channels, a.Dependencies, b.Verdict(), b.Channels, b.Dependencies)
+		}
+	}
+}
+
+// dependsOn reports whether the graph has the dependency a → b.
+func (r *Result) dependsOn(a, b Channel) bool {
+	g := r.g
+	u := a.Link*int32(g.K) + g.slot[a.VL]
+	w := b.Link*int32(g.K) + g.slot[b.VL]
+	for _, x := range g.adj[g.adjStart[u]:g.adjStart[u+1]] {
+		if x == w {
+			return true
+		}
+	}
+	return false
+}

@@ -1,0 +1,264 @@
+package deadlock
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+)
+
+// vlCount says "1 VL" or "K VLs".
+func vlCount(k int) string {
+	if k == 1 {
+		return "1 VL"
+	}
+	return fmt.Sprintf("%d VLs", k)
+}
+
+// Verdict is the first line of the report: "deadlock-free (K VLs)" or
+// "credit loop on VL v: N cables" (or "across VLs").
+func (r *Result) Verdict() string {
+	if r.Free() {
+		return fmt.Sprintf("deadlock-free (%s)", vlCount(len(r.VLs)))
+	}
+	return fmt.Sprintf("credit loop %s: %d cables", r.loopVLs(), len(r.Loop))
+}
+
+// Short is the verdict in a word or two, for tables: "free (K VLs)" or
+// "loop".
+func (r *Result) Short() string {
+	if r.Free() {
+		return fmt.Sprintf("free (%s)", vlCount(len(r.VLs)))
+	}
+	return "loop"
+}
+
+// loopVLs says on which VL the loop lies: "on VL 0" or "across VLs 0, 1".
+func (r *Result) loopVLs() string {
+	var seen uint16
+	var list []string
+	for _, c := range r.Loop {
+		if seen&(1<<c.VL) == 0 {
+			seen |= 1 << c.VL
+			list = append(list, fmt.Sprint(c.VL))
+		}
+	}
+	if len(list) == 1 {
+		return "on VL " + list[0]
+	}
+	return "across VLs " + strings.Join(list, ", ")
+}
+
+// Cable names link l with its ends' node names and ports: "S1:3 -> S2:1"
+// (a port is left out when unknown).
+func (r *Result) Cable(l int32) string {
+	k := r.f.Links[l]
+	end := func(v, p int32) string {
+		if p > 0 {
+			return fmt.Sprintf("%s:%d", r.f.Nodes[v].Name, p)
+		}
+		return r.f.Nodes[v].Name
+	}
+	return end(k.From, k.FromPort) + " -> " + end(k.To, k.ToPort)
+}
+
+// flow names a flow "H1 -> H2".
+func (r *Result) flow(fl Flow) string {
+	return r.f.HostName(int(fl.Src)) + " -> " + r.f.HostName(int(fl.Dst))
+}
+
+// notes are the findings about the input printed below the report.
+func (r *Result) notes() []string {
+	var out []string
+	if r.lanes != nil {
+		out = append(out, r.lanes.Notes...)
+	}
+	if r.MissingVL > 0 {
+		out = append(out, fmt.Sprintf("%d hops met a switch whose SL2VL tables lack the entry of their ports and SL: VL = SL assumed", r.MissingVL))
+	}
+	return out
+}
+
+// sources describes where the SLs and SL2VL tables came from.
+func (r *Result) sources() (sl, vl string) {
+	sl, vl = "not given: every path on SL 0", "not given: VL = SL"
+	l := r.lanes
+	switch {
+	case l == nil:
+	case l.SLSource != "":
+		sl = l.SLSource
+	case l.sl != nil:
+		sl = "given per path"
+	}
+	switch {
+	case l == nil:
+	case l.VLSource != "":
+		vl = l.VLSource
+	case l.hasTables():
+		vl = "given per switch"
+	}
+	return sl, vl
+}
+
+// WriteText writes the report: the verdict, the graph's size per VL, the
+// number of loops (strongly connected components with a cycle), and a
+// shortest credit loop with flows that create its dependencies.
+func (r *Result) WriteText(w io.Writer) error {
+	var b strings.Builder
+	fmt.Fprintln(&b, r.Verdict())
+	sl, vl := r.sources()
+	fmt.Fprintf(&b, "routes: %d ordered pairs of %d hosts (%d switches, %d directed cables)\n", r.Routes, r.Hosts, r.Switches, r.Links)
+	fmt.Fprintf(&b, "SLs: %s\nSL2VL: %s\n", sl, vl)
+	vls := make([]string, len(r.VLs))
+	for i, v := range r.VLs {
+		vls[i] = fmt.Sprint(v)
+	}
+	fmt.Fprintf(&b, "VLs used: %s\n", strings.Join(vls, ", "))
+	fmt.Fprintf(&b, "dependency graph: %d channels (cable, VL), %d dependencies, %d of them between VLs\n", r.Channels, r.Dependencies, r.CrossVL)
+	for _, l := range r.Layers {
+		loops := "no loop"
+		if l.Loops > 0 {
+			loops = fmt.Sprintf("%d loop components", l.Loops)
+		}
+		fmt.Fprintf(&b, "  VL %d: %d channels, %d dependencies, %s\n", l.VL, l.Channels, l.Dependencies, loops)
+	}
+	if !r.Free() {
+		across := ""
+		if r.MixedLoops > 0 {
+			across = fmt.Sprintf(", %d of them across VLs", r.MixedLoops)
+		}
+		fmt.Fprintf(&b, "loops: %d strongly connected components of the dependency graph hold a cycle (%d channels%s); elementary cycles are not counted\n",
+			r.LoopComponents, r.LoopChannels, across)
+		mixed := strings.HasPrefix(r.loopVLs(), "across")
+		fmt.Fprintf(&b, "shortest credit loop (%d cables %s):\n", len(r.Loop), r.loopVLs())
+		for _, c := range r.Loop {
+			if mixed {
+				fmt.Fprintf(&b, "  %s  VL %d\n", r.Cable(c.Link), c.VL)
+			} else {
+				fmt.Fprintf(&b, "  %s\n", r.Cable(c.Link))
+			}
+		}
+		if len(r.Examples) > 0 {
+			fmt.Fprintln(&b, "flows that create its dependencies (source -> destination host):")
+			for i, fl := range r.Examples {
+				names := make([]string, len(fl))
+				for j, x := range fl {
+					names[j] = r.flow(x)
+				}
+				next := r.Loop[(i+1)%len(r.Loop)]
+				fmt.Fprintf(&b, "  %s then %s: %s\n", r.Cable(r.Loop[i].Link), r.Cable(next.Link), strings.Join(names, ", "))
+			}
+		}
+	}
+	for _, n := range r.notes() {
+		fmt.Fprintf(&b, "note: %s\n", n)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// JSON types of WriteJSON.
+type (
+	jsonReport struct {
+		Verdict        string      `json:"verdict"`
+		DeadlockFree   bool        `json:"deadlock_free"`
+		Hosts          int         `json:"hosts"`
+		Switches       int         `json:"switches"`
+		Links          int         `json:"directed_cables"`
+		Routes         int64       `json:"routes"`
+		SLs            string      `json:"sls"`
+		SL2VL          string      `json:"sl2vl"`
+		VLs            []int       `json:"vls"`
+		Channels       int         `json:"channels"`
+		Dependencies   int         `json:"dependencies"`
+		CrossVL        int         `json:"cross_vl_dependencies"`
+		Layers         []jsonLayer `json:"layers"`
+		LoopComponents int         `json:"loop_components"`
+		LoopChannels   int         `json:"loop_channels"`
+		MixedLoops     int         `json:"loop_components_across_vls"`
+		Loop           []jsonCable `json:"loop,omitempty"`
+		Notes          []string    `json:"notes,omitempty"`
+		Counted        string      `json:"loops_counted_as"`
+	}
+	jsonLayer struct {
+		VL           uint8 `json:"vl"`
+		Channels     int   `json:"channels"`
+		Dependencies int   `json:"dependencies"`
+		Loops        int   `json:"loop_components"`
+	}
+	jsonCable struct {
+		From     string     `json:"from"`
+		FromPort int32      `json:"from_port"`
+		To       string     `json:"to"`
+		ToPort   int32      `json:"to_port"`
+		VL       uint8      `json:"vl"`
+		Flows    []jsonFlow `json:"flows_to_next"`
+	}
+	jsonFlow struct {
+		Src string `json:"src"`
+		Dst string `json:"dst"`
+	}
+)
+
+// WriteJSON writes the report as indented JSON. Each cable of the loop
+// lists the flows that create its dependency on the next cable.
+func (r *Result) WriteJSON(w io.Writer) error {
+	sl, vl := r.sources()
+	out := jsonReport{Verdict: r.Verdict(), DeadlockFree: r.Free(), Hosts: r.Hosts, Switches: r.Switches,
+		Links: r.Links, Routes: r.Routes, SLs: sl, SL2VL: vl, Channels: r.Channels,
+		Dependencies: r.Dependencies, CrossVL: r.CrossVL, LoopComponents: r.LoopComponents,
+		LoopChannels: r.LoopChannels, MixedLoops: r.MixedLoops, Notes: r.notes(),
+		Counted: "strongly connected components of the dependency graph that hold a cycle (not elementary cycles)"}
+	out.VLs = []int{}
+	for _, v := range r.VLs {
+		out.VLs = append(out.VLs, int(v))
+	}
+	for _, l := range r.Layers {
+		out.Layers = append(out.Layers, jsonLayer(l))
+	}
+	for i, c := range r.Loop {
+		k := r.f.Links[c.Link]
+		jc := jsonCable{From: r.f.Nodes[k.From].Name, FromPort: k.FromPort, To: r.f.Nodes[k.To].Name,
+			ToPort: k.ToPort, VL: c.VL, Flows: []jsonFlow{}}
+		if i < len(r.Examples) {
+			for _, fl := range r.Examples[i] {
+				jc.Flows = append(jc.Flows, jsonFlow{Src: r.f.HostName(int(fl.Src)), Dst: r.f.HostName(int(fl.Dst))})
+			}
+		}
+		out.Loop = append(out.Loop, jc)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
+}
+
+// Help describes the check for the command's help text.
+const Help = "Builds the channel dependency graph of the forwarding tables (a channel is a directed cable on a\n" +
+	"VL; a route from cable a on to cable b makes a depend on b; every ordered host pair counts) and looks\n" +
+	"for cycles: credit loops. Prints \"deadlock-free (K VLs)\", or a shortest credit loop (cables with\n" +
+	"node names and ports), its VL, the number of loops (strongly connected components of the graph with\n" +
+	"a cycle; elementary cycles are not counted) and flows that create the loop's dependencies.\n" +
+	"A hop's VL is the switch's SL2VL[in port][out port][SL of the path]: --sl takes saquery PR output\n" +
+	"(the SA's PathRecords, with OpenSM running), --sl2vl opensm-sl2vl.dump or smpquery sl2vl output;\n" +
+	"with --lfts both are also looked for beside the tables (" + "saquery-pr.txt; opensm-sl2vl.dump,\n" +
+	"smpquery-sl2vl.txt). Without them every path is on SL 0 and VL = SL; \"none\" turns the search off.\n" +
+	"Exit status: 0 deadlock-free, 2 credit loop, 1 error."
+
+// CheckFormat accepts the report formats of Write: text and json.
+func CheckFormat(format string) error {
+	if format != "text" && format != "json" {
+		return fmt.Errorf("unknown format %q (known: text, json)", format)
+	}
+	return nil
+}
+
+// Write writes the report in format text (WriteText) or json (WriteJSON).
+func (r *Result) Write(w io.Writer, format string) error {
+	if err := CheckFormat(format); err != nil {
+		return err
+	}
+	if format == "json" {
+		return r.WriteJSON(w)
+	}
+	return r.WriteText(w)
+}

@@ -1,0 +1,104 @@
+package opensm
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"orcs/deadlock"
+	"orcs/gen"
+)
+
+// TestComparisonDeadlockColumn: the table's deadlock column, "?" with a
+// note where the verdict is unknown, and the JSON field.
+func TestComparisonDeadlockColumn(t *testing.T) {
+	c := sampleComparison()
+	c.Engines[0].Deadlock = "free (1 VL)"
+	c.Engines[1].Deadlock = ""
+	var b bytes.Buffer
+	if err := c.WriteTable(&b); err != nil {
+		t.Fatal(err)
+	}
+	out := b.String()
+	for _, want := range []string{"unroutable     deadlock", "2           0  free (1 VL)", "0           0            ?",
+		"? torus-2QoS: deadlock unknown: a credit loop on one VL, but minhop separates paths by SL"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("table lacks %q:\n%s", want, out)
+		}
+	}
+	b.Reset()
+	if err := c.WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var back Comparison
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	if back.Engines[0].Deadlock != "free (1 VL)" || back.Engines[1].Deadlock != "" {
+		t.Errorf("json: %+v", back.Engines)
+	}
+}
+
+// TestRoutePathSLs routes a 4x4 torus with lash and asks the SA for every
+// path's SL: lash is deadlock-free on its two lanes, not on one; the SLs
+// and SL2VL tables are kept beside the dumps, where orcs deadlock finds
+// them. Compare's deadlock column gives the same verdicts.
+func TestRoutePathSLs(t *testing.T) {
+	tools := needTools(t)
+	tmp, keep := t.TempDir(), t.TempDir()
+	n, err := gen.Parse("torus:dims=4x4")
+	if err != nil {
+		t.Fatal(err)
+	}
+	net, err := n.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := Route(context.Background(), net.Fabric, Options{Engine: "lash", Torus: TorusOf(net),
+		KeepPorts: true, Tools: tools, TempDir: tmp, Keep: keep, PathSLs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Command, "-o ") || !strings.Contains(res.Command, "-Q") || res.Lanes == nil {
+		t.Fatalf("command %q, lanes %v", res.Command, res.Lanes)
+	}
+	r, err := deadlock.Check(res.Fabric, res.Lanes, deadlock.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if r.Verdict() != "deadlock-free (2 VLs)" {
+		t.Errorf("lash with its lanes: %s", r.Verdict())
+	}
+	if got := deadlockVerdict(res, 2); got != "free (2 VLs)" {
+		t.Errorf("compare column %q", got)
+	}
+	one := *res
+	one.Lanes = nil
+	if got := deadlockVerdict(&one, 2); got != "" {
+		t.Errorf("compare column without lanes %q, want unknown", got)
+	}
+	for _, name := range []string{PathSLFile, "opensm-sl2vl.dump", "opensm-subnet.lst", "opensm-lfts.dump"} {
+		if _, err := os.Stat(filepath.Join(keep, name)); err != nil {
+			t.Errorf("not kept: %v", err)
+		}
+	}
+	checkClean(t, tmp)
+
+	// minhop with the same option: every path on SL 0, a loop.
+	res, err = Route(context.Background(), net.Fabric, Options{Engine: "minhop", KeepPorts: true, Tools: tools,
+		TempDir: tmp, PathSLs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(res.Command, "-Q") {
+		t.Errorf("minhop with QoS: %q", res.Command)
+	}
+	if got := deadlockVerdict(res, 2); got != "loop" {
+		t.Errorf("minhop: %q", got)
+	}
+	checkClean(t, tmp)
+}

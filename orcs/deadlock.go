@@ -1,0 +1,58 @@
+package main
+
+import (
+	"fmt"
+	"io"
+	"runtime"
+
+	"github.com/urfave/cli/v2"
+
+	"orcs/deadlock"
+	"orcs/source"
+)
+
+func init() {
+	registerCommand(&cli.Command{
+		Name:        "deadlock",
+		Usage:       "check whether the routing is deadlock-free: credit loops in the channel dependency graph",
+		ArgsUsage:   "[FABRIC]",
+		Description: deadlock.Help + "\nExample: orcs deadlock --topo opensm-subnet.lst --lfts opensm-lfts.dump --names desc",
+		Flags: append(fabricFlags(""),
+			&cli.StringFlag{Name: "sl", Usage: "path SLs: saquery PR output `FILE` (none: every path on SL 0)"},
+			&cli.StringFlag{Name: "sl2vl", Usage: "SL-to-VL tables: opensm-sl2vl.dump or smpquery sl2vl output `FILE` (none: VL = SL)"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or json"},
+			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the report to `FILE`"},
+			&cli.IntFlag{Name: "examples", Value: 3, Usage: "flows listed per dependency of the loop"},
+			&cli.IntFlag{Name: "threads", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "goroutines building the graph"},
+		),
+		Action: deadlockAction,
+	})
+}
+
+func deadlockAction(c *cli.Context) error {
+	if err := deadlock.CheckFormat(c.String("format")); err != nil {
+		return fmt.Errorf("deadlock: %w", err)
+	}
+	src, err := loadFabric(c, source.Tables, false, true)
+	if err != nil {
+		return err
+	}
+	if check := src.CheckRoutes(nil, 1, c.Int("threads")); !check.OK() {
+		fmt.Fprintf(errWriter(c), "orcs deadlock: warning: %s\n", check.Summary())
+	}
+	lanes, err := deadlock.Load(src.Fabric, deadlock.Files{SL: c.String("sl"), SL2VL: c.String("sl2vl"), LFTs: c.String("lfts")})
+	if err != nil {
+		return fmt.Errorf("deadlock: %w", err)
+	}
+	res, err := deadlock.Check(src.Fabric, lanes, deadlock.Options{Threads: c.Int("threads"), Examples: c.Int("examples")})
+	if err != nil {
+		return err
+	}
+	if err := writeOutput(c.String("output_file"), func(w io.Writer) error { return res.Write(w, c.String("format")) }); err != nil {
+		return err
+	}
+	if !res.Free() {
+		return cli.Exit("", 2) // a credit loop: exit status 2, the report says the rest
+	}
+	return nil
+}
