@@ -12,7 +12,6 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
-	"orcs/hostlist"
 	"orcs/internal/outfile"
 	"orcs/internal/progress"
 	"orcs/lft"
@@ -103,7 +102,7 @@ func analyzeAction(c *cli.Context) error {
 		return err
 	}
 	fabric, input := src.Fabric, src.Name
-	alloc, err := allocation(c, fabric)
+	alloc, err := sim.Allocation(fabric, c.String("hosts"))
 	if err != nil {
 		return err
 	}
@@ -213,19 +212,4 @@ func checkInput(c *cli.Context, f *lft.Fabric, input string) error {
 		return err
 	}
 	return cli.Exit(fmt.Sprintf("%s: %d of %d host pairs do not route", input, check.Failed(), check.Pairs), 1)
-}
-
-// allocation resolves --hosts into host indices (nil without it).
-func allocation(c *cli.Context, f *lft.Fabric) ([]int32, error) {
-	if !c.IsSet("hosts") {
-		return nil, nil
-	}
-	names, err := hostlist.Parse(c.String("hosts"))
-	if err == nil {
-		var hosts []int32
-		if hosts, err = sim.ResolveHosts(f, names); err == nil {
-			return hosts, nil
-		}
-	}
-	return nil, fmt.Errorf("--hosts: %w", err)
 }

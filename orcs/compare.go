@@ -10,6 +10,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/internal/interrupt"
 	"orcs/lft"
 	"orcs/plot"
 	"orcs/source"
@@ -111,7 +112,7 @@ func compareAction(c *cli.Context) error {
 		Current:   current,
 		Configure: func(o *opensm.Options) { openSMOptions(c, o) },
 	}
-	ctx, stop := signalContext()
+	ctx, stop := interrupt.Context()
 	defer stop()
 	stderr := errWriter(c)
 	cmp, err := opensm.Compare(ctx, in, opt, func(engine string, err error) {

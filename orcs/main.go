@@ -14,12 +14,9 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"os/signal"
-	"sync/atomic"
-	"syscall"
 
 	"orcs/internal/cliargs"
-	"orcs/internal/outfile"
+	"orcs/internal/interrupt"
 
 	"github.com/urfave/cli/v2"
 )
@@ -28,7 +25,7 @@ import (
 const version = "1.0.0"
 
 func main() {
-	go stopOnSignal()
+	interrupt.Watch()
 	app := newApp()
 	if err := app.Run(cliargs.Interspersed(app, cliargs.AttachedValues(app, os.Args))); err != nil {
 		if msg := err.Error(); msg != "" { // an exit status without a message (orcs deadlock: 2)
@@ -73,28 +70,4 @@ func usageError(c *cli.Context, err error, _ bool) error {
 		name += " " + c.Command.Name
 	}
 	return fmt.Errorf("%w (see %s --help)", err, name)
-}
-
-// ownSignals is set by commands that stop on a signal themselves (route
-// and compare stop their tools first); others exit at once.
-var ownSignals atomic.Bool
-
-// stopOnSignal ends the process on Ctrl-C (SIGINT) or SIGTERM (Slurm's
-// scancel): outputs being written are dropped (their targets keep the
-// previous contents), and the exit code is 130 or 143.
-func stopOnSignal() {
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	for sig := range ch {
-		if ownSignals.Load() {
-			continue
-		}
-		outfile.RemovePending()
-		code := 130
-		if sig == syscall.SIGTERM {
-			code = 143
-		}
-		fmt.Fprintf(os.Stderr, "orcs: stopped by %v; no output written\n", sig)
-		os.Exit(code)
-	}
 }

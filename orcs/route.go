@@ -1,21 +1,17 @@
 package main
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io"
-	"os"
-	"os/signal"
 	"runtime"
 	"strings"
-	"sync/atomic"
-	"syscall"
 	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"orcs/dot"
+	"orcs/internal/interrupt"
 	"orcs/opensm"
 	"orcs/source"
 )
@@ -73,38 +69,13 @@ func loadRouteInput(c *cli.Context) (*opensm.Input, error) {
 		RealIdentity: c.IsSet("topo")}, nil
 }
 
-// signalContext is cancelled by Ctrl-C (SIGINT) and SIGTERM, so that the
-// tools are stopped and the work directories removed before orcs exits.
-func signalContext() (context.Context, context.CancelFunc) {
-	ownSignals.Store(true)
-	ctx, cancel := context.WithCancel(context.Background())
-	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
-	go func() {
-		select {
-		case sig := <-ch:
-			stoppedBy.Store(sig)
-			cancel()
-		case <-ctx.Done():
-		}
-	}()
-	return ctx, func() { signal.Stop(ch); cancel() }
-}
-
-// stoppedBy holds the signal that cancelled a signalContext.
-var stoppedBy atomic.Value
-
 // interrupted turns a cancellation by a signal into a clear error with
-// the exit code of the signal (130 for Ctrl-C, 143 for SIGTERM).
+// the signal's exit code (130 for Ctrl-C, 143 for SIGTERM).
 func interrupted(err error) error {
-	if !errors.Is(err, context.Canceled) {
-		return err
+	if code, ok := interrupt.Stopped(err); ok {
+		return cli.Exit("interrupted; the tools were stopped", code)
 	}
-	code := 130
-	if sig, _ := stoppedBy.Load().(os.Signal); sig == syscall.SIGTERM {
-		code = 143
-	}
-	return cli.Exit("interrupted; the tools were stopped", code)
+	return err
 }
 
 func routeAction(c *cli.Context) error {
@@ -129,7 +100,7 @@ func routeAction(c *cli.Context) error {
 	if opt.Roots, err = in.Roots(c.String("roots")); err != nil {
 		return err
 	}
-	ctx, stop := signalContext()
+	ctx, stop := interrupt.Context()
 	defer stop()
 	res, err := opensm.Route(ctx, in.Fabric, opt)
 	var fb *opensm.FallbackError

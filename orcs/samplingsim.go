@@ -11,6 +11,7 @@ import (
 	"orcs/internal/outfile"
 	"orcs/lft"
 	"orcs/samplingsim"
+	"orcs/sim"
 	"orcs/source"
 )
 
@@ -93,7 +94,7 @@ func samplingsimAction(c *cli.Context) error {
 	firstHosts, err := strconv.Atoi(c.String("hosts"))
 	var alloc []int32
 	if err != nil && c.IsSet("hosts") {
-		if alloc, err = allocation(c, f); err != nil {
+		if alloc, err = sim.Allocation(f, c.String("hosts")); err != nil {
 			return err
 		}
 	}

@@ -19,6 +19,7 @@ import (
 	"sync"
 	"sync/atomic"
 
+	"orcs/hostlist"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/patterns"
@@ -439,6 +440,22 @@ func (s *Sim) PrintHosts(w io.Writer) {
 func (s *Sim) PrintPattern(w io.Writer, r int) error {
 	mapped, levels := s.Draw(r)
 	return patterns.Print(w, levels, func(rank int) string { return s.fabric.HostName(int(mapped[rank])) })
+}
+
+// Allocation resolves a --hosts argument, a Slurm host list or @FILE (see
+// package hostlist), into host indices of f; "" gives nil (no allocation).
+func Allocation(f *lft.Fabric, arg string) ([]int32, error) {
+	if arg == "" {
+		return nil, nil
+	}
+	names, err := hostlist.Parse(arg)
+	if err == nil {
+		var hosts []int32
+		if hosts, err = ResolveHosts(f, names); err == nil {
+			return hosts, nil
+		}
+	}
+	return nil, fmt.Errorf("--hosts: %w", err)
 }
 
 // ResolveHosts turns host names (a job's allocation, e.g. from a Slurm host

@@ -1,0 +1,81 @@
+// Package interrupt stops orcs cleanly on Ctrl-C (SIGINT) and SIGTERM
+// (Slurm's scancel): by default the process drops the outputs it is
+// writing (their targets keep their previous contents) and exits with
+// 130 or 143; a command that runs external tools takes the signal as a
+// context cancellation instead, stops its tools and then exits the same
+// way.
+package interrupt
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/signal"
+	"sync/atomic"
+	"syscall"
+
+	"orcs/internal/outfile"
+)
+
+var (
+	owned     atomic.Bool  // a Context takes the signals
+	stoppedBy atomic.Value // the signal that cancelled a Context
+)
+
+// ExitCode is the exit status for a process stopped by sig: 128 + its
+// number (130 for SIGINT, 143 for SIGTERM).
+func ExitCode(sig os.Signal) int {
+	if s, ok := sig.(syscall.Signal); ok {
+		return 128 + int(s)
+	}
+	return 130
+}
+
+// Watch handles SIGINT and SIGTERM for the whole process until a Context
+// takes them over: it removes the temporary files of outputs being
+// written, prints one line on standard error and exits. Call it once, at
+// the start of main.
+func Watch() {
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		for sig := range ch {
+			if owned.Load() {
+				continue
+			}
+			outfile.RemovePending()
+			fmt.Fprintf(os.Stderr, "orcs: stopped by %v; no output written\n", sig)
+			os.Exit(ExitCode(sig))
+		}
+	}()
+}
+
+// Context returns a context that a signal cancels, for a command that
+// must stop external tools before it exits; from then on Watch leaves the
+// signals to it.
+func Context() (context.Context, context.CancelFunc) {
+	owned.Store(true)
+	ctx, cancel := context.WithCancel(context.Background())
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	go func() {
+		select {
+		case sig := <-ch:
+			stoppedBy.Store(sig)
+			cancel()
+		case <-ctx.Done():
+		}
+	}()
+	return ctx, func() { signal.Stop(ch); cancel() }
+}
+
+// Stopped reports whether err is a cancellation by a signal, and the exit
+// code for it.
+func Stopped(err error) (code int, ok bool) {
+	if !errors.Is(err, context.Canceled) {
+		return 0, false
+	}
+	sig, _ := stoppedBy.Load().(os.Signal)
+	return ExitCode(sig), true
+}
