@@ -158,6 +158,11 @@ func Compare(ctx context.Context, in *Input, opt CompareOptions, report func(eng
 			}
 		}
 		row := EngineRow{Requested: CurrentRow, Used: "(tables given)"}
+		if v := deadlockVerdict(&Result{Fabric: cur}, opt.Sim.Threads); v != "" && !strings.HasPrefix(v, "free") {
+			row.Deadlock = "" // the SLs of the running engine are not known
+		} else {
+			row.Deadlock = v
+		}
 		if err := simulateRow(&row, cur, opt.Sim); err != nil {
 			row.Error = err.Error()
 			if report != nil {
@@ -331,7 +336,11 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 			notes = append(notes, fmt.Sprintf("* %s fell back to %s%s", r.Requested, r.Used, why))
 		}
 		dl := r.Deadlock
-		if dl == "" {
+		switch {
+		case dl == "" && r.Requested == CurrentRow:
+			dl = "?"
+			notes = append(notes, "? current: a credit loop on one VL; if the running engine separates paths by SL (lash, dfsssp, nue, torus-2QoS), check with orcs deadlock --sl/--sl2vl")
+		case dl == "":
 			dl = "?"
 			notes = append(notes, fmt.Sprintf("? %s: deadlock unknown: a credit loop on one VL, but %s separates paths by SL and its SLs were not read", r.Requested, r.Used))
 		}

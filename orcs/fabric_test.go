@@ -150,6 +150,7 @@ func TestCompareCurrent512(t *testing.T) {
 		Engines []struct {
 			Requested string    `json:"requested"`
 			Values    []float64 `json:"values"`
+			Deadlock  string    `json:"deadlock"`
 		} `json:"engines"`
 	}
 	if err := json.Unmarshal([]byte(out), &cmp); err != nil {
@@ -161,5 +162,10 @@ func TestCompareCurrent512(t *testing.T) {
 	cur, minhop, ftree := cmp.Engines[0].Values, cmp.Engines[1].Values, cmp.Engines[2].Values
 	if len(cur) != 20 || !slices.Equal(cur, minhop) || slices.Equal(cur, ftree) {
 		t.Errorf("current %v\nminhop %v\nftree %v", cur, minhop, ftree)
+	}
+	for _, e := range cmp.Engines {
+		if e.Deadlock != "free (1 VL)" {
+			t.Errorf("%s: deadlock column %q, want free (1 VL) (fat trees route without credit loops)", e.Requested, e.Deadlock)
+		}
 	}
 }
