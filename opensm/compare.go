@@ -134,6 +134,7 @@ func Compare(ctx context.Context, in *Input, opt CompareOptions, report func(eng
 		return nil, err
 	}
 	opt.Sim.IgnoreRouteErrors = true
+	opt.Sim.Context = ctx
 	if opt.Jobs < 1 {
 		return nil, fmt.Errorf("%d engines at once: want at least 1", opt.Jobs)
 	}
@@ -176,6 +177,9 @@ func Compare(ctx context.Context, in *Input, opt CompareOptions, report func(eng
 		return nil, ctx.Err()
 	}
 	for i, e := range opt.Engines {
+		if ctx.Err() != nil {
+			return nil, ctx.Err()
+		}
 		row := EngineRow{Requested: e}
 		res := results[i]
 		if err := errs[i]; err == nil {
@@ -194,6 +198,9 @@ func Compare(ctx context.Context, in *Input, opt CompareOptions, report func(eng
 			}
 		}
 		out.Engines = append(out.Engines, row)
+	}
+	if ctx.Err() != nil {
+		return nil, ctx.Err()
 	}
 	out.Seconds = time.Since(t0).Seconds()
 	return out, nil

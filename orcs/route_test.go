@@ -246,3 +246,37 @@ func TestRouteMissingTools(t *testing.T) {
 		t.Errorf("exit %v, output %q", err, out)
 	}
 }
+
+// TestCompareInterruptWhileSimulating sends SIGTERM to compare after the
+// routing, while it simulates: it stops within a second with exit code
+// 143 and writes no output.
+func TestCompareInterruptWhileSimulating(t *testing.T) {
+	needIBTools(t)
+	tmp := t.TempDir()
+	out := filepath.Join(tmp, "cmp.txt")
+	cmd := exec.Command(orcsBin, "compare", "--engines", "minhop", "gen:kary:k=4,n=3", "-n", "10000000", "-p", "bisect_fb_sym", "-o", out)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	// Routing 64 hosts takes a fraction of a second; wait until the tools
+	// have come and gone, then interrupt the simulation.
+	deadline := time.Now().Add(20 * time.Second)
+	for len(toolsOf(cmd.Process.Pid)) == 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	for len(toolsOf(cmd.Process.Pid)) > 0 && time.Now().Before(deadline) {
+		time.Sleep(10 * time.Millisecond)
+	}
+	time.Sleep(200 * time.Millisecond)
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 143 || time.Since(start) > time.Second || !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("exit %v after %s, stderr %q", err, time.Since(start), stderr.String())
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+}

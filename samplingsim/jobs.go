@@ -43,6 +43,9 @@ type JobsOptions struct {
 // job) and applies the mapping file. A job is named after its workload.
 func Jobs(f *lft.Fabric, opt JobsOptions) ([]JobSpec, error) {
 	n := f.NumHosts()
+	if opt.Hosts < 0 {
+		return nil, fmt.Errorf("--hosts %d: want a number of hosts ≥ 1, or a host list", opt.Hosts)
+	}
 	if opt.Hosts > 0 {
 		if opt.Hosts > n {
 			return nil, fmt.Errorf("--hosts %d: the fabric has only %d hosts", opt.Hosts, n)

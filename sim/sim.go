@@ -8,6 +8,7 @@
 package sim
 
 import (
+	"context"
 	"crypto/sha256"
 	"encoding/binary"
 	"errors"
@@ -124,6 +125,9 @@ type Config struct {
 	Verbose io.Writer
 	// Progress, if set, is called with the number of finished runs.
 	Progress func(done int64)
+	// Context, when not nil, stops the runs early when it is done: Run
+	// then returns its error (a few runs per thread may still finish).
+	Context context.Context
 }
 
 // Sim is a prepared simulation.
@@ -361,6 +365,10 @@ func (s *Sim) Run() (*metrics.Result, error) {
 				start := int(next.Add(chunk)) - chunk
 				if start >= owned {
 					break
+				}
+				if ctx := s.cfg.Context; ctx != nil && ctx.Err() != nil {
+					errs[t] = ctx.Err()
+					return
 				}
 				for k := start; k < min(start+chunk, owned); k++ {
 					if err := w.run(s.cfg.Shard.Run(k)); err != nil {

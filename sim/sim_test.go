@@ -2,6 +2,8 @@ package sim
 
 import (
 	"bytes"
+	"context"
+	"errors"
 	"math"
 	"strings"
 	"testing"
@@ -283,5 +285,18 @@ func TestRunCountBounded(t *testing.T) {
 	}
 	if len(res.Values) != 1<<16 {
 		t.Errorf("shard keeps %d values, want its %d runs", len(res.Values), 1<<16)
+	}
+}
+
+// TestRunStopsOnContext checks that a cancelled context stops the runs.
+func TestRunStopsOnContext(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	s, err := New(fabric(t, "kary:k=2,n=2"), Config{Pattern: patterns.Spec{Name: "bisect"}, Metric: "hist_max_cong", Runs: 1000, Context: ctx})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := s.Run(); !errors.Is(err, context.Canceled) {
+		t.Errorf("Run on a cancelled context: %v", err)
 	}
 }
