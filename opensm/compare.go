@@ -95,6 +95,42 @@ type EngineRow struct {
 	Deadlock string `json:"deadlock"`
 }
 
+// Status names how an engine fared: "ok", "fallback" (another engine
+// routed) or "failed" (see Error).
+func (r *EngineRow) Status() string {
+	switch {
+	case r.Error != "":
+		return "failed"
+	case r.Fallback:
+		return "fallback"
+	}
+	return "ok"
+}
+
+// MarshalJSON writes the row with its status; the numbers of a failed
+// engine are null, not zeros that a table or a mean would take for data.
+func (r EngineRow) MarshalJSON() ([]byte, error) {
+	type plain EngineRow // without this method
+	num := func(x float64) *float64 {
+		if r.Error != "" {
+			return nil
+		}
+		return &x
+	}
+	return json.Marshal(struct {
+		Status string `json:"status"`
+		plain
+		RouteSeconds  *float64 `json:"route_seconds"`
+		SweepSeconds  *float64 `json:"sweep_seconds"`
+		MeanBandwidth *float64 `json:"mean_bandwidth"`
+		MaxCongestion *float64 `json:"max_congestion"`
+		Unroutable    *float64 `json:"unroutable_pairs"`
+		Loops         *float64 `json:"loop_pairs"`
+		Skipped       *float64 `json:"skipped_connections"`
+	}{r.Status(), plain(r), num(r.RouteSeconds), num(r.SweepSeconds), num(r.MeanBandwidth), num(float64(r.MaxCongestion)),
+		num(float64(r.Unroutable)), num(float64(r.Loops)), num(float64(r.Skipped))})
+}
+
 // Comparison is the result of Compare.
 type Comparison struct {
 	Fabric   string      `json:"fabric"`

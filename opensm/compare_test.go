@@ -131,3 +131,30 @@ func TestBadRouteOptions(t *testing.T) {
 		t.Errorf("jobs -3: %v", err)
 	}
 }
+
+// TestComparisonJSONFailedEngine checks that a failed engine has a status
+// and null numbers in the JSON, while the others keep theirs.
+func TestComparisonJSONFailedEngine(t *testing.T) {
+	var b bytes.Buffer
+	if err := sampleComparison().WriteJSON(&b); err != nil {
+		t.Fatal(err)
+	}
+	var back struct {
+		Engines []map[string]any `json:"engines"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &back); err != nil {
+		t.Fatal(err)
+	}
+	ok, fallback, failed := back.Engines[0], back.Engines[1], back.Engines[2]
+	if ok["status"] != "ok" || fallback["status"] != "fallback" || failed["status"] != "failed" {
+		t.Errorf("statuses %v %v %v", ok["status"], fallback["status"], failed["status"])
+	}
+	if ok["mean_bandwidth"] != 0.75 || ok["max_congestion"] != 2.0 {
+		t.Errorf("ok row %v", ok)
+	}
+	for _, k := range []string{"mean_bandwidth", "max_congestion", "route_seconds", "unroutable_pairs", "loop_pairs", "skipped_connections"} {
+		if v, present := failed[k]; !present || v != nil {
+			t.Errorf("failed engine: %s = %v (present %v), want null", k, v, present)
+		}
+	}
+}
