@@ -126,6 +126,7 @@ func (s RouteStatus) String() string {
 
 // RouteCheck summarises CheckRoutes.
 type RouteCheck struct {
+	Hosts      int          // hosts checked
 	Pairs      int64        // ordered pairs checked
 	Unroutable int64        // pairs with a missing table entry
 	Loops      int64        // pairs caught in a routing loop
@@ -157,7 +158,7 @@ func (c *RouteCheck) Summary() string {
 // kept (one line each), how many more failed, and the verdict.
 func (c *RouteCheck) Write(w io.Writer, f *Fabric) error {
 	fmt.Fprintf(w, "checked %d ordered pairs of %d hosts (%d switches, %d links)\n",
-		c.Pairs, f.NumHosts(), f.NumSwitches(), len(f.Links))
+		c.Pairs, c.Hosts, f.NumSwitches(), len(f.Links))
 	for _, e := range c.Examples {
 		fmt.Fprintln(w, e.Error())
 	}
@@ -278,7 +279,7 @@ type checkResult struct {
 func (f *Fabric) collect(hosts []int32, results []checkResult, maxExamples int) RouteCheck {
 	var c RouteCheck
 	n := int64(len(hosts))
-	c.Pairs = n * (n - 1)
+	c.Hosts, c.Pairs = len(hosts), n*(n-1)
 	for _, r := range results {
 		c.Unroutable += r.unroutable
 		c.Loops += r.loops

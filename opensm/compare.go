@@ -202,7 +202,7 @@ func Compare(ctx context.Context, in *Input, opt CompareOptions, report func(eng
 		}
 		if err := simulateRow(&row, cur, opt.Sim); err != nil {
 			row.Error = err.Error()
-			if report != nil {
+			if report != nil && ctx.Err() == nil {
 				report(CurrentRow, err)
 			}
 		}
@@ -229,7 +229,7 @@ func Compare(ctx context.Context, in *Input, opt CompareOptions, report func(eng
 		}
 		if err := errs[i]; err != nil {
 			row.Error = err.Error()
-			if report != nil {
+			if report != nil && ctx.Err() == nil {
 				report(e, err)
 			}
 		}

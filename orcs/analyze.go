@@ -107,7 +107,7 @@ func analyzeAction(c *cli.Context) error {
 		return err
 	}
 	if c.Bool("checkinputfile") {
-		return checkInput(c, fabric, input)
+		return checkInput(c, fabric, input, alloc)
 	}
 	cfg := sim.Config{
 		Input: input,
@@ -201,12 +201,12 @@ func analyzeAction(c *cli.Context) error {
 }
 
 // checkInput routes every ordered host pair and reports failures.
-func checkInput(c *cli.Context, f *lft.Fabric, input string) error {
+func checkInput(c *cli.Context, f *lft.Fabric, input string, hosts []int32) error {
 	limit := 20
 	if c.Bool("verbose") {
 		limit = 1 << 30
 	}
-	check := f.CheckRoutes(nil, limit, c.Int("threads"))
+	check := f.CheckRoutes(hosts, limit, c.Int("threads"))
 	err := writeOutput(c.String("output_file"), func(out io.Writer) error { return check.Write(out, f) })
 	if err != nil || check.OK() {
 		return err

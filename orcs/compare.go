@@ -118,6 +118,7 @@ func compareAction(c *cli.Context) error {
 	cmp, err := opensm.Compare(ctx, in, opt, func(engine string, err error) {
 		fmt.Fprintf(stderr, "orcs compare: %s: %v\n", engine, err)
 	})
+	stop() // the tools are done: a signal now ends orcs at once
 	if err != nil {
 		return interrupted(err)
 	}

@@ -30,16 +30,18 @@ func dot2osmCommand() *cli.Command {
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the net file to `FILE`"},
 		),
 		Action: func(c *cli.Context) error {
-			out := c.String("output_file")
+			out, in := c.String("output_file"), c.String("input_file")
 			args := c.Args().Slice()
+			given := c.IsSet("input_file") || c.IsSet("topo")
+			if given && len(args) == 1 && !c.IsSet("output_file") {
+				out, args = args[0], nil // dot2osm -i IN OUT
+			}
 			if len(args) == 2 && !c.IsSet("output_file") {
 				out, args = args[1], args[:1]
 			}
 			if len(args) > 1 {
 				return fmt.Errorf("dot2osm: want IN.dot [OUT.net], got %d arguments", c.Args().Len())
 			}
-			given := c.IsSet("input_file") || c.IsSet("topo")
-			in := c.String("input_file")
 			if len(args) == 1 {
 				if given {
 					return fmt.Errorf("dot2osm: the fabric is given twice: as %q and with -i or --topo", args[0])

@@ -2,6 +2,8 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
+	"os"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -166,6 +168,23 @@ func TestCompareCurrent512(t *testing.T) {
 	for _, e := range cmp.Engines {
 		if e.Deadlock != "free (1 VL)" {
 			t.Errorf("%s: deadlock column %q, want free (1 VL) (fat trees route without credit loops)", e.Requested, e.Deadlock)
+		}
+	}
+}
+
+// TestDot2osmForms checks dot2osm's argument forms: IN OUT, -i IN OUT,
+// --topo FILE OUT.
+func TestDot2osmForms(t *testing.T) {
+	dir := t.TempDir()
+	for i, args := range [][]string{
+		{"../testdata/ft16.dot"},
+		{"-i", "../testdata/ft16.dot"},
+		{"--topo", filepath.Join(ibFixtures, "ft16", "minhop", "ibnetdiscover.txt")},
+	} {
+		out := filepath.Join(dir, fmt.Sprintf("%d.net", i))
+		runBin(t, append(append([]string{"dot2osm"}, args...), out)...)
+		if data, err := os.ReadFile(out); err != nil || !strings.Contains(string(data), "Switch ") {
+			t.Errorf("dot2osm %v: %v\n%s", args, err, data)
 		}
 	}
 }

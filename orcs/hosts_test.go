@@ -105,3 +105,12 @@ func TestHostsSlurmNames(t *testing.T) {
 		t.Errorf("two ports: %v", err)
 	}
 }
+
+// TestCheckInputHosts checks that --checkinputfile checks the allocation
+// only: 4 hosts, 12 ordered pairs.
+func TestCheckInputHosts(t *testing.T) {
+	out := mustRun(t, "--checkinputfile", "-i", "../testdata/ft16.dot", "--hosts", "H[0-3]")
+	if !strings.HasPrefix(out, "checked 12 ordered pairs of 4 hosts (8 switches, 64 links)\n") {
+		t.Errorf("output:\n%s", out)
+	}
+}

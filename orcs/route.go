@@ -103,6 +103,7 @@ func routeAction(c *cli.Context) error {
 	ctx, stop := interrupt.Context()
 	defer stop()
 	res, err := opensm.Route(ctx, in.Fabric, opt)
+	stop() // the tools are done: a signal now ends orcs at once
 	var fb *opensm.FallbackError
 	if errors.As(err, &fb) {
 		return fmt.Errorf("route %s: %w (--allow-fallback accepts it)", in.Name, err)

@@ -103,13 +103,13 @@ func (s *Sim) HotCables(n, flows int) ([]metrics.HotCable, error) {
 	order = order[:min(n, len(order))]
 	runs := s.runCount()
 	hot := make([]metrics.HotCable, len(order))
-	slot := make([]int16, L) // link → hot cable + 1
+	slot := make([]int32, L) // link → hot cable + 1
 	for i, l := range order {
 		k := f.Links[l]
 		hot[i] = metrics.HotCable{Rank: i + 1, Link: l, From: f.Nodes[k.From].Name, FromPort: k.FromPort,
 			To: f.Nodes[k.To].Name, ToPort: k.ToPort, MeanPeak: float64(sum[l]) / float64(max(runs, 1)),
 			MaxLoad: maxLoad[l], MaxRun: int(maxRun[l]), MaxLevel: int(maxLvl[l])}
-		slot[l] = int16(i + 1)
+		slot[l] = int32(i + 1)
 	}
 	if len(hot) == 0 {
 		return hot, nil
@@ -133,7 +133,7 @@ func (s *Sim) HotCables(n, flows int) ([]metrics.HotCable, error) {
 					}
 					for _, l := range path {
 						if c := slot[l]; c > 0 {
-							key := flowKey{int32(c - 1), int32(first + li), pr.Src, pr.Dst}
+							key := flowKey{c - 1, int32(first + li), pr.Src, pr.Dst}
 							v, ok := m[key]
 							if !ok || int32(r) < v.firstRun {
 								v.firstRun, v.srcHost, v.dstHost = int32(r), perm[pr.Src], perm[pr.Dst]

@@ -52,8 +52,10 @@ func Watch() {
 }
 
 // Context returns a context that a signal cancels, for a command that
-// must stop external tools before it exits; from then on Watch leaves the
-// signals to it.
+// must stop external tools before it exits; until its cancel function is
+// called, Watch leaves the signals to it. Call the cancel function as soon
+// as the tools are done, so that a signal during the rest of the command
+// ends the process at once again.
 func Context() (context.Context, context.CancelFunc) {
 	owned.Store(true)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -67,7 +69,7 @@ func Context() (context.Context, context.CancelFunc) {
 		case <-ctx.Done():
 		}
 	}()
-	return ctx, func() { signal.Stop(ch); cancel() }
+	return ctx, func() { signal.Stop(ch); cancel(); owned.Store(false) }
 }
 
 // Stopped reports whether err is a cancellation by a signal, and the exit
