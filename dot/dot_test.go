@@ -391,3 +391,21 @@ func TestDotLines(t *testing.T) {
 		t.Errorf("Lines = %v, %v", nodes, links)
 	}
 }
+
+// TestHostNameWithBlank checks that a host name that routing comments
+// cannot name is refused at its line, in both parsers.
+func TestHostNameWithBlank(t *testing.T) {
+	for _, src := range []string{
+		"digraph g {\n  \"H 1\" -> \"S\" [comment=\"*\"];\n  \"S\" -> \"H 1\" [comment=\"H 1\"];\n}\n",
+		"digraph g { \"H,1\" -> S [comment=\"*\"]; S -> \"H,1\" [comment=\"*\"] }",
+	} {
+		_, err := Read([]byte(src), "g.dot", Options{})
+		if err == nil || !strings.Contains(err.Error(), "a host name cannot hold blanks or commas") {
+			t.Errorf("%q: %v", src, err)
+		}
+	}
+	_, err := Read([]byte("digraph g {\n  \"H 1\" -> \"S\" [comment=\"*\"];\n  \"S\" -> \"H 1\" [comment=\"H 1\"];\n}\n"), "g.dot", Options{})
+	if err == nil || !strings.HasPrefix(err.Error(), `g.dot:2: host "H 1"`) {
+		t.Errorf("line: %v", err)
+	}
+}

@@ -58,6 +58,9 @@ func Read(data []byte, file string, opt Options) (*lft.Fabric, error) {
 			return nil, err
 		}
 	}
+	if err := checkHostNames(p.b, data, file); err != nil {
+		return nil, err
+	}
 	f, err := p.b.Build()
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", file, err)
@@ -563,4 +566,22 @@ func Lines(data []byte) (nodeLines, linkLines []int) {
 // readers.
 func quoteID(s string) string {
 	return `"` + strings.ReplaceAll(s, `"`, `\"`) + `"`
+}
+
+// checkHostNames refuses host names that routing comments cannot name: a
+// comment separates names by commas and blanks, so no table entry could
+// ever lead to a host "H 1" (and ibsim could not carry it either).
+func checkHostNames(b *lft.Builder, data []byte, file string) error {
+	for id := range b.NumNodes() {
+		name := b.NodeName(int32(id))
+		if kindOfName([]byte(name)) != lft.Host || !strings.ContainsAny(name, ", \t\r\n") {
+			continue
+		}
+		line := 0
+		if nodeLines, _ := Lines(data); id < len(nodeLines) {
+			line = nodeLines[id]
+		}
+		return input.Errorf(file, line, "host %q: a host name cannot hold blanks or commas, which separate the names in routing comments (no route could lead to it)", name)
+	}
+	return nil
 }

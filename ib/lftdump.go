@@ -127,6 +127,9 @@ func readUnicast(r *lines) (rt *Routing, err error) {
 			if w := c.word(); (string(w) == "Lid" || string(w) == "Port") && cur != nil && listed == 0 {
 				continue // dump_fts column titles
 			}
+			if bytes.HasPrefix(t, []byte("*** WARNING ***: this command has been replaced by dump_fts")) {
+				continue // the banner dump_lfts prints after dump_fts's output
+			}
 			c = cursor{b: t}
 			n, isNum := c.dec()
 			if !isNum {

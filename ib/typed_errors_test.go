@@ -115,3 +115,24 @@ func TestIncludedFilePositions(t *testing.T) {
 		t.Errorf("error %v", err)
 	}
 }
+
+// TestDumpLFTSBanner reads what dump_lfts prints: it is a script that runs
+// dump_fts and then echoes a deprecation banner.
+func TestDumpLFTSBanner(t *testing.T) {
+	fts, err := os.ReadFile(filepath.Join("..", "testdata", "ib", "ft16", "minhop", "dump_fts.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := string(fts) + "\n*** WARNING ***: this command has been replaced by dump_fts\n\n\n"
+	banner, err := ReadRouting([]byte(out), "dump_lfts.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain, err := ReadRouting(fts, "dump_fts.txt")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if banner.NumEntries() != plain.NumEntries() || len(banner.Switches) != len(plain.Switches) {
+		t.Errorf("with the banner: %d switches, %d entries; without: %d, %d", len(banner.Switches), banner.NumEntries(), len(plain.Switches), plain.NumEntries())
+	}
+}
