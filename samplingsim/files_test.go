@@ -38,3 +38,40 @@ func TestSummarySpeed(t *testing.T) {
 		t.Errorf("timed run: %s", b.String())
 	}
 }
+
+// TestRunBounds checks that runs that would not end in reasonable time or
+// memory stop with a clear error: a flow of 10^14 bytes, and 1 ns windows.
+func TestRunBounds(t *testing.T) {
+	f, err := gen.Generate("kary:k=2,n=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	plan, err := BuildPlan(f, []JobSpec{{Name: "flow", Workload: "flow:size=99999999999999", Hosts: []int32{0, 1}}}, cfg.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := Run(f, cfg, plan); err == nil || !strings.Contains(err.Error(), "more than 2147483648 packets") {
+		t.Errorf("huge flow: %v", err)
+	}
+	g, err := gen.Generate("kary:k=4,n=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err = BuildPlan(g, []JobSpec{{Name: "reduce", Workload: "naive-reduce", Hosts: hostRange(64)}}, cfg.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg.Window = Nanosecond
+	if _, err := Run(g, cfg, plan); err == nil || !strings.Contains(err.Error(), "give a longer --window") {
+		t.Errorf("1 ns windows: %v", err)
+	}
+}
+
+func hostRange(n int) []int32 {
+	h := make([]int32, n)
+	for i := range h {
+		h[i] = int32(i)
+	}
+	return h
+}

@@ -29,6 +29,11 @@ type msgState struct {
 // sim is the state of one run. Everything the event loop touches is held in
 // slices indexed by link, host, packet or message id.
 type sim struct {
+	// maxWindow is the last window the run may store (see
+	// MaxWindowCells); windowErr is set when the run goes past it.
+	maxWindow int
+	windowErr error
+
 	cfg  Config
 	f    *lft.Fabric
 	plan *Plan
@@ -143,6 +148,16 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	L := len(f.Links)
 	H := f.NumHosts()
 	s := &sim{cfg: cfg, f: f, plan: plan, markAt: cfg.MarkAt}
+	s.maxWindow = MaxWindowCells/max(len(f.Links), 1) - 1
+	var packets, bytes int64
+	for _, m := range plan.Msgs {
+		packets += (m.Bytes + int64(cfg.MTU) - 1) / int64(cfg.MTU)
+		bytes += m.Bytes
+		if packets > MaxPackets || packets < 0 {
+			return nil, fmt.Errorf("the workload sends more than %d packets (%d messages so far, %d bytes, MTU %d): more than one run simulates in reasonable time (hours at a few million packet-hops per second); use smaller messages or fewer of them",
+				int64(MaxPackets), len(plan.Msgs), bytes, cfg.MTU)
+		}
+	}
 	s.marker, _ = parseMarking(cfg.Marking)
 	s.scheme, _ = lookupScheme(cfg.Scheme)
 	s.hash, _ = lookupHash(cfg.Hash)
@@ -276,6 +291,9 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	return s, nil
 }
 
+// MaxPackets bounds the packets of one run.
+const MaxPackets = 1 << 31
+
 // run is the event loop.
 func (s *sim) run() error {
 	for i, m := range s.plan.Msgs {
@@ -292,6 +310,9 @@ func (s *sim) run() error {
 		}
 		s.now = e.t
 		s.events++
+		if s.windowErr != nil {
+			return s.windowErr
+		}
 		switch e.kind() {
 		case evArrive:
 			if h := s.toHost[e.a]; h >= 0 {

@@ -1,6 +1,9 @@
 package samplingsim
 
-import "math"
+import (
+	"fmt"
+	"math"
+)
 
 // LinkTruth is the ground truth of one link direction in one time window.
 type LinkTruth struct {
@@ -54,12 +57,28 @@ func (s *sim) truthWindow(w int) []LinkTruth {
 	return s.truth[w]
 }
 
-// window returns the window index of time t.
+// MaxWindowCells bounds what a run keeps per window: windows × links
+// (the ground truth and every job's tallies of each link in each window).
+// A run whose windows would exceed it stops with an error that asks for a
+// longer window, instead of growing without bound.
+const MaxWindowCells = 1 << 21
+
+// window returns the window index of time t. Past the last window the run
+// may keep, it records the error that stops the run and returns that last
+// window.
 func (s *sim) window(t Time) int {
 	if s.cfg.Window <= 0 {
 		return 0
 	}
-	return int(t / s.cfg.Window)
+	w := t / s.cfg.Window
+	if w > Time(s.maxWindow) {
+		if s.windowErr == nil {
+			s.windowErr = fmt.Errorf("window %s: the run reached %s, more than %d windows of %d links each would have to be kept (at most %d link-windows); give a longer --window",
+				FormatTime(s.cfg.Window), FormatTime(t), s.maxWindow+1, len(s.f.Links), MaxWindowCells)
+		}
+		return s.maxWindow
+	}
+	return int(w)
 }
 
 // nowTruth returns the truth of link l in the current window.
