@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"math"
 	"os"
 	"path/filepath"
@@ -11,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"orcs/lft"
 	"orcs/metrics"
 	"orcs/sim"
 )
@@ -156,5 +158,37 @@ func TestComparisonJSONFailedEngine(t *testing.T) {
 		if v, present := failed[k]; !present || v != nil {
 			t.Errorf("failed engine: %s = %v (present %v), want null", k, v, present)
 		}
+	}
+}
+
+// TestLongHostNames routes a fabric whose first host has a 40-byte name:
+// ibsim cannot attach OpenSM to it, so the SM goes to the next host; with
+// no short name at all the error says why before any tool starts.
+func TestLongHostNames(t *testing.T) {
+	long := func(i int) string { return fmt.Sprintf("H%039d", i) }
+	build := func(names ...string) *lft.Fabric {
+		b := lft.NewBuilder()
+		s := b.Node("S", lft.Switch)
+		for _, n := range names {
+			h := b.Node(n, lft.Host)
+			b.Route(b.Link(h, s, 0, 0), lft.AnyDest)
+			b.Route(b.Link(s, h, 0, 0), b.Dest(n))
+		}
+		f, err := b.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	if _, err := Route(context.Background(), build(long(1), long(2)), Options{Engine: "minhop"}); err == nil || !strings.Contains(err.Error(), "no host name has at most 31 bytes") {
+		t.Errorf("only long names: %v", err)
+	}
+	tools := needTools(t)
+	res, err := Route(context.Background(), build(long(1), "H2"), Options{Engine: "minhop", Tools: tools})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c := res.Fabric.CheckRoutes(nil, 1, 1); !c.OK() {
+		t.Error(c.Summary())
 	}
 }

@@ -184,6 +184,9 @@ func Route(ctx context.Context, f *lft.Fabric, opt Options) (res *Result, err er
 			return nil, err
 		}
 	}
+	if _, err := simHost(f); err != nil {
+		return nil, err
+	}
 	net, err := ib.PlanSimNet(f, ib.SimOptions{KeepPorts: opt.KeepPorts, KeepIdentity: opt.KeepIdentity})
 	if err != nil {
 		return nil, err
@@ -461,11 +464,27 @@ func (r *run) startIBSim(ctx context.Context) error {
 	return nil
 }
 
+// MaxSimHost is the longest node id that ibsim lets a client attach to
+// (SIM_HOST): ibsim 0.10 keeps 31 bytes of it and then finds no such node.
+const MaxSimHost = 31
+
+// simHost is the host the SM and the diagnostics attach to: the first host
+// whose name ibsim can take as SIM_HOST.
+func simHost(f *lft.Fabric) (string, error) {
+	for h := range f.NumHosts() {
+		if name := f.HostName(h); len(name) <= MaxSimHost {
+			return name, nil
+		}
+	}
+	return "", fmt.Errorf("no host name has at most %d bytes: ibsim attaches OpenSM to a host by a name of at most %d bytes (first host: %q); shorten the host names",
+		MaxSimHost, MaxSimHost, f.HostName(0))
+}
+
 // clientEnv is the environment of the tools that talk to ibsim.
 func (r *run) clientEnv() []string {
 	env := append(os.Environ(), "IBSIM_SOCKNAME="+r.sock, "LD_PRELOAD="+r.tools.UMAD2Sim)
-	for h := 0; h < r.f.NumHosts(); h++ {
-		return append(env, "SIM_HOST="+r.f.HostName(h))
+	if host, err := simHost(r.f); err == nil {
+		env = append(env, "SIM_HOST="+host)
 	}
 	return env
 }
