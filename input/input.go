@@ -11,6 +11,8 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
+	"unicode/utf8"
 )
 
 // Name returns how path is named in messages: "<stdin>" for "-".
@@ -146,4 +148,49 @@ func CheckText(br *bufio.Reader, name string) error {
 		return Errorf(name, 0, "a NUL byte at offset %d: binary data, not a text file", i).With(ErrBinary)
 	}
 	return nil
+}
+
+// maxToken is the longest word an error message shows whole.
+const maxToken = 64
+
+// ShortenTokens shortens every word of msg longer than 64 bytes to its
+// first 48 bytes and a note of its length, so that a message about a huge
+// bad token (a 200 KB argument, a runaway line) stays one readable line.
+func ShortenTokens(msg string) string {
+	if len(msg) <= maxToken {
+		return msg
+	}
+	var b strings.Builder
+	start := -1
+	flush := func(end int) {
+		if w := msg[start:end]; len(w) > maxToken {
+			cut := 48
+			for cut > 0 && !utf8.RuneStart(w[cut]) {
+				cut--
+			}
+			tail := len(w) // keep closing punctuation: `"`, `":`, `),`
+			for tail > len(w)-3 && strings.ContainsRune("\"')]}:;,.", rune(w[tail-1])) {
+				tail--
+			}
+			fmt.Fprintf(&b, "%s…(%d bytes)%s", w[:cut], len(w), w[tail:])
+		} else {
+			b.WriteString(w)
+		}
+		start = -1
+	}
+	for i := 0; i < len(msg); i++ {
+		c := msg[i]
+		if c == ' ' || c == '\n' || c == '\t' {
+			if start >= 0 {
+				flush(i)
+			}
+			b.WriteByte(c)
+		} else if start < 0 {
+			start = i
+		}
+	}
+	if start >= 0 {
+		flush(len(msg))
+	}
+	return b.String()
 }

@@ -59,3 +59,17 @@ func TestParseError(t *testing.T) {
 		t.Error("Name")
 	}
 }
+
+func TestShortenTokens(t *testing.T) {
+	long := strings.Repeat("x", 100000)
+	cases := []struct{ in, want string }{
+		{"short message", "short message"},
+		{`--seed "` + long + `": want a number`, `--seed "` + strings.Repeat("x", 47) + `…(100003 bytes)": want a number`},
+		{"a\n" + long, "a\n" + strings.Repeat("x", 48) + "…(100000 bytes)"},
+	}
+	for _, c := range cases {
+		if got := ShortenTokens(c.in); got != c.want {
+			t.Errorf("ShortenTokens(%.60q…) = %.120q", c.in, got)
+		}
+	}
+}

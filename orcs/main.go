@@ -15,6 +15,7 @@ import (
 	"fmt"
 	"os"
 
+	"orcs/input"
 	"orcs/internal/cliargs"
 	"orcs/internal/interrupt"
 
@@ -29,7 +30,7 @@ func main() {
 	app := newApp()
 	if err := app.Run(cliargs.Interspersed(app, cliargs.AttachedValues(app, os.Args))); err != nil {
 		if msg := err.Error(); msg != "" { // an exit status without a message (orcs deadlock: 2)
-			fmt.Fprintf(os.Stderr, "orcs: %v\n", err)
+			fmt.Fprintf(os.Stderr, "orcs: %s\n", input.ShortenTokens(err.Error()))
 		}
 		var ec cli.ExitCoder
 		if errors.As(err, &ec) {
