@@ -120,8 +120,9 @@ func renderJSON(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
-// renderCSV writes `run,<value>` rows followed by summary rows keyed by the
-// statistic's name (hist_acc_band adds a `bin_edges,<convention>` row);
+// renderCSV writes one `run,<value>` row per run and nothing else, so that
+// the file loads as a table whose column mean is the mean of the runs (the
+// summary statistics and the bin convention are in the JSON output);
 // get_cable_cong writes its per-link table instead (with Compat, a last
 // column `edge_id` holds ORCS 2.0's edge numbers).
 func renderCSV(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
@@ -148,18 +149,6 @@ func renderCSV(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 	fmt.Fprintf(bw, "run,%s\n", m.ValueName)
 	for i, v := range r.Values {
 		fmt.Fprintf(bw, "%d,%s\n", i, ftoa(v))
-	}
-	s := Summarize(r.Values)
-	for _, kv := range []struct {
-		k string
-		v float64
-	}{{"mean", s.Mean}, {"std", s.Std}, {"min", s.Min}, {"p5", s.P5}, {"p25", s.P25},
-		{"median", s.Median}, {"p75", s.P75}, {"p95", s.P95}, {"max", s.Max},
-		{"ci95_low", s.CI95Low}, {"ci95_high", s.CI95High}} {
-		fmt.Fprintf(bw, "%s,%s\n", kv.k, ftoa(kv.v))
-	}
-	if m.Name == "hist_acc_band" {
-		fmt.Fprintf(bw, "bin_edges,%s\n", r.binEdges())
 	}
 	return bw.Flush()
 }

@@ -2,11 +2,14 @@ package main
 
 import (
 	"bytes"
+	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"math"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -136,5 +139,37 @@ func TestSigtermKeepsOutput(t *testing.T) {
 	}
 	if strings.Count(stderr.String(), "\n") != 1 || !strings.HasPrefix(stderr.String(), "orcs: stopped by terminated") {
 		t.Errorf("stderr %q", stderr.String())
+	}
+}
+
+// TestCSVIsATable checks that --format csv holds one row per run and
+// nothing else: its column mean is the mean the JSON output reports.
+func TestCSVIsATable(t *testing.T) {
+	args := []string{"-i", "../testdata/ft64.dot", "-p", "bisect_fb_sym", "--metric", "hist_acc_band", "-n", "200", "--seed", "4"}
+	rows, err := csv.NewReader(strings.NewReader(mustRun(t, append(args, "--format", "csv")...))).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 201 || rows[0][0] != "run" || rows[0][1] != "bandwidth" {
+		t.Fatalf("%d rows, header %v", len(rows), rows[0])
+	}
+	var sum float64
+	for i, r := range rows[1:] {
+		v, err := strconv.ParseFloat(r[1], 64)
+		if err != nil || r[0] != strconv.Itoa(i) {
+			t.Fatalf("row %d: %v", i, r)
+		}
+		sum += v
+	}
+	var doc struct {
+		Summary struct {
+			Mean float64 `json:"mean"`
+		} `json:"summary"`
+	}
+	if err := json.Unmarshal([]byte(mustRun(t, append(args, "--format", "json")...)), &doc); err != nil {
+		t.Fatal(err)
+	}
+	if mean := sum / 200; math.Abs(mean-doc.Summary.Mean) > 1e-12 {
+		t.Errorf("CSV column mean %v, JSON mean %v", mean, doc.Summary.Mean)
 	}
 }
