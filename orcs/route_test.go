@@ -280,3 +280,37 @@ func TestCompareInterruptWhileSimulating(t *testing.T) {
 		t.Errorf("left behind: %v", left)
 	}
 }
+
+// TestFullDisk writes a result and routes with TMPDIR on a full disk (a
+// small tmpfs; needs root): the errors name the disk's file and "no space
+// left on device", and nothing is left behind.
+func TestFullDisk(t *testing.T) {
+	if os.Geteuid() != 0 {
+		t.Skip("mounting a tmpfs needs root")
+	}
+	dir := t.TempDir()
+	if out, err := exec.Command("mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", dir).CombinedOutput(); err != nil {
+		t.Skipf("cannot mount a tmpfs: %v %s", err, out)
+	}
+	defer exec.Command("umount", dir).Run()
+	if err := os.WriteFile(filepath.Join(dir, "fill"), make([]byte, 128<<10), 0o644); err == nil {
+		t.Fatal("the 64 KiB tmpfs took 128 KiB")
+	}
+	cmd := exec.Command(orcsBin, "-i", "../testdata/ft64.dot", "-p", "gather", "-n", "1", "--seed", "1", "--metric", "get_cable_cong", "-o", filepath.Join(dir, "out.dot"))
+	out, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(out), dir) || !strings.Contains(string(out), "no space left on device") {
+		t.Errorf("result on a full disk: %v\n%s", err, out)
+	}
+	if _, err := exec.LookPath("opensm"); err == nil {
+		cmd = exec.Command(orcsBin, "route", "-R", "minhop", "-i", "../testdata/ft16.dot", "-o", filepath.Join(t.TempDir(), "r.dot"))
+		cmd.Env = append(os.Environ(), "TMPDIR="+dir)
+		out, err = cmd.CombinedOutput()
+		if err == nil || !strings.Contains(string(out), dir) || !strings.Contains(string(out), "no space left on device") {
+			t.Errorf("route with TMPDIR on a full disk: %v\n%s", err, out)
+		}
+	}
+	files, _ := os.ReadDir(dir)
+	if len(files) != 1 || files[0].Name() != "fill" {
+		t.Errorf("left on the disk: %v", files)
+	}
+}
