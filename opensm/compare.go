@@ -2,12 +2,14 @@ package opensm
 
 import (
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"io"
 	"math"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"text/tabwriter"
@@ -338,6 +340,49 @@ func simulateRow(row *EngineRow, f *lft.Fabric, cfg sim.Config) error {
 		}
 	}
 	return nil
+}
+
+// Formats lists the output formats of a comparison.
+var Formats = []string{"text", "json", "csv"}
+
+// CheckFormat returns an error unless format is one of Formats.
+func CheckFormat(format string) error {
+	if slices.Contains(Formats, format) {
+		return nil
+	}
+	return fmt.Errorf("unknown format %q (known: %s)", format, strings.Join(Formats, ", "))
+}
+
+// Write writes the comparison in format: text (WriteTable), json
+// (WriteJSON) or csv (WriteCSV).
+func (c *Comparison) Write(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		return c.WriteJSON(w)
+	case "csv":
+		return c.WriteCSV(w)
+	}
+	return c.WriteTable(w)
+}
+
+// WriteCSV writes one row per engine: its status, the summary of the
+// metric's per-run values and the routing's figures; the cells of a failed
+// engine's numbers are empty.
+func (c *Comparison) WriteCSV(w io.Writer) error {
+	cw := csv.NewWriter(w)
+	cw.Write([]string{"engine", "used", "status", "route_seconds", "mean_bandwidth", "mean", "p5", "median", "p95",
+		"max_congestion", "unroutable_pairs", "loop_pairs", "deadlock", "error"})
+	f := func(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
+	for _, r := range c.Engines {
+		row := []string{r.Requested, r.Used, r.Status(), "", "", "", "", "", "", "", "", "", r.Deadlock, firstLine(r.Error)}
+		if r.Error == "" && r.Summary != nil {
+			copy(row[3:], []string{f(r.RouteSeconds), f(r.MeanBandwidth), f(r.Summary.Mean), f(r.Summary.P5), f(r.Summary.Median),
+				f(r.Summary.P95), strconv.Itoa(r.MaxCongestion), strconv.FormatInt(r.Unroutable, 10), strconv.FormatInt(r.Loops, 10)})
+		}
+		cw.Write(row)
+	}
+	cw.Flush()
+	return cw.Error()
 }
 
 // WriteJSON writes the comparison as indented JSON. Summaries of engines

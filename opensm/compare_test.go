@@ -3,6 +3,7 @@ package opensm
 import (
 	"bytes"
 	"context"
+	"encoding/csv"
 	"encoding/json"
 	"fmt"
 	"math"
@@ -190,5 +191,25 @@ func TestLongHostNames(t *testing.T) {
 	}
 	if c := res.Fabric.CheckRoutes(nil, 1, 1); !c.OK() {
 		t.Error(c.Summary())
+	}
+}
+
+func TestComparisonCSV(t *testing.T) {
+	var b bytes.Buffer
+	if err := sampleComparison().Write(&b, "csv"); err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(&b).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rows) != 4 || rows[1][0] != "ftree" || rows[1][2] != "ok" || rows[1][4] != "0.75" || rows[1][9] != "2" {
+		t.Errorf("rows %v", rows)
+	}
+	if failed := rows[3]; failed[2] != "failed" || failed[4] != "" || failed[13] != "OpenSM did not bring the subnet up" {
+		t.Errorf("failed row %v", failed)
+	}
+	if err := CheckFormat("xml"); err == nil {
+		t.Error("xml accepted")
 	}
 }

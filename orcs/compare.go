@@ -45,7 +45,7 @@ func compareCommand() *cli.Command {
 			&cli.IntFlag{Name: "commsize", Aliases: []string{"s"}, Usage: "hosts taking part (0 = all, rounded down to even)"},
 			&cli.StringFlag{Name: "subset", Value: sim.SubsetLinearBFS, Usage: "which hosts take part: linear_bfs or rand"},
 			&cli.StringFlag{Name: "seed", Value: "1", Usage: "random seed `S` of the mappings (the same for every engine)"},
-			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text (a table) or json"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text (a table), json or csv (one row per engine)"},
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the table to `FILE`"},
 			&cli.StringFlag{Name: "plot", Usage: "write the per-engine distributions to `FILE` (.svg, .png or .pdf)"},
 			&cli.IntFlag{Name: "jobs", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "engines routed at once"},
@@ -59,8 +59,8 @@ func compareCommand() *cli.Command {
 
 func compareAction(c *cli.Context) error {
 	format := c.String("format")
-	if format != "text" && format != "json" {
-		return fmt.Errorf("compare: unknown format %q (known: text, json)", format)
+	if err := opensm.CheckFormat(format); err != nil {
+		return fmt.Errorf("compare: %w", err)
 	}
 	plotFormat := ""
 	if p := c.String("plot"); p != "" {
@@ -123,10 +123,7 @@ func compareAction(c *cli.Context) error {
 		return interrupted(err)
 	}
 	err = writeOutput(c.String("output_file"), func(w io.Writer) error {
-		if format == "json" {
-			return cmp.WriteJSON(w)
-		}
-		return cmp.WriteTable(w)
+		return cmp.Write(w, format)
 	})
 	if err != nil {
 		return err
