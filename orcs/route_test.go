@@ -188,7 +188,7 @@ func TestCompareBadInput(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"compare", "--format", "csv", "gen:kary:k=2,n=2"}, `unknown format "csv"`},
+		{[]string{"compare", "--format", "xml", "gen:kary:k=2,n=2"}, `unknown format "xml"`},
 		{[]string{"compare", "--plot", "x.gif", "gen:kary:k=2,n=2"}, "want a .svg, .png or .pdf file"},
 		{[]string{"compare", "--metric", "nope", "gen:kary:k=2,n=2"}, `unknown metric "nope"`},
 		{[]string{"compare", "-s", "99", "gen:kary:k=2,n=2"}, "commsize 99 is larger"},
