@@ -21,7 +21,7 @@ func init() {
 			&cli.StringFlag{Name: "sl", Usage: "path SLs: saquery PR output `FILE` (none: every path on SL 0)"},
 			&cli.StringFlag{Name: "sl2vl", Usage: "SL-to-VL tables: opensm-sl2vl.dump or smpquery sl2vl output `FILE` (none: VL = SL)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or json"},
-			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the report to `FILE`"},
+			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the report to `FILE`"},
 			&cli.IntFlag{Name: "examples", Value: 3, Usage: "flows listed per dependency of the loop"},
 			&cli.IntFlag{Name: "threads", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "goroutines building the graph"},
 		),

@@ -27,7 +27,7 @@ func dot2osmCommand() *cli.Command {
 			"-i gen:SPEC or --topo FILE convert those fabrics, with their real port numbers.\n" +
 			"Example: orcs dot2osm testdata/ft64.dot ft64.net",
 		Flags: append(fabricFlags(""),
-			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the net file to `FILE`"},
+			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the net file to `FILE`"},
 		),
 		Action: func(c *cli.Context) error {
 			out, in := c.String("output_file"), c.String("input_file")

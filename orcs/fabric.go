@@ -16,7 +16,7 @@ import (
 // standard input like ORCS).
 func fabricFlags(inputDefault string) []cli.Flag {
 	return []cli.Flag{
-		&cli.StringFlag{Name: "input_file", Aliases: []string{"i"}, Value: inputDefault,
+		&cli.StringFlag{Name: "input_file", Aliases: []string{"input-file", "i"}, Value: inputDefault,
 			Usage: "the fabric: a dot `FILE` (- = stdin, gzip accepted) or gen:SPEC (a generated topology, see orcs gen --help)"},
 		&cli.StringFlag{Name: "topo", Usage: "InfiniBand topology `FILE` instead of -i: ibnetdiscover (plain, -s, -g, -p) or iblinkinfo output, an ibsim net file, opensm-subnet.lst, ibdiagnet2.db_csv"},
 		&cli.StringFlag{Name: "lfts", Usage: "forwarding tables `FILE` of the --topo fabric: opensm-lfts.dump, dump_fts or ibroute output, opensm.fdbs, ibdiagnet2.fdbs"},

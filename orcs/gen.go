@@ -23,7 +23,7 @@ func genCommand() *cli.Command {
 		Description: "SPEC is NAME[:KEY=VALUE,...], e.g. kary:k=16,n=3 or \"torus dims=4x4 hosts=2\".\n\n" +
 			gen.Usage(),
 		Flags: []cli.Flag{
-			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the routed dot to `FILE`"},
+			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the routed dot to `FILE`"},
 			&cli.StringFlag{Name: "format", Value: "dot", Usage: "`dot` (routed ORCS dot) or ibsim (an ibsim net file with the generator's port numbers, for orcs route or OpenSM)"},
 			&cli.BoolFlag{Name: "describe", Usage: "only print the size of the topology"},
 		},

@@ -27,7 +27,7 @@ func lft2dotCommand() *cli.Command {
 			"Any other fabric (-i FILE or gen:SPEC) is written as routed dot as well.\n" +
 			"Example: orcs lft2dot ibnetdiscover.txt opensm-lfts.dump -o fabric.dot",
 		Flags: append(fabricFlags(""),
-			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the routed dot to `FILE`"},
+			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the routed dot to `FILE`"},
 		),
 		Action: lft2dotAction,
 	}

@@ -23,7 +23,7 @@ func mergeCommand() *cli.Command {
 			"byte for byte what the unsplit run prints with the same --format.",
 		Flags: append([]cli.Flag{
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json or csv"},
-			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the result to `FILE`"},
+			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the result to `FILE`"},
 		}, fabricFlags("")...),
 		Action: func(c *cli.Context) error {
 			if c.Args().Len() == 0 {

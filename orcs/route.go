@@ -41,7 +41,7 @@ func routeCommand() *cli.Command {
 			"Example: orcs route --engine ftree gen:kary:k=4,n=3 -o ft64-ftree.dot",
 		Flags: append(append(fabricFlags(""), openSMFlags()...),
 			&cli.StringFlag{Name: "engine", Aliases: []string{"R"}, Usage: "OpenSM routing `ENGINE`", Required: true},
-			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the routed dot to `FILE` (with --keep: only when given)"},
+			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the routed dot to `FILE` (with --keep: only when given)"},
 			&cli.StringFlag{Name: "keep", Usage: "keep the net file, OpenSM's log and dumps (and the diagnostics' output) in `DIR`; for lash, dfsssp, nue, torus-2QoS (up to 128 hosts) also every path's SL (saquery-pr.txt, for orcs deadlock)"},
 			&cli.BoolFlag{Name: "allow-fallback", Usage: "accept tables of another engine when OpenSM falls back (reported on stderr)"},
 			&cli.BoolFlag{Name: "no-fallback", Usage: "run OpenSM with ENGINE,no_fallback and stop it when the engine fails"},

@@ -37,7 +37,7 @@ func samplingsimCommand() *cli.Command {
 			&cli.StringFlag{Name: "alloc", Value: "contiguous", Usage: "how two jobs share the hosts: " + strings.Join(samplingsim.AllocNames, ", ")},
 			&cli.StringFlag{Name: "hosts", Usage: "use only a job's allocation: a Slurm host `LIST` (node[001-128]) or @FILE; a number N takes the first N hosts"},
 			&cli.StringFlag{Name: "mapping", Usage: "map the primary job's ranks to hosts from `FILE` (host names, one per line, or RANK HOST lines)"},
-			&cli.Uint64Flag{Name: "seed", Value: def.Seed, Usage: "random seed: sampling, tagging, marking, random workloads"},
+			&cli.StringFlag{Name: "seed", Value: strconv.FormatUint(def.Seed, 10), Usage: "random seed: sampling, tagging, marking, random workloads"},
 			&cli.Float64Flag{Name: "gbps", Value: def.Bandwidth / 1e9, Usage: "link bandwidth in Gb/s"},
 			&cli.StringFlag{Name: "latency", Value: "50ns", Usage: "link latency (`DURATION`)"},
 			&cli.StringFlag{Name: "router-delay", Value: "100ns", Usage: "delay of a switch (`DURATION`)"},
@@ -60,7 +60,7 @@ func samplingsimCommand() *cli.Command {
 			&cli.StringFlag{Name: "view", Value: "all", Usage: "whose samples make the estimates: all, or a job name"},
 			&cli.Float64Flag{Name: "congested", Value: 0.5, Usage: "congested fraction from which the diagnosis counts a link as congested"},
 			&cli.BoolFlag{Name: "diagnose-truth", Usage: "also diagnose the ground truth"},
-			&cli.StringFlag{Name: "output_file", Aliases: []string{"o"}, Value: "-", Usage: "write the summary and diagnosis to `FILE`"},
+			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the summary and diagnosis to `FILE`"},
 			&cli.StringFlag{Name: "csv", Usage: "write per-link truth and estimates per window to `FILE`"},
 			&cli.StringFlag{Name: "json", Usage: "write the run (config, jobs, links per window, diagnosis) to `FILE`"},
 			&cli.StringFlag{Name: "messages", Usage: "write per-message times to CSV `FILE`"},
@@ -146,7 +146,10 @@ func samplingsimAction(c *cli.Context) error {
 // samplingsimConfig reads the simulation settings.
 func samplingsimConfig(c *cli.Context, f *lft.Fabric) (samplingsim.Config, error) {
 	cfg := samplingsim.DefaultConfig()
-	cfg.Seed = c.Uint64("seed")
+	var err error
+	if cfg.Seed, _, err = sim.ParseSeed(c.String("seed")); err != nil {
+		return cfg, err
+	}
 	cfg.Bandwidth = c.Float64("gbps") * 1e9
 	cfg.MTU = c.Int("mtu")
 	cfg.InputBuffer = c.Int("buffer")
@@ -160,7 +163,6 @@ func samplingsimConfig(c *cli.Context, f *lft.Fabric) (samplingsim.Config, error
 	cfg.FalsePositiveConfidence = c.Float64("fp-confidence")
 	cfg.PortBits = c.Int("port-bits")
 	cfg.SlowFactor = c.Float64("slow-factor")
-	var err error
 	if cfg.MarkAt, err = samplingsim.ParseMarkPoint(c.String("mark-at")); err != nil {
 		return cfg, err
 	}
