@@ -60,6 +60,8 @@ type CompareOptions struct {
 	Keep string
 	// Tools locates the programs; nil looks them up.
 	Tools *Tools
+	// Status, when not nil, follows the routings (for a progress line).
+	Status *Status
 	// Configure, when not nil, sets further options of every engine's
 	// routing (OpenSM options such as LMC or an opensm.conf).
 	Configure func(*Options)
@@ -284,7 +286,9 @@ func routeAll(ctx context.Context, in *Input, opt CompareOptions) ([]*Result, []
 			if opt.Keep != "" {
 				ro.Keep = filepath.Join(opt.Keep, e)
 			}
+			opt.Status.begin(e)
 			results[i], errs[i] = Route(ctx, in.Fabric, ro)
+			opt.Status.end(e)
 		}()
 	}
 	wg.Wait()
@@ -485,4 +489,56 @@ func (c *Comparison) Plot() *plot.Distributions {
 		d.Series = append(d.Series, plot.Series{Label: label, Values: r.Values})
 	}
 	return d
+}
+
+// Status follows the routings of a comparison for a progress line: which
+// engines run and for how long, and how many are done. It is safe for
+// concurrent use.
+type Status struct {
+	mu      sync.Mutex
+	running map[string]time.Time
+	done    int
+	total   int
+	start   time.Time
+}
+
+// NewStatus returns a Status for total engines.
+func NewStatus(total int) *Status {
+	return &Status{running: map[string]time.Time{}, total: total, start: time.Now()}
+}
+
+func (s *Status) begin(engine string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.running[engine] = time.Now()
+	s.mu.Unlock()
+}
+
+func (s *Status) end(engine string) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	delete(s.running, engine)
+	s.done++
+	s.mu.Unlock()
+}
+
+// Line describes the state: "routing lash (42 s), dfsssp (3 s); 6 of 10
+// engines done, 58 s", or the simulation once every engine is routed.
+func (s *Status) Line() string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	var parts []string
+	for e, t := range s.running {
+		parts = append(parts, fmt.Sprintf("%s (%.0f s)", e, time.Since(t).Seconds()))
+	}
+	slices.Sort(parts)
+	what := "simulating the routed fabrics"
+	if len(parts) > 0 {
+		what = "routing " + strings.Join(parts, ", ")
+	}
+	return fmt.Sprintf("%s; %d of %d engines routed, %.0f s", what, s.done, s.total, time.Since(s.start).Seconds())
 }

@@ -213,3 +213,20 @@ func TestComparisonCSV(t *testing.T) {
 		t.Error("xml accepted")
 	}
 }
+
+func TestStatusLine(t *testing.T) {
+	s := NewStatus(3)
+	s.begin("lash")
+	s.begin("dfsssp")
+	s.end("dfsssp")
+	if got := s.Line(); !strings.HasPrefix(got, "routing lash (0 s); 1 of 3 engines routed, ") {
+		t.Errorf("line %q", got)
+	}
+	s.end("lash")
+	if got := s.Line(); !strings.HasPrefix(got, "simulating the routed fabrics; 2 of 3 engines routed") {
+		t.Errorf("line %q", got)
+	}
+	var nilStatus *Status
+	nilStatus.begin("x") // a comparison without a progress line
+	nilStatus.end("x")
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -11,6 +12,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"orcs/internal/interrupt"
+	"orcs/internal/progress"
 	"orcs/lft"
 	"orcs/plot"
 	"orcs/source"
@@ -115,9 +117,12 @@ func compareAction(c *cli.Context) error {
 	ctx, stop := interrupt.Context()
 	defer stop()
 	stderr := errWriter(c)
+	opt.Status = opensm.NewStatus(len(engines))
+	stopLine := progress.Line(os.Stderr, opt.Status.Line)
 	cmp, err := opensm.Compare(ctx, in, opt, func(engine string, err error) {
 		fmt.Fprintf(stderr, "orcs compare: %s: %v\n", engine, err)
 	})
+	stopLine()
 	stop() // the tools are done: a signal now ends orcs at once
 	if err != nil {
 		return interrupted(err)

@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
 	"strings"
 	"time"
@@ -12,6 +13,7 @@ import (
 
 	"orcs/dot"
 	"orcs/internal/interrupt"
+	"orcs/internal/progress"
 	"orcs/opensm"
 	"orcs/source"
 )
@@ -85,14 +87,10 @@ func routeAction(c *cli.Context) error {
 		return err
 	}
 	opt := in.Options(c.String("engine"))
-	opt.AllowFallback = c.Bool("allow-fallback")
-	opt.NoFallback = c.Bool("no-fallback")
-	opt.Keep = c.String("keep")
+	opt.AllowFallback, opt.NoFallback, opt.Keep = c.Bool("allow-fallback"), c.Bool("no-fallback"), c.String("keep")
 	opt.PathSLs = opt.Keep != "" && opensm.AssignsSLs(opt.Engine) && in.Fabric.NumHosts() <= opensm.MaxPathSLHosts
-	opt.DumpFTS = c.Bool("verify")
-	opt.IBNetDiscover = c.Bool("ibnetdiscover")
-	opt.Timeout = c.Duration("timeout")
-	opt.TorusConfig = c.String("torus-config")
+	opt.DumpFTS, opt.IBNetDiscover = c.Bool("verify"), c.Bool("ibnetdiscover")
+	opt.Timeout, opt.TorusConfig = c.Duration("timeout"), c.String("torus-config")
 	if opt.TorusConfig != "" {
 		opt.Torus = nil
 	}
@@ -102,7 +100,9 @@ func routeAction(c *cli.Context) error {
 	}
 	ctx, stop := interrupt.Context()
 	defer stop()
+	stopLine := progress.Line(os.Stderr, func() string { return fmt.Sprintf("routing with %s: %.0f s", opt.Engine, time.Since(t0).Seconds()) })
 	res, err := opensm.Route(ctx, in.Fabric, opt)
+	stopLine()
 	stop() // the tools are done: a signal now ends orcs at once
 	var fb *opensm.FallbackError
 	if errors.As(err, &fb) {
@@ -117,15 +117,11 @@ func routeAction(c *cli.Context) error {
 			res.Engine, res.Used, strings.Join(res.Log.Notes, "; "))
 	}
 	if opt.DumpFTS {
-		skipped, err := opensm.CompareRoutings(res.LFTs, res.FTS)
+		note, err := res.Verify()
 		if err != nil {
-			return fmt.Errorf("route: --verify: opensm-lfts.dump and dump_fts disagree: %w", err)
+			return fmt.Errorf("route: --verify: %w", err)
 		}
-		note := ""
-		if len(skipped) > 0 {
-			note = fmt.Sprintf(" (dump_fts skipped the top LID of %d switches, a known infiniband-diags quirk)", len(skipped))
-		}
-		fmt.Fprintf(stderr, "orcs route: verified: the switches hold the tables OpenSM dumped%s\n", note)
+		fmt.Fprintf(stderr, "orcs route: %s\n", note)
 	}
 	f := res.Fabric
 	if check := f.CheckRoutes(nil, 1, runtime.NumCPU()); !check.OK() {

@@ -3,11 +3,14 @@
 package progress
 
 import (
+	"fmt"
 	"io"
+	"os"
 	"sync"
 	"time"
 
 	"github.com/schollz/progressbar/v3"
+	"golang.org/x/term"
 )
 
 // Bar is a progress bar that appears after a second. A nil *Bar does
@@ -74,4 +77,35 @@ func (p *Bar) Stop() {
 	if p.bar != nil {
 		p.bar.Finish()
 	}
+}
+
+// Line shows on w, when w is a terminal, the line that status returns,
+// refreshed every second from the first second on, and clears it when the
+// returned stop function is called. On anything but a terminal it does
+// nothing.
+func Line(w *os.File, status func() string) (stop func()) {
+	if !term.IsTerminal(int(w.Fd())) {
+		return func() {}
+	}
+	done := make(chan struct{})
+	finished := make(chan struct{})
+	go func() {
+		defer close(finished)
+		t := time.NewTicker(time.Second)
+		defer t.Stop()
+		shown := false
+		for {
+			select {
+			case <-done:
+				if shown {
+					fmt.Fprint(w, "\r\033[K")
+				}
+				return
+			case <-t.C:
+				fmt.Fprintf(w, "\r\033[K%s", status())
+				shown = true
+			}
+		}
+	}()
+	return func() { close(done); <-finished }
 }
