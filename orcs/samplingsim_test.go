@@ -3,10 +3,14 @@ package main
 import (
 	"encoding/csv"
 	"encoding/json"
+	"errors"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // runSampling runs "orcs samplingsim" in-process with the summary written
@@ -104,6 +108,8 @@ func TestSamplingsimErrors(t *testing.T) {
 		{[]string{"--gen", "kary:k=2,n=2", "--mark-at", "exit"}, `unknown mark point "exit"`},
 		{[]string{"--gen", "kary:k=2,n=2", "--window", "soon"}, `--window "soon"`},
 		{[]string{"--gen", "kary:k=2,n=2", "--slow-hosts", "H9"}, `unknown host "H9"`},
+		{[]string{"--gen", "kary:k=2,n=2", "--hosts", "-3"}, "want a number of hosts ≥ 1, or a host list"},
+		{[]string{"--gen", "kary:k=2,n=2", "--hosts", "H[0-1],H9"}, "H9"},
 		{[]string{"--gen", "kary:k=2,n=2", "--view", "other"}, `unknown view "other"`},
 		{[]string{"--gen", "kary:k=2,n=2", "-i", "x.dot"}, "not both"},
 		{[]string{}, "no fabric"},
@@ -112,5 +118,33 @@ func TestSamplingsimErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: error %v, want %q", c.args, err, c.want)
 		}
+	}
+}
+
+// TestSamplingsimSigterm stops a running packet simulation with SIGTERM:
+// exit 143 within a second, the previous output kept, no temporary file.
+func TestSamplingsimSigterm(t *testing.T) {
+	dir := t.TempDir()
+	out := filepath.Join(dir, "summary.txt")
+	if err := os.WriteFile(out, []byte("old\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(orcsBin, "samplingsim", "--gen", "kary:k=8,n=3", "-w", "random:msgs=2000", "-o", out, "--csv", filepath.Join(dir, "links.csv"))
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	time.Sleep(500 * time.Millisecond)
+	start := time.Now()
+	cmd.Process.Signal(syscall.SIGTERM)
+	err := cmd.Wait()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 143 || time.Since(start) > time.Second {
+		t.Errorf("exit %v after %s, want 143 within 1 s", err, time.Since(start))
+	}
+	if got, _ := os.ReadFile(out); string(got) != "old\n" {
+		t.Errorf("summary now %q", got)
+	}
+	if files, _ := os.ReadDir(dir); len(files) != 1 {
+		t.Errorf("files left: %v", files)
 	}
 }
