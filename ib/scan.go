@@ -59,6 +59,13 @@ func (r *lines) raw() ([]byte, bool) {
 	}
 }
 
+// maxLine bounds a line of a streamed input: no line of the tools' output
+// comes near it, and a file that is one endless line stops early.
+const maxLine = 1 << 20
+
+// errLineTooLong ends a streamed input whose line passes maxLine.
+var errLineTooLong = fmt.Errorf("a line longer than %d bytes: not the output of an InfiniBand tool", maxLine)
+
 // utf8BOM is the byte-order mark that some editors put before UTF-8 text.
 var utf8BOM = []byte{0xEF, 0xBB, 0xBF}
 
@@ -118,6 +125,10 @@ func (r *lines) physical() ([]byte, bool) {
 			for err == bufio.ErrBufferFull {
 				l, err = r.src.ReadSlice('\n')
 				r.long = append(r.long, l...)
+				if len(r.long) > maxLine {
+					r.err = errLineTooLong
+					return nil, false
+				}
 			}
 			l = r.long
 		}
@@ -171,6 +182,9 @@ func (r *lines) peek() ([]byte, bool) {
 func (r *lines) readErr() error {
 	if r.err == nil {
 		return nil
+	}
+	if r.err == errLineTooLong {
+		return input.Errorf(r.file, r.phys+1, "%w", r.err).With(ErrFormat)
 	}
 	return input.Errorf(r.file, 0, "after line %d: %w", r.n, r.err).With(ErrTruncated)
 }

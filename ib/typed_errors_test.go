@@ -136,3 +136,23 @@ func TestDumpLFTSBanner(t *testing.T) {
 		t.Errorf("with the banner: %d switches, %d entries; without: %d, %d", len(banner.Switches), banner.NumEntries(), len(plain.Switches), plain.NumEntries())
 	}
 }
+
+// TestLongLineStops checks that a streamed file with an endless line stops
+// at a bound with an error naming the line.
+func TestLongLineStops(t *testing.T) {
+	head, err := os.ReadFile(filepath.Join("..", "testdata", "ib", "ft16", "minhop", "ibnetdiscover.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.SplitAfterN(string(head), "\n", 4)
+	path := filepath.Join(t.TempDir(), "topo.txt")
+	data := lines[0] + lines[1] + lines[2] + strings.Repeat("x", 3<<20) + "\n"
+	if err := os.WriteFile(path, []byte(data), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadTopologyFile(path)
+	parseErr(t, err, path, 4, ErrFormat)
+	if err == nil || !strings.Contains(err.Error(), "a line longer than 1048576 bytes") {
+		t.Errorf("error %v", err)
+	}
+}
