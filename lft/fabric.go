@@ -174,19 +174,6 @@ func (f *Fabric) NextHop(src, v, dst int32) int32 {
 	return f.hostLink(h, dst)
 }
 
-// baseNextHop is NextHop over the base-LID tables (LMC offset 0): the
-// tables a dot file holds.
-func (f *Fabric) baseNextHop(v int32, dst int32) int32 {
-	if s := f.switchOf[v]; s >= 0 {
-		return f.swTab[int(s)*len(f.hosts)+int(dst)]
-	}
-	h := f.hostOf[v]
-	if h == dst {
-		return -1
-	}
-	return f.hostLink(h, dst)
-}
-
 // Row returns node v's base-LID forwarding table: for a switch or router,
 // or a host that routes by destination, row[d] is the link towards host d
 // (-1: none); for a host that sends everything over one link, row is nil

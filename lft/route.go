@@ -226,29 +226,8 @@ func (f *Fabric) CheckRoutes(hosts []int32, maxExamples, threads int) RouteCheck
 						if src == dst || src&mask != off {
 							continue
 						}
-						path = path[:0]
-						v := f.hosts[src]
 						var outcome uint8
-						for outcome == 0 {
-							if stamp[v] == gen {
-								outcome = state[v]
-								if outcome == onPath {
-									outcome = looping
-								}
-								break
-							}
-							stamp[v], state[v] = gen, onPath
-							path = append(path, v)
-							l := f.NextHop(src, v, dst)
-							if l < 0 {
-								outcome = noEntry
-								break
-							}
-							v = f.Links[l].To
-						}
-						for _, p := range path {
-							state[p] = outcome
-						}
+						outcome, path = f.resolve(src, f.hosts[src], dst, gen, stamp, state, path)
 						if outcome == reaches {
 							continue
 						}
@@ -354,7 +333,7 @@ func (f *Fabric) checkUniform(hosts []int32, maxExamples, threads int) RouteChec
 				failed := false
 				for _, v := range entries {
 					var outcome uint8
-					outcome, path = f.resolve(v, dst, gen, stamp, state, path)
+					outcome, path = f.resolve(dst, v, dst, gen, stamp, state, path) // no spread: any source
 					if outcome == reaches {
 						continue
 					}
@@ -393,10 +372,11 @@ func (f *Fabric) checkUniform(hosts []int32, maxExamples, threads int) RouteChec
 	return f.collect(hosts, results, maxExamples)
 }
 
-// resolve walks the base tables from node v towards host dst until it
-// meets a node whose outcome is known for this destination (stamp == gen),
-// and gives every node on the way that outcome.
-func (f *Fabric) resolve(v, dst, gen int32, stamp []int32, state []uint8, path []int32) (uint8, []int32) {
+// resolve walks the route from host src towards host dst from node v on,
+// until it meets a node whose outcome is known for this destination (stamp
+// == gen: the same destination and, with LMC spread, LID offset), and
+// gives every node on the way that outcome.
+func (f *Fabric) resolve(src, v, dst, gen int32, stamp []int32, state []uint8, path []int32) (uint8, []int32) {
 	path = path[:0]
 	var outcome uint8
 	for {
@@ -409,7 +389,7 @@ func (f *Fabric) resolve(v, dst, gen int32, stamp []int32, state []uint8, path [
 		}
 		stamp[v], state[v] = gen, onPath
 		path = append(path, v)
-		l := f.baseNextHop(v, dst)
+		l := f.NextHop(src, v, dst)
 		if l < 0 {
 			outcome = noEntry
 			break
