@@ -104,27 +104,9 @@ func ibNames(nodes []ibNamed, style NameStyle) []string {
 			}
 		}
 	}
-	for i, n := range nodes {
-		if n.port > 0 {
-			names[i] += ":" + strconv.Itoa(n.port)
-		}
-	}
 	// Last resort for pathological inputs (equal GUIDs of different kinds,
 	// or descriptions that look like GUID suffixes): number the repeats.
-	seen := make(map[string]bool, len(names))
-	for i := range names {
-		if seen[names[i]] {
-			for k := 2; ; k++ {
-				alt := names[i] + "#" + strconv.Itoa(k)
-				if !seen[alt] {
-					names[i] = alt
-					break
-				}
-			}
-		}
-		seen[names[i]] = true
-	}
-	return names
+	return numberRepeats(addPorts(nodes, names), "#")
 }
 
 // baseName is a node's name before the port suffix and before duplicates
@@ -181,18 +163,29 @@ func hostNames(nodes []ibNamed) []string {
 			}
 		}
 	}
+	// Last resort (a description that looks like another's name with a
+	// GUID or port suffix): number the repeats.
+	return numberRepeats(addPorts(nodes, names), "_")
+}
+
+// addPorts appends ":<port>" to the names of the ports of multi-port CAs.
+func addPorts(nodes []ibNamed, names []string) []string {
 	for i, n := range nodes {
 		if n.port > 0 {
 			names[i] += ":" + strconv.Itoa(n.port)
 		}
 	}
-	// Last resort (a description that looks like another's name with a
-	// GUID or port suffix): number the repeats.
+	return names
+}
+
+// numberRepeats makes names unique by appending sep and 2, 3, … to the
+// second and later uses of a name.
+func numberRepeats(names []string, sep string) []string {
 	seen := make(map[string]bool, len(names))
 	for i := range names {
 		if seen[names[i]] {
 			for k := 2; ; k++ {
-				alt := names[i] + "_" + strconv.Itoa(k)
+				alt := names[i] + sep + strconv.Itoa(k)
 				if !seen[alt] {
 					names[i] = alt
 					break
