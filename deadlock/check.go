@@ -318,7 +318,6 @@ func (g *graph) walkTo(w *worker, d int32) {
 	}
 	prev := int32(-1)
 	K := int32(g.K)
-	vl := g.lanes.vl
 	for _, src := range w.order[:H-1] {
 		key := w.keys[src]
 		if key != prev {
@@ -331,12 +330,7 @@ func (g *graph) walkTo(w *worker, d int32) {
 		if a < 0 {
 			continue
 		}
-		va := sl
-		if b := g.hostBase[src]; b >= 0 {
-			if x := vl[b+sl]; x != noVL {
-				va = int32(x)
-			}
-		}
+		va := g.firstVL(src, sl)
 		ua := a*K + g.slot[va]
 		for {
 			if w.stamp[ua] == gen {
@@ -352,13 +346,9 @@ func (g *graph) walkTo(w *worker, d int32) {
 			if b < 0 {
 				break
 			}
-			vb := sl
-			if ib := g.inBase[a]; ib >= 0 {
-				if x := vl[ib+g.outOff[b]+sl]; x != noVL {
-					vb = int32(x)
-				} else {
-					w.missing++
-				}
+			vb, known := g.hopVL(a, b, sl)
+			if !known {
+				w.missing++
 			}
 			sb := g.slot[vb]
 			bit := g.bitBase[a] + int64(g.slot[va])*g.rowBits[a] + int64(g.outSlot[b]*K+sb)
@@ -366,6 +356,31 @@ func (g *graph) walkTo(w *worker, d int32) {
 			a, va, ua = b, vb, b*K+sb
 		}
 	}
+}
+
+// firstVL is the VL of a path on SL sl on the first link of host src: its
+// CA port's SL2VL table, or VL = SL without one.
+func (g *graph) firstVL(src, sl int32) int32 {
+	if b := g.hostBase[src]; b >= 0 {
+		if x := g.lanes.vl[b+sl]; x != noVL {
+			return int32(x)
+		}
+	}
+	return sl
+}
+
+// hopVL is the VL of a path on SL sl on link b, entered from link a:
+// the SL2VL table of the switch between them (in port of a, out port of
+// b), or VL = SL without one. known is false when the switch has a table
+// but no entry for the pair (the VL is then taken as the SL).
+func (g *graph) hopVL(a, b, sl int32) (vb int32, known bool) {
+	if ib := g.inBase[a]; ib >= 0 {
+		if x := g.lanes.vl[ib+g.outOff[b]+sl]; x != noVL {
+			return int32(x), true
+		}
+		return sl, false
+	}
+	return sl, true
 }
 
 // summarize counts channels, dependencies and loops, and finds a shortest
@@ -567,7 +582,6 @@ func (g *graph) examples(loop []Channel, per int) [][]Flow {
 	stamp := make([]int32, len(pos))
 	var gen int32
 	var path []int32
-	vl := g.lanes.vl
 	for d := int32(0); d < H && need > 0; d++ {
 		target := f.HostNode(int(d))
 		// Groups as in walkTo; here simply one generation per (offset, SL)
@@ -589,12 +603,7 @@ func (g *graph) examples(loop []Channel, per int) [][]Flow {
 			if a < 0 {
 				continue
 			}
-			va := sl
-			if b := g.hostBase[src]; b >= 0 {
-				if x := vl[b+sl]; x != noVL {
-					va = int32(x)
-				}
-			}
+			va := g.firstVL(src, sl)
 			u := a*K + g.slot[va]
 			path = path[:0]
 			end := int32(-1) // channel whose memo is known, or -1: the route ended
@@ -613,12 +622,7 @@ func (g *graph) examples(loop []Channel, per int) [][]Flow {
 				if b < 0 {
 					break
 				}
-				vb := sl
-				if ib := g.inBase[a]; ib >= 0 {
-					if x := vl[ib+g.outOff[b]+sl]; x != noVL {
-						vb = int32(x)
-					}
-				}
+				vb, _ := g.hopVL(a, b, sl)
 				a, va, u = b, vb, b*K+g.slot[vb]
 			}
 			var mask uint64
