@@ -50,8 +50,8 @@ type Options struct {
 	// and LIDs (Node.LID, LMC), as a fabric read from InfiniBand files has
 	// them: the net file gives ibsim the GUIDs and the ports their LIDs,
 	// which OpenSM keeps as it keeps the valid LIDs of a running fabric.
-	// ibnetdiscover on the emulation checks them (and every cable) against the input.
-	// ibsim's and OpenSM's.
+	// ibnetdiscover on the emulation checks them, and every cable, against
+	// the input. Nodes without them get ibsim's and OpenSM's.
 	KeepIdentity bool
 	// DumpFTS also reads the tables back from the emulated switches with
 	// dump_fts (Result.FTS).
