@@ -160,12 +160,3 @@ func readIB(a Args) (*Fabric, error) {
 	}
 	return &Fabric{Fabric: f, Name: a.Topo + "+" + a.LFTs, RealPorts: true, Routed: true}, nil
 }
-
-// AllHosts returns the host indices 0 … NumHosts()-1.
-func AllHosts(f *lft.Fabric) []int32 {
-	all := make([]int32, f.NumHosts())
-	for i := range all {
-		all[i] = int32(i)
-	}
-	return all
-}
