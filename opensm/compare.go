@@ -1,6 +1,7 @@
 package opensm
 
 import (
+	"cmp"
 	"context"
 	"encoding/csv"
 	"encoding/json"
@@ -295,28 +296,21 @@ func routeAll(ctx context.Context, in *Input, opt CompareOptions) ([]*Result, []
 	return results, errs
 }
 
-// engineCost ranks the engines by their routing time on large fat trees
-// and tori, slowest first (measured with OpenSM 3.3.23 on 4096 hosts: lash
-// takes most of a comparison, then dfsssp, sssp and nue).
-var engineCost = []string{"lash", "dfsssp", "sssp", "nue", "torus-2QoS", "dor", "updn", "dnup", "ftree", "minhop"}
-
 // slowestFirst returns the indices of engines in the order they should
 // start, so that with few parallel jobs the longest routing does not start
 // last.
-func slowestFirst(engines []string) []int {
-	order := make([]int, len(engines))
+func slowestFirst(names []string) []int {
+	order := make([]int, len(names))
 	for i := range order {
 		order[i] = i
 	}
 	rank := func(e string) int {
-		for r, name := range engineCost {
-			if strings.EqualFold(name, e) {
-				return r
-			}
+		if en, err := engines.Lookup(e); err == nil {
+			return en.cost
 		}
-		return len(engineCost)
+		return math.MaxInt // not an engine of orcs: last
 	}
-	slices.SortStableFunc(order, func(a, b int) int { return rank(engines[a]) - rank(engines[b]) })
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(rank(names[a]), rank(names[b])) })
 	return order
 }
 

@@ -1,15 +1,8 @@
 package opensm
 
 import (
-	"slices"
-
 	"orcs/deadlock"
 )
-
-// slEngines are the engines that give paths service levels of their own
-// and rely on them (and on SL-to-VL tables) to avoid credit loops; the
-// others route every path on SL 0.
-var slEngines = []string{"lash", "dfsssp", "nue", "torus-2QoS"}
 
 // ComparePathSLHosts is the largest fabric on which Compare asks for the
 // path SLs of the engines that assign them (see Options.PathSLs): one
@@ -17,7 +10,10 @@ var slEngines = []string{"lash", "dfsssp", "nue", "torus-2QoS"}
 const ComparePathSLHosts = 32
 
 // AssignsSLs reports whether the engine gives paths their own SLs.
-func AssignsSLs(engine string) bool { return slices.Contains(slEngines, engine) }
+func AssignsSLs(name string) bool {
+	e, err := engines.Lookup(name)
+	return err == nil && e.sls
+}
 
 // deadlockVerdict checks the routed fabric of res for credit loops: on the
 // lanes res carries, else on one lane. It returns the compare column:

@@ -31,7 +31,7 @@ func TestEngines(t *testing.T) {
 				t.Errorf("registering ftree twice: panic %v", r)
 			}
 		}()
-		engines.Register("ftree", "again", struct{}{})
+		engines.Register("ftree", "again", engine{})
 	}()
 	if len(Engines()) != len(want) {
 		t.Errorf("a failed registration changed Engines() to %v", Engines())
