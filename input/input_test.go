@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -71,5 +72,27 @@ func TestShortenTokens(t *testing.T) {
 		if got := ShortenTokens(c.in); got != c.want {
 			t.Errorf("ShortenTokens(%.60q…) = %.120q", c.in, got)
 		}
+	}
+}
+
+// TestReadAllAllocatesOnce checks that a plain file is read into one buffer
+// of its size: growing a buffer by doubling allocated (and kept alive at
+// the peak) up to three times the file.
+func TestReadAllAllocatesOnce(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "big.dot")
+	const size = 32 << 20
+	if err := os.WriteFile(path, bytes.Repeat([]byte("a"), size), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	data, err := ReadAll(path)
+	runtime.ReadMemStats(&after)
+	if err != nil || len(data) != size {
+		t.Fatalf("ReadAll: %d bytes, %v", len(data), err)
+	}
+	if got := after.TotalAlloc - before.TotalAlloc; got > size+size/4 {
+		t.Errorf("reading %d bytes allocated %d", size, got)
 	}
 }
