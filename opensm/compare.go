@@ -200,11 +200,7 @@ func Compare(ctx context.Context, in *Input, opt CompareOptions, report func(eng
 			}
 		}
 		row := EngineRow{Requested: CurrentRow, Used: "(tables given)"}
-		if v := deadlockVerdict(&Result{Fabric: cur}, opt.Sim.Threads); v != "" && !strings.HasPrefix(v, "free") {
-			row.Deadlock = "" // the SLs of the running engine are not known
-		} else {
-			row.Deadlock = v
-		}
+		row.Deadlock = deadlockVerdict(&Result{Fabric: cur}, opt.Sim.Threads)
 		if err := simulateRow(&row, cur, opt.Sim); err != nil {
 			row.Error = err.Error()
 			if report != nil && ctx.Err() == nil {

@@ -24,7 +24,10 @@ func deadlockVerdict(res *Result, threads int) string {
 	if err != nil {
 		return ""
 	}
-	if !r.Free() && res.Lanes == nil && AssignsSLs(res.Used) {
+	// Without the path SLs a loop on one lane is no verdict for an engine
+	// that separates paths by SL, nor for tables of an unknown engine
+	// (Used "": the production tables of a comparison).
+	if !r.Free() && res.Lanes == nil && (res.Used == "" || AssignsSLs(res.Used)) {
 		return ""
 	}
 	return r.Short()

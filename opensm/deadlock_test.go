@@ -100,5 +100,10 @@ func TestRoutePathSLs(t *testing.T) {
 	if got := deadlockVerdict(res, 2); got != "loop" {
 		t.Errorf("minhop: %q", got)
 	}
+	// The same tables given as production tables of an unknown engine:
+	// it may separate paths by SL, so the loop is no verdict.
+	if got := deadlockVerdict(&Result{Fabric: res.Fabric}, 2); got != "" {
+		t.Errorf("tables of an unknown engine: %q, want unknown", got)
+	}
 	checkClean(t, tmp)
 }
