@@ -178,19 +178,26 @@ func (b *Builder) Build() (*Fabric, error) {
 		f.outStart[v+1] += f.outStart[v]
 	}
 	f.outLinks = make([]int32, len(b.links))
+	f.linkSlot = make([]int32, len(b.links))
 	fill := make([]int32, n)
 	copy(fill, f.outStart[:n])
 	for id, l := range b.links {
 		f.outLinks[fill[l.From]] = int32(id)
+		f.linkSlot[id] = fill[l.From]
 		fill[l.From]++
 	}
-	f.next = make([]int32, len(b.links))
-	for id, l := range b.links {
-		if h := f.hostOf[l.To]; h >= 0 {
-			f.next[id] = ^h
+	f.slotNext = make([]int32, len(b.links))
+	for slot, id := range f.outLinks {
+		to := b.links[id].To
+		if h := f.hostOf[to]; h >= 0 {
+			f.slotNext[slot] = ^h
 		} else {
-			f.next[id] = f.switchOf[l.To]
+			f.slotNext[slot] = f.switchOf[to]
 		}
+	}
+	f.swBase = make([]int32, len(f.switches))
+	for s, v := range f.switches {
+		f.swBase[s] = f.outStart[v]
 	}
 	f.compileTables(b)
 	if b.spreadTables != nil {
@@ -221,46 +228,23 @@ func (f *Fabric) compileTables(b *Builder) {
 		}
 		return -1
 	}
-	// apply fills the unset entries of row for entry r; self is the row's
-	// own host index (never a destination of itself), or -1.
-	apply := func(row []int32, r route) {
-		switch {
-		case r.dest == AnyDest:
-			for i, v := range row {
-				if v < 0 {
-					row[i] = r.link
-				}
-			}
-		case r.dest >= 0:
-			if h := destHost[r.dest]; h >= 0 && row[h] < 0 {
-				row[h] = r.link
-			}
-		default:
-			forEachName(b.lists[-2-int(r.dest)], func(name []byte) {
-				if h := hostByName(name); h >= 0 && row[h] < 0 {
-					row[h] = r.link
-				}
-			})
-		}
-	}
-
-	f.swTab = make([]int32, len(f.switches)*H)
+	f.tab = newTables(len(f.switches)*H, f.maxRadix())
 	workers := min(runtime.NumCPU(), max(1, len(f.switches)/8))
 	var wg sync.WaitGroup
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			for s := w; s < len(f.switches); s += workers {
-				row := f.swTab[s*H : (s+1)*H]
-				for i := range row {
-					row[i] = -1
-				}
-			}
 			for _, r := range b.routes {
 				s := f.switchOf[b.links[r.link].From]
-				if s >= 0 && int(s)%workers == w {
-					apply(f.swTab[int(s)*H:int(s+1)*H], r)
+				if s < 0 || int(s)%workers != w {
+					continue
+				}
+				row, p := int(s)*H, f.portOf(r.link)
+				if t := f.tab.narrow; t != nil {
+					fillRow(t[row:row+H], uint8(p), r, destHost, b.lists, hostByName)
+				} else {
+					fillRow(f.tab.wide[row:row+H], uint16(p), r, destHost, b.lists, hostByName)
 				}
 			}
 		}(w)
@@ -292,7 +276,7 @@ func (f *Fabric) compileTables(b *Builder) {
 			}
 		}
 		hostHasEntries[h] = true
-		apply(hostRows[int(h)*H:int(h+1)*H], r)
+		fillRow(hostRows[int(h)*H:int(h+1)*H], r.link, r, destHost, b.lists, hostByName)
 	}
 	if hostRows == nil {
 		f.hostUniform = true
@@ -309,6 +293,32 @@ func (f *Fabric) compileTables(b *Builder) {
 		row[h] = -1 // a host never routes to itself: keeps tables equal after a write/read
 	}
 	f.hostTab = hostRows
+}
+
+// fillRow fills the unset entries (all bits set) of a table row that route
+// entry r matches with val: every entry for AnyDest, else the hosts it
+// names (destHost maps destination ids to host indices, -1 for names that
+// are no host).
+func fillRow[T ~uint8 | ~uint16 | ~int32](row []T, val T, r route, destHost []int32, lists [][]byte, hostByName func([]byte) int32) {
+	unset := ^T(0)
+	switch {
+	case r.dest == AnyDest:
+		for i, v := range row {
+			if v == unset {
+				row[i] = val
+			}
+		}
+	case r.dest >= 0:
+		if h := destHost[r.dest]; h >= 0 && row[h] == unset {
+			row[h] = val
+		}
+	default:
+		forEachName(lists[-2-int(r.dest)], func(name []byte) {
+			if h := hostByName(name); h >= 0 && row[h] == unset {
+				row[h] = val
+			}
+		})
+	}
 }
 
 // forEachName calls fn for every name of an ORCS comment list.

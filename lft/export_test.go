@@ -4,5 +4,7 @@ package lft
 // LMC spread table of offset k, to give tests a fabric whose spread tables
 // went wrong after Build checked them.
 func SetSpreadEntry(f *Fabric, k int, s, d, link int32) {
-	f.spread[k][int(s)*len(f.hosts)+int(d)] = link
+	if err := f.setSwitchLink(k*len(f.switches)*len(f.hosts), s, d, link); err != nil {
+		panic(err)
+	}
 }

@@ -100,21 +100,23 @@ type Fabric struct {
 	outStart []int32 // CSR: out-links of node v are outLinks[outStart[v]:outStart[v+1]]
 	outLinks []int32
 
-	// Compiled forwarding. swTab[s*H+d] is the link switch s uses towards
-	// host d, or -1. hostTab is either per host (hostUniform: one link for
-	// every destination) or per host and destination like swTab.
-	swTab       []int32
+	// Compiled forwarding (see table.go): tab holds, per LID offset, switch
+	// and destination host, the out-link position the switch takes. hostTab
+	// is either per host (hostUniform: one link for every destination) or
+	// per host and destination, links.
+	tab         tables
 	hostTab     []int32
 	hostUniform bool
-	// next[l] is the switch index the link l leads to (≥ 0), or ^host index.
-	next []int32
+	swBase      []int32 // switch index → its first slot (outStart of its node)
+	linkSlot    []int32 // link id → slot: its position in outLinks
+	// slotNext[slot] is the switch index the slot's link leads to (≥ 0), or
+	// ^host index.
+	slotNext []int32
 
 	names map[string]int32
 
-	// LMC spread (see Builder.SetLMCSpread), nil when off: spread[k] is a
-	// switch table like swTab for LID offset k (spread[0] is swTab), and
-	// host src reaches host dst by spread[src&spreadMask[dst]].
-	spread     [][]int32
+	// LMC spread (see Builder.SetLMCSpread), nil when off: host src reaches
+	// host dst over the table of LID offset src&spreadMask[dst].
 	spreadMask []int32
 }
 
@@ -165,7 +167,7 @@ func (f *Fabric) LinkName(l int32) string {
 // follows it.
 func (f *Fabric) NextHop(src, v, dst int32) int32 {
 	if s := f.switchOf[v]; s >= 0 {
-		return f.spreadTable(src, dst)[int(s)*len(f.hosts)+int(dst)]
+		return f.switchLink(f.tableOffset(src, dst), s, dst)
 	}
 	h := f.hostOf[v]
 	if h == dst {
@@ -177,11 +179,16 @@ func (f *Fabric) NextHop(src, v, dst int32) int32 {
 // Row returns node v's base-LID forwarding table: for a switch or router,
 // or a host that routes by destination, row[d] is the link towards host d
 // (-1: none); for a host that sends everything over one link, row is nil
-// and uniform is that link (-1: none). The slice must not be modified.
+// and uniform is that link (-1: none). A switch's row is built anew on
+// every call; a host's must not be modified.
 func (f *Fabric) Row(v int32) (row []int32, uniform int32) {
 	H := len(f.hosts)
 	if s := f.switchOf[v]; s >= 0 {
-		return f.swTab[int(s)*H : int(s+1)*H], -1
+		row = make([]int32, H)
+		for d := range row {
+			row[d] = f.switchLink(0, s, int32(d))
+		}
+		return row, -1
 	}
 	h := f.hostOf[v]
 	if f.hostUniform {
@@ -217,20 +224,35 @@ func (f *Fabric) Digest() string {
 		buf = binary.LittleEndian.AppendUint32(buf, uint32(l.To))
 	}
 	flush()
-	tables := [][]int32{f.swTab, f.hostTab}
-	if f.spread != nil {
-		// Only fabrics read with LMC spread have these; others keep their digest.
-		tables = append(tables, f.spreadMask)
-		tables = append(tables, f.spread[1:]...)
+	// The tables as link ids: the base switch table, the host table, and
+	// with LMC spread the masks and the other offsets' switch tables (only
+	// fabrics read with LMC spread have these; others keep their digest).
+	put := func(x int32) {
+		buf = binary.LittleEndian.AppendUint32(buf, uint32(x))
+		if len(buf) >= 1<<16 {
+			flush()
+		}
 	}
-	for _, tab := range tables {
-		for i, x := range tab {
-			buf = binary.LittleEndian.AppendUint32(buf, uint32(x))
-			if i%16384 == 16383 {
-				flush()
+	switchTable := func(k int) {
+		off := k * len(f.switches) * len(f.hosts)
+		for s := range f.switches {
+			for d := range f.hosts {
+				put(f.switchLink(off, int32(s), int32(d)))
 			}
 		}
-		flush()
 	}
+	switchTable(0)
+	for _, x := range f.hostTab {
+		put(x)
+	}
+	if f.spreadMask != nil {
+		for _, x := range f.spreadMask {
+			put(x)
+		}
+		for k := 1; k < f.tab.offsets(len(f.switches)*len(f.hosts)); k++ {
+			switchTable(k)
+		}
+	}
+	flush()
 	return hex.EncodeToString(h.Sum(nil)[:12])
 }

@@ -28,28 +28,46 @@ func (f *Fabric) AppendRoute(buf []int32, src, dst int32) ([]int32, RouteStatus)
 	if src == dst {
 		return buf, RouteOK
 	}
+	if f.tab.narrow != nil {
+		return appendRoute(f, f.tab.narrow, buf, src, dst)
+	}
+	return appendRoute(f, f.tab.wide, buf, src, dst)
+}
+
+// appendRoute is AppendRoute over the switch tables tab. The walk runs
+// over slots (a link's position in the CSR arrays): the next slot is the
+// base slot of the switch plus the table's port entry.
+func appendRoute[T portEntry](f *Fabric, tab []T, buf []int32, src, dst int32) ([]int32, RouteStatus) {
 	H := len(f.hosts)
-	tab, next := f.spreadTable(src, dst), f.next
+	off := f.tableOffset(src, dst) + int(dst)
 	l := f.hostLink(src, dst)
+	if l < 0 {
+		return buf, Unroutable
+	}
+	slot := f.linkSlot[l]
 	limit := len(f.Nodes)
 	for hops := 0; ; hops++ {
-		if l < 0 {
-			return buf, Unroutable
-		}
 		if hops >= limit {
 			return buf, Loop
 		}
-		buf = append(buf, l)
-		n := next[l]
+		buf = append(buf, f.outLinks[slot])
+		n := f.slotNext[slot]
 		if n >= 0 {
-			l = tab[int(n)*H+int(dst)]
+			p := tab[off+int(n)*H]
+			if p == noPort[T]() {
+				return buf, Unroutable
+			}
+			slot = f.swBase[n] + int32(p)
 			continue
 		}
 		h := ^n
 		if h == dst {
 			return buf, RouteOK
 		}
-		l = f.hostLink(h, dst)
+		if l = f.hostLink(h, dst); l < 0 {
+			return buf, Unroutable
+		}
+		slot = f.linkSlot[l]
 	}
 }
 
@@ -191,7 +209,7 @@ func (f *Fabric) CheckRoutes(hosts []int32, maxExamples, threads int) RouteCheck
 	if threads < 1 {
 		threads = 1
 	}
-	if f.spread == nil && f.hostUniform {
+	if f.spreadMask == nil && f.hostUniform {
 		return f.checkUniform(hosts, maxExamples, threads)
 	}
 	results := make([]checkResult, len(hosts))
@@ -216,7 +234,7 @@ func (f *Fabric) CheckRoutes(hosts []int32, maxExamples, threads int) RouteCheck
 				target := f.hosts[dst]
 				r := &results[di]
 				mask := int32(0)
-				if f.spread != nil {
+				if f.spreadMask != nil {
 					mask = f.spreadMask[dst]
 				}
 				for off := int32(0); off <= mask; off++ {

@@ -5,17 +5,7 @@ import "fmt"
 // LMCSpread reports whether f routes by source over the LIDs of LMC ranges
 // (see Builder.SetLMCSpread). Then the route from host src to host dst
 // follows the switch tables of LID offset src mod 2^LMC(dst).
-func (f *Fabric) LMCSpread() bool { return f.spread != nil }
-
-// spreadTable returns the switch table of routes from host src to host dst:
-// entry s*NumHosts()+dst is the link switch index s uses. Without LMC
-// spread it is the one base-LID table.
-func (f *Fabric) spreadTable(src, dst int32) []int32 {
-	if f.spread == nil {
-		return f.swTab
-	}
-	return f.spread[src&f.spreadMask[dst]]
-}
+func (f *Fabric) LMCSpread() bool { return f.spreadMask != nil }
 
 // SetLMCSpread makes the fabric route by source over LMC ranges, as
 // multi-path MPI libraries spread connections over the LIDs of a port:
@@ -45,8 +35,23 @@ func (f *Fabric) installSpread(mask []int32, tables [][]int32) error {
 			return fmt.Errorf("LMC spread: host %s: mask %d needs %d tables, have %d", f.HostName(h), m, m+1, len(tables))
 		}
 	}
-	spread := append([][]int32{f.swTab}, tables[1:]...)
-	f.spread, f.spreadMask = spread, mask
+	size := S * H
+	all := newTables(len(tables)*size, f.maxRadix())
+	if all.narrow != nil {
+		copy(all.narrow, f.tab.narrow)
+	} else {
+		copy(all.wide, f.tab.wide)
+	}
+	f.tab = all
+	for k := 1; k < len(tables); k++ {
+		for i, l := range tables[k] {
+			s, d := int32(i/H), int32(i%H)
+			if err := f.setSwitchLink(k*size, s, d, l); err != nil {
+				return fmt.Errorf("LMC spread: table of offset %d, entry towards %s: %w", k, f.HostName(int(d)), err)
+			}
+		}
+	}
+	f.spreadMask = mask
 	return f.checkSpread()
 }
 
@@ -90,7 +95,7 @@ func (f *Fabric) checkSpread() error {
 // over the same offset follow the same switch tables, so the next hop from
 // a node towards dst is a function of the offset alone.
 func (f *Fabric) LIDOffset(src, dst int32) int32 {
-	if f.spread == nil {
+	if f.spreadMask == nil {
 		return 0
 	}
 	return src & f.spreadMask[dst]

@@ -1,6 +1,8 @@
 package sim
 
 import (
+	"runtime"
+	"syscall"
 	"testing"
 
 	"orcs/gen"
@@ -24,7 +26,10 @@ func benchFabric(b *testing.B, spec string) *lft.Fabric {
 }
 
 // benchRuns measures whole runs on one thread and reports route hops per
-// second.
+// CPU second of the benchmark's thread (the machine may be shared), then
+// the same number of hops as a flat array walk (each hop increments its
+// link's counter and nothing else, the machine's limit for this work) over
+// the links the runs walked, and the ratio of the two.
 func benchRuns(b *testing.B, spec, pattern, metric string, level int) {
 	f := benchFabric(b, spec)
 	s, err := New(f, Config{Pattern: patterns.Spec{Name: pattern}, Metric: metric, Runs: 1,
@@ -33,60 +38,92 @@ func benchRuns(b *testing.B, spec, pattern, metric string, level int) {
 		b.Fatal(err)
 	}
 	w := s.newWorker(make([]float64, b.N))
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
 	b.ResetTimer()
+	cpu0 := threadCPU()
 	for i := 0; i < b.N; i++ {
 		if err := w.run(i); err != nil {
 			b.Fatal(err)
 		}
 	}
-	b.ReportMetric(float64(w.walk.Hops)/b.Elapsed().Seconds()/1e6, "Mhops/s")
+	walk := threadCPU() - cpu0
+	b.StopTimer()
+	rate := float64(w.walk.Hops) / walk / 1e6
+	b.ReportMetric(rate, "Mhops/s")
 	b.ReportMetric(float64(w.walk.Hops)/float64(b.N), "hops/run")
-}
 
-func BenchmarkRunBisectFbSym8ary3(b *testing.B) {
-	benchRuns(b, "kary:k=8,n=3", "bisect_fb_sym", "hist_acc_band", -1)
-}
-
-func BenchmarkRunBisectFbSym16ary3(b *testing.B) {
-	benchRuns(b, "kary:k=16,n=3", "bisect_fb_sym", "hist_acc_band", -1)
-}
-
-func BenchmarkRunAlltoallLevel16ary3(b *testing.B) {
-	benchRuns(b, "kary:k=16,n=3", "alltoall", "hist_acc_band", 100)
-}
-
-// BenchmarkFlatArrayWalk is the machine's limit for the same work: the hops
-// of bisect_fb_sym runs on the 8-ary 3-tree, already laid out in one flat
-// array, each incrementing its link's counter and nothing else.
-func BenchmarkFlatArrayWalk8ary3(b *testing.B) {
-	f := benchFabric(b, "kary:k=8,n=3")
-	n := f.NumHosts()
-	perm := make([]int32, n)
-	for i := range perm {
-		perm[i] = int32(i)
-	}
+	// The flat walk over the links of runs drawn the same way.
 	var path []int32
-	r := rng.New(1, 1)
-	for len(path) < 1<<20 {
-		r.ShuffleInt32(perm)
-		for c := 0; c+1 < n; c += 2 {
-			path, _ = f.AppendRoute(path, perm[c], perm[c+1])
-			path, _ = f.AppendRoute(path, perm[c+1], perm[c])
+	var k Walker
+	k.Init(f, false)
+	var st rng.Stream
+	perm := make([]int32, len(s.hosts))
+	var levels []patterns.Level
+	for r := 0; len(path) < 1<<20; r++ {
+		levels = s.draw(r, &st, perm, levels)
+		for _, lv := range levels {
+			src, dst := k.src[:0], k.dst[:0]
+			for _, p := range lv {
+				src, dst = append(src, perm[p.Src]), append(dst, perm[p.Dst])
+			}
+			k.src, k.dst = src, dst
+			k.batch.Walk(f, src, dst, nil)
+			for j := range src {
+				path = append(path, k.batch.Route(j)...)
+			}
 		}
 	}
 	load := make([]int32, len(f.Links))
-	b.ResetTimer()
-	hops := 0
-	for i := 0; i < b.N; i++ {
+	hops, cpu1 := 0, threadCPU()
+	for hops < int(w.walk.Hops) || hops < 1<<24 {
 		for _, l := range path {
 			load[l]++
 		}
 		hops += len(path)
 	}
-	b.ReportMetric(float64(hops)/b.Elapsed().Seconds()/1e6, "Mhops/s")
+	flat := float64(hops) / (threadCPU() - cpu1) / 1e6
+	b.ReportMetric(flat, "flat-Mhops/s")
+	b.ReportMetric(rate/flat, "of-flat")
 }
 
-// BenchmarkAppendRoute8ary3 measures the table walk alone.
+// threadCPU returns the CPU seconds of the calling OS thread.
+func threadCPU() float64 {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(1, &ru); err != nil { // RUSAGE_THREAD
+		return 0
+	}
+	return float64(ru.Utime.Nano()+ru.Stime.Nano()) / 1e9
+}
+
+// The route walk of bisect_fb_sym runs on k-ary 3-trees of 512, 1728,
+// 4096, 10648 and 21952 hosts.
+func BenchmarkWalk512(b *testing.B) {
+	benchRuns(b, "kary:k=8,n=3", "bisect_fb_sym", "hist_acc_band", -1)
+}
+
+func BenchmarkWalk1728(b *testing.B) {
+	benchRuns(b, "kary:k=12,n=3", "bisect_fb_sym", "hist_acc_band", -1)
+}
+
+func BenchmarkWalk4096(b *testing.B) {
+	benchRuns(b, "kary:k=16,n=3", "bisect_fb_sym", "hist_acc_band", -1)
+}
+
+func BenchmarkWalk10648(b *testing.B) {
+	benchRuns(b, "kary:k=22,n=3", "bisect_fb_sym", "hist_acc_band", -1)
+}
+
+func BenchmarkWalk21952(b *testing.B) {
+	benchRuns(b, "kary:k=28,n=3", "bisect_fb_sym", "hist_acc_band", -1)
+}
+
+// BenchmarkRunAlltoallLevel16ary3 walks one level of alltoall per run.
+func BenchmarkRunAlltoallLevel16ary3(b *testing.B) {
+	benchRuns(b, "kary:k=16,n=3", "alltoall", "hist_acc_band", 100)
+}
+
+// BenchmarkAppendRoute8ary3 measures the one-route walk alone.
 func BenchmarkAppendRoute8ary3(b *testing.B) {
 	f := benchFabric(b, "kary:k=8,n=3")
 	n := int32(f.NumHosts())

@@ -103,9 +103,10 @@ func (w *worker) run(r int) error {
 type Walker struct {
 	f    *lft.Fabric
 	load []int32 // per link, zero between levels
-	path []int32 // the routes of the level, concatenated
-	ends []int32 // ends[i]: end of pair i's route in path
 	w    []int32
+	// pairs of the level as host indices, and the batch that walks them
+	src, dst []int32
+	batch    lft.RouteBatch
 	// Sum, when enabled, accumulates every level's load per link.
 	Sum []int64
 	// PerRoute makes Sum follow ORCS 2.0's get_cable_cong rule: ORCS 2.0
@@ -134,62 +135,54 @@ func (k *Walker) Init(f *lft.Fabric, sum bool) {
 // and returns each pair's congestion (0 for a pair whose route failed) and
 // the number of failed routes. The returned slice is reused by the next call.
 func (k *Walker) Level(lv patterns.Level, perm []int32) ([]int32, int) {
-	path, ends := k.path[:0], k.ends[:0]
-	failed := 0
+	src, dst := k.src[:0], k.dst[:0]
 	for _, p := range lv {
-		start := len(path)
-		var st lft.RouteStatus
-		path, st = k.f.AppendRoute(path, perm[p.Src], perm[p.Dst])
-		if st != lft.RouteOK {
-			path = path[:start]
-			failed++
-		}
-		ends = append(ends, int32(len(path)))
+		src, dst = append(src, perm[p.Src]), append(dst, perm[p.Dst])
 	}
-	k.Hops += int64(len(path))
-	load := k.load
-	for _, l := range path {
-		load[l]++
-	}
+	k.src, k.dst = src, dst
+	load, b := k.load, &k.batch
+	failed := b.Walk(k.f, src, dst, load)
+	k.Hops += b.Hops()
 	w := k.w[:0]
-	start := int32(0)
-	for _, end := range ends {
+	for i := range src {
 		var m int32
-		for _, l := range path[start:end] {
-			if c := load[l]; c > m {
-				m = c
-			}
+		for _, l := range b.Route(i) {
+			m = max(m, load[l])
 		}
 		w = append(w, m)
-		start = end
 	}
-	if k.Sum != nil && k.PerRoute {
-		start, m := int32(0), int64(len(ends))
-		for i, end := range ends {
-			for _, l := range path[start:end] {
+	switch {
+	case k.Sum != nil && k.PerRoute:
+		m := int64(len(src))
+		for i := range src {
+			for _, l := range b.Route(i) {
 				k.Sum[l] += m - int64(i)
 			}
-			start = end
 		}
-		for _, l := range path {
-			load[l] = 0
-		}
-	} else if k.Sum != nil {
-		for _, l := range path {
-			if c := load[l]; c != 0 {
-				k.Sum[l] += int64(c)
+		for i := range src {
+			for _, l := range b.Route(i) {
 				load[l] = 0
 			}
 		}
-	} else {
-		for _, l := range path {
-			load[l] = 0
+	case k.Sum != nil:
+		for i := range src {
+			for _, l := range b.Route(i) {
+				if c := load[l]; c != 0 {
+					k.Sum[l] += int64(c)
+					load[l] = 0
+				}
+			}
+		}
+	default:
+		for i := range src {
+			for _, l := range b.Route(i) {
+				load[l] = 0
+			}
 		}
 	}
-	k.path, k.ends, k.w = path, ends, w
+	k.w = w
 	return w, failed
 }
-
 // SyncWriter returns a writer that serialises the writes of several
 // goroutines to w (for Config.Verbose).
 func SyncWriter(w io.Writer) io.Writer { return &lockedWriter{w: w} }

@@ -1,0 +1,173 @@
+package lft
+
+// RouteBatch walks the routes of many host pairs together. A route is a
+// chain of dependent table loads, so one route at a time leaves the
+// processor waiting on each load; the batch advances every unfinished route
+// by one hop per round instead, and the loads of different routes overlap.
+// The zero value is ready to use; a RouteBatch keeps its buffers between
+// calls and is not safe for concurrent use.
+type RouteBatch struct {
+	stride int     // room per route in the strided buffer
+	lanes  []lane  // per pair
+	hops   []int32 // per pair: links walked
+	active []int32 // pairs still walking
+	buf    []int32 // route i at buf[i*stride : i*stride+lanes[i].hops]
+	status []uint8 // per pair: RouteStatus
+	total  int64   // links of the routes of the last Walk
+}
+
+// lane is the state of one route of a batch.
+type lane struct {
+	slot int32 // slot of the link to take next
+	dst  int32 // destination host
+	off  int32 // table offset of the pair plus dst
+}
+
+// minStride is the room per route a batch starts with: a 3-level fat tree
+// route has at most 6 links.
+const minStride = 8
+
+// Walk walks the routes of the pairs (src[i], dst[i]) and returns the
+// number of pairs whose route fails (no table entry, or a loop). Route(i)
+// then gives pair i's links, those AppendRoute gives; a failed route and a
+// route from a host to itself have none. With a non-nil load, Walk also
+// adds 1 to load[l] for every link l of every route that does not fail.
+func (b *RouteBatch) Walk(f *Fabric, src, dst []int32, load []int32) int {
+	if b.stride == 0 {
+		b.stride = minStride
+	}
+	for {
+		var ok bool
+		if f.tab.narrow != nil {
+			ok = walkBatch(f, f.tab.narrow, b, src, dst, load)
+		} else {
+			ok = walkBatch(f, f.tab.wide, b, src, dst, load)
+		}
+		if ok {
+			break
+		}
+	}
+	failed := 0
+	b.total = 0
+	for i, st := range b.status[:len(src)] {
+		if st != uint8(RouteOK) {
+			failed++
+			if load != nil {
+				for _, l := range b.buf[i*b.stride : i*b.stride+int(b.hops[i])] {
+					load[l]--
+				}
+			}
+			b.hops[i] = 0
+		}
+		b.total += int64(b.hops[i])
+	}
+	return failed
+}
+
+// Route returns the links of pair i's route of the last Walk. The slice is
+// overwritten by the next Walk.
+func (b *RouteBatch) Route(i int) []int32 {
+	return b.buf[i*b.stride : i*b.stride+int(b.hops[i])]
+}
+
+// Hops returns the number of links of the routes of the last Walk.
+func (b *RouteBatch) Hops() int64 { return b.total }
+
+// walkBatch walks the pairs in rounds of one hop each. A route longer than
+// the stride is finished alone; if it routes, the stride grows to fit it
+// and walkBatch reports false so that the batch is walked again (a fabric
+// needs this once: the stride stays with the batch).
+func walkBatch[T portEntry](f *Fabric, tab []T, b *RouteBatch, src, dst, load []int32) bool {
+	n, stride, H := len(src), b.stride, len(f.hosts)
+	if cap(b.lanes) < n {
+		b.lanes = make([]lane, n)
+		b.hops = make([]int32, n)
+		b.status = make([]uint8, n)
+		b.active = make([]int32, 0, n)
+	}
+	lanes, hops, status := b.lanes[:n], b.hops[:n], b.status[:n]
+	if need := n * stride; cap(b.buf) < need {
+		b.buf = make([]int32, need)
+	}
+	buf := b.buf[:n*stride]
+	active := b.active[:0]
+	for i := range lanes {
+		s, d := src[i], dst[i]
+		hops[i], status[i] = 0, uint8(RouteOK)
+		if s == d {
+			continue
+		}
+		l := f.hostLink(s, d)
+		if l < 0 {
+			status[i] = uint8(Unroutable)
+			continue
+		}
+		lanes[i] = lane{slot: f.linkSlot[l], dst: d, off: int32(f.tableOffset(s, d)) + d}
+		active = append(active, int32(i))
+	}
+	outLinks, slotNext, swBase := f.outLinks, f.slotNext, f.swBase
+	// Every route still walking has taken round links: route i's link of
+	// this round goes to buf[i*stride+round].
+	round := 0
+	for ; len(active) > 0 && round < stride; round++ {
+		k := 0
+		for _, i := range active {
+			ln := &lanes[i]
+			slot := ln.slot
+			l := outLinks[slot]
+			buf[int(i)*stride+round] = l
+			if load != nil {
+				load[l]++
+			}
+			nx := slotNext[slot]
+			if nx >= 0 {
+				p := tab[int(ln.off)+int(nx)*H]
+				if p == noPort[T]() {
+					status[i], hops[i] = uint8(Unroutable), int32(round+1)
+					continue
+				}
+				ln.slot = swBase[nx] + int32(p)
+				active[k] = i
+				k++
+				continue
+			}
+			if ^nx == ln.dst {
+				hops[i] = int32(round + 1) // arrived
+				continue
+			}
+			l = f.hostLink(^nx, ln.dst)
+			if l < 0 {
+				status[i], hops[i] = uint8(Unroutable), int32(round+1)
+				continue
+			}
+			ln.slot = f.linkSlot[l]
+			active[k] = i
+			k++
+		}
+		active = active[:k]
+	}
+	b.active = active
+	grow := 0
+	var route []int32
+	for _, i := range active { // routes that outgrow the stride
+		hops[i] = int32(stride)
+		var st RouteStatus
+		route, st = f.AppendRoute(route[:0], src[i], dst[i])
+		status[i] = uint8(st)
+		if st == RouteOK {
+			grow = max(grow, len(route))
+		}
+	}
+	if grow == 0 {
+		return true
+	}
+	if load != nil { // walked again: take back what this walk counted
+		for i := range hops {
+			for _, l := range buf[i*stride : i*stride+int(hops[i])] {
+				load[l]--
+			}
+		}
+	}
+	b.stride = max(2*stride, grow)
+	return false
+}
