@@ -183,6 +183,7 @@ func (k *Walker) Level(lv patterns.Level, perm []int32) ([]int32, int) {
 	k.w = w
 	return w, failed
 }
+
 // SyncWriter returns a writer that serialises the writes of several
 // goroutines to w (for Config.Verbose).
 func SyncWriter(w io.Writer) io.Writer { return &lockedWriter{w: w} }
