@@ -23,6 +23,7 @@ import (
 var specs = map[string]string{
 	"4096": "kary:k=16,n=3",
 	"10k":  "kary:k=22,n=3",
+	"22k":  "kary:k=28,n=3",
 }
 
 var (
@@ -102,6 +103,7 @@ func BenchmarkLoad4096(b *testing.B)     { benchLoad(b, "4096", false) }
 func BenchmarkLoad4096GUID(b *testing.B) { benchLoad(b, "4096", true) }
 func BenchmarkLoad10k(b *testing.B)      { benchLoad(b, "10k", false) }
 func BenchmarkLoad10kGUID(b *testing.B)  { benchLoad(b, "10k", true) }
+func BenchmarkLoad22k(b *testing.B)      { benchLoad(b, "22k", false) }
 
 // benchSim loads the fabric once and times 1000 runs (route check included)
 // on all cores.

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"testing"
 
+	"orcs/input"
 	"orcs/lft"
 )
 
@@ -407,5 +408,77 @@ func TestHostNameWithBlank(t *testing.T) {
 	_, err := Read([]byte("digraph g {\n  \"H 1\" -> \"S\" [comment=\"*\"];\n  \"S\" -> \"H 1\" [comment=\"H 1\"];\n}\n"), "g.dot", Options{})
 	if err == nil || !strings.HasPrefix(err.Error(), `g.dot:2: host "H 1"`) {
 		t.Errorf("line: %v", err)
+	}
+}
+
+// TestReadStream: a file in the one-statement-per-line form is read in
+// two passes without holding it (readStream), through a buffer much
+// shorter than its lines, and gives the fabric that reading it whole does;
+// escaped comments, comment-free topology reads and gzip included.
+func TestReadStream(t *testing.T) {
+	defer func(n int) { streamBuffer = n }(streamBuffer)
+	dir := t.TempDir()
+	escaped := "digraph g {\n H0 -> S0 [comment=\"*\"];\n H1 -> S0 [comment=\"*\"];\n" +
+		" S0 -> H0 [comment=\"H0, \\\"H9\\\"\"];\n S0 -> H1 [comment=\"H1\"];\n}\n"
+	os.WriteFile(filepath.Join(dir, "escaped.dot"), []byte(escaped), 0o644)
+	data, _ := os.ReadFile("../testdata/ft64.dot")
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write(data)
+	zw.Close()
+	os.WriteFile(filepath.Join(dir, "ft64.gz"), zb.Bytes(), 0o644)
+	files := []string{"../testdata/manual4.dot", "../testdata/ft16.dot", "../testdata/ft64.dot",
+		"../testdata/torus4x4.dot", filepath.Join(dir, "escaped.dot"), filepath.Join(dir, "ft64.gz")}
+	for _, size := range []int{16, 1000, 4 << 20} {
+		streamBuffer = size
+		for _, file := range files {
+			for _, opt := range []Options{{}, {Topology: true}, {KeepAttrs: true}} {
+				streamed, ok, err := readStream(file, opt)
+				if err != nil || !ok {
+					t.Fatalf("%s (buffer %d): streamed read: ok %v, %v", file, size, ok, err)
+				}
+				whole, err := input.ReadAll(file)
+				if err != nil {
+					t.Fatal(err)
+				}
+				want, err := Read(whole, file, opt)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if streamed.Digest() != want.Digest() || streamed.GraphName != want.GraphName ||
+					fmt.Sprint(streamed.LinkAttrs) != fmt.Sprint(want.LinkAttrs) {
+					t.Errorf("%s (buffer %d, %+v): streamed read differs from the whole read", file, size, opt)
+				}
+			}
+		}
+	}
+}
+
+// TestReadFileErrorsStreamed: errors found while streaming a file name the
+// file and line as the whole-file reader does, and a file in another form
+// falls back to the full parser.
+func TestReadFileErrorsStreamed(t *testing.T) {
+	dir := t.TempDir()
+	cases := []struct{ name, src, want string }{
+		{"missing comment", "digraph g {\n H1 -> S1 [comment=\"*\"];\n S1 -> H1;\n}\n",
+			`:3: edge "S1" -> "H1" has no comment attribute`},
+		{"no hosts", "digraph g {\n S1 -> S2 [comment=\"*\"];\n}\n", ": fabric has no hosts"},
+		{"blank host", "digraph g {\n \"H 1\" -> S1 [comment=\"*\"];\n S1 -> \"H 1\" [comment=\"*\"];\n}\n",
+			`:2: host "H 1": a host name cannot hold blanks`},
+		{"one line", "digraph g { H1 -> S1 [comment=\"*\"]; S1 -> H1 [comment=\"H1\"]; }", ""},
+	}
+	for _, c := range cases {
+		p := filepath.Join(dir, strings.ReplaceAll(c.name, " ", "_")+".dot")
+		os.WriteFile(p, []byte(c.src), 0o644)
+		_, err := ReadFile(p, Options{})
+		if c.want == "" {
+			if err != nil {
+				t.Errorf("%s: %v", c.name, err)
+			}
+			continue
+		}
+		if err == nil || !strings.Contains(err.Error(), p+c.want) {
+			t.Errorf("%s: error %v, want it to contain %q", c.name, err, p+c.want)
+		}
 	}
 }

@@ -3,6 +3,7 @@ package dot
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"regexp"
 	"strconv"
 	"strings"
@@ -27,6 +28,12 @@ type Options struct {
 // ReadFile reads a routed dot file ("-" for standard input, gzip
 // accepted). See Read.
 func ReadFile(path string, opt Options) (*lft.Fabric, error) {
+	if path != "-" {
+		f, ok, err := readStream(path, opt)
+		if ok || err != nil {
+			return f, err
+		}
+	}
 	data, err := input.ReadAll(path)
 	if err != nil {
 		return nil, err
@@ -35,6 +42,88 @@ func ReadFile(path string, opt Options) (*lft.Fabric, error) {
 		path = "<stdin>"
 	}
 	return Read(data, path, opt)
+}
+
+// streamBuffer is the size of the buffer readStream reads lines through (a
+// variable for tests; it grows for longer lines).
+var streamBuffer = 4 << 20
+
+// readStream reads a file in the one-statement-per-line form (see Read)
+// without holding it in memory: one pass builds the nodes and links and
+// notes where each routing list is, and Build reads the lists from a
+// second pass. It returns false when the file is in another form.
+func readStream(path string, opt Options) (*lft.Fabric, bool, error) {
+	br, done, err := input.Open(path)
+	if err != nil {
+		return nil, false, err
+	}
+	defer done()
+	if err := input.CheckText(br, path); err != nil {
+		return nil, false, err
+	}
+	p := dotParser{file: path, opt: opt, b: lft.NewBuilder(), streaming: true}
+	buf := make([]byte, 0, streamBuffer)
+	var off int64 // input offset of buf[0]
+	for eof := false; !eof; {
+		n, err := io.ReadFull(br, buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		switch {
+		case err == io.EOF || err == io.ErrUnexpectedEOF:
+			eof = true
+		case err != nil:
+			return nil, false, fmt.Errorf("%s: %w", path, input.StripPath(err))
+		}
+		data := buf
+		if !eof {
+			i := bytes.LastIndexByte(buf, '\n')
+			if i < 0 { // a line longer than the buffer
+				buf = append(make([]byte, 0, 2*cap(buf)), buf...)
+				continue
+			}
+			data = buf[:i+1]
+		}
+		for pos := 0; pos < len(data); {
+			line := data[pos:]
+			next := len(data)
+			if i := bytes.IndexByte(line, '\n'); i >= 0 {
+				line, next = line[:i], pos+i+1
+			}
+			p.lineOff = off + int64(pos)
+			if ok, err := p.fastLine(line); !ok || err != nil {
+				return nil, false, err
+			}
+			pos = next
+		}
+		off += int64(len(data))
+		buf = buf[:copy(buf, buf[len(data):])]
+	}
+	if !p.fastEnd() {
+		return nil, false, nil
+	}
+	lines := func() []int {
+		data, err := input.ReadAll(path)
+		if err != nil {
+			return nil
+		}
+		nodeLines, _ := Lines(data)
+		return nodeLines
+	}
+	if err := checkHostNames(p.b, lines, path); err != nil {
+		return nil, false, err
+	}
+	again, doneAgain, err := input.Open(path)
+	if err != nil {
+		return nil, false, err
+	}
+	defer doneAgain()
+	p.b.SetListSource(again)
+	f, err := p.b.Build()
+	if err != nil {
+		return nil, false, fmt.Errorf("%s: %w", path, err)
+	}
+	f.GraphName = p.graphName
+	f.LinkAttrs = p.attrs
+	return f, true, nil
 }
 
 // Read parses a fabric in ORCS dot: nodes whose name starts with H are
@@ -58,7 +147,7 @@ func Read(data []byte, file string, opt Options) (*lft.Fabric, error) {
 			return nil, err
 		}
 	}
-	if err := checkHostNames(p.b, data, file); err != nil {
+	if err := checkHostNames(p.b, func() []int { nodeLines, _ := Lines(data); return nodeLines }, file); err != nil {
 		return nil, err
 	}
 	f, err := p.b.Build()
@@ -71,10 +160,19 @@ func Read(data []byte, file string, opt Options) (*lft.Fabric, error) {
 }
 
 type dotParser struct {
-	file      string
-	opt       Options
-	b         *lft.Builder
-	line      int // current line (fast path), 1-based
+	file  string
+	opt   Options
+	b     *lft.Builder
+	line  int // current line (fast path), 1-based
+	state int // fast path: 0 before the header, 1 in the body, 2 after the closing brace
+	// When streaming (see readStream), routing lists are recorded by their
+	// offset in the input: lineOff is the offset of curLine, the line being
+	// parsed, and fresh says that the last ID parsed was unescaped into a
+	// new slice (so it is not in the input as it stands).
+	streaming bool
+	lineOff   int64
+	curLine   []byte
+	fresh     bool
 	graphName string
 	attrs     [][]lft.Attr
 	// recordLines makes the fast path note the line where each node first
@@ -99,63 +197,77 @@ func (p *dotParser) errorf(format string, args ...any) error {
 // offending line) when a line is not in the one-statement-per-line form, so
 // that the caller falls back to the full parser; semantic errors are returned.
 func (p *dotParser) fast(data []byte) (bool, error) {
-	state := 0 // 0 before header, 1 in body, 2 after closing brace
 	for len(data) > 0 {
-		p.line++
 		var line []byte
 		if i := bytes.IndexByte(data, '\n'); i >= 0 {
 			line, data = data[:i], data[i+1:]
 		} else {
 			line, data = data, nil
 		}
-		s := lineScanner{buf: line}
-		s.skipSpace()
-		if s.done() || s.hasPrefix("//") || s.hasPrefix("#") {
-			continue
-		}
-		switch state {
-		case 0:
-			ok, err := p.header(&s)
-			if !ok || err != nil {
-				return false, err
-			}
-			state = 1
-		case 1:
-			if s.peek() == '}' {
-				s.pos++
-				s.skipSpace()
-				if s.peek() == ';' {
-					s.pos++
-				}
-				if !s.endOfStatement() {
-					return false, nil
-				}
-				state = 2
-				continue
-			}
-			ok, err := p.statement(&s)
-			if !ok || err != nil {
-				return false, err
-			}
-			if p.recordLines {
-				for len(p.nodeLines) < p.b.NumNodes() {
-					p.nodeLines = append(p.nodeLines, p.line)
-				}
-				for len(p.linkLines) < p.b.NumLinks() {
-					p.linkLines = append(p.linkLines, p.line)
-				}
-			}
-		default:
-			return false, nil // text after the closing brace
+		if ok, err := p.fastLine(line); !ok || err != nil {
+			return false, err
 		}
 	}
-	if state != 2 {
-		if state == 0 {
-			p.line = 1
+	return p.fastEnd(), nil
+}
+
+// fastLine parses the next line for fast; false means the line is not in
+// the one-statement-per-line form.
+func (p *dotParser) fastLine(line []byte) (bool, error) {
+	p.line++
+	p.curLine = line
+	s := lineScanner{buf: line}
+	s.skipSpace()
+	if s.done() || s.hasPrefix("//") || s.hasPrefix("#") {
+		return true, nil
+	}
+	switch p.state {
+	case 0:
+		ok, err := p.header(&s)
+		if !ok || err != nil {
+			return false, err
 		}
-		return false, nil
+		p.state = 1
+	case 1:
+		if s.peek() == '}' {
+			s.pos++
+			s.skipSpace()
+			if s.peek() == ';' {
+				s.pos++
+			}
+			if !s.endOfStatement() {
+				return false, nil
+			}
+			p.state = 2
+			return true, nil
+		}
+		ok, err := p.statement(&s)
+		if !ok || err != nil {
+			return false, err
+		}
+		if p.recordLines {
+			for len(p.nodeLines) < p.b.NumNodes() {
+				p.nodeLines = append(p.nodeLines, p.line)
+			}
+			for len(p.linkLines) < p.b.NumLinks() {
+				p.linkLines = append(p.linkLines, p.line)
+			}
+		}
+	default:
+		return false, nil // text after the closing brace
 	}
 	return true, nil
+}
+
+// fastEnd reports whether the lines fast parsed made a whole graph.
+func (p *dotParser) fastEnd() bool {
+	if p.state != 2 {
+		if p.state == 0 {
+			p.line = 1
+		}
+		return false
+	}
+	return true
 }
 
 // header parses `[strict] digraph [ID] {`.
@@ -209,11 +321,11 @@ func (p *dotParser) statement(s *lineScanner) (bool, error) {
 		s.skipSpace()
 		link := p.b.Link(fromID, toID, 0, 0)
 		var attrs []lft.Attr
-		comment, hasComment := []byte(nil), false
+		comment, hasComment, fresh := []byte(nil), false, false
 		for s.peek() == '[' {
 			ok := p.attrList(s, func(k, v []byte) {
 				if string(k) == "comment" {
-					comment, hasComment = v, true
+					comment, hasComment, fresh = v, true, p.fresh
 				}
 				if p.opt.KeepAttrs {
 					attrs = append(attrs, lft.Attr{Key: string(k), Value: string(v)})
@@ -233,7 +345,7 @@ func (p *dotParser) statement(s *lineScanner) (bool, error) {
 		if p.opt.KeepAttrs {
 			p.attrs = append(p.attrs, attrs)
 		}
-		return true, p.routeComment(link, comment, hasComment)
+		return true, p.routeComment(link, comment, hasComment, fresh)
 	case s.peek() == '=':
 		// graph attribute: ID = ID
 		s.pos++
@@ -270,13 +382,17 @@ func (p *dotParser) statement(s *lineScanner) (bool, error) {
 }
 
 // routeComment records the routing of one edge.
-func (p *dotParser) routeComment(link int32, comment []byte, has bool) error {
+func (p *dotParser) routeComment(link int32, comment []byte, has, fresh bool) error {
 	if p.opt.Topology {
 		return nil
 	}
 	if !has {
 		return p.errorf("edge %s has no comment attribute (the destinations routed over it, or \"*\")",
 			linkName(p.b, link))
+	}
+	if p.streaming && !fresh {
+		p.b.RouteListAt(link, comment, p.lineOff+int64(cap(p.curLine)-cap(comment)))
+		return nil
 	}
 	p.b.RouteList(link, comment)
 	return nil
@@ -320,6 +436,7 @@ func (p *dotParser) id(s *lineScanner) ([]byte, bool) {
 		return nil, false
 	}
 	c := s.peek()
+	p.fresh = false
 	if c == '"' {
 		start := s.pos + 1
 		escaped := false
@@ -343,7 +460,7 @@ func (p *dotParser) id(s *lineScanner) ([]byte, bool) {
 						}
 						unq = append(unq, raw[j])
 					}
-					raw = unq
+					raw, p.fresh = unq, true
 				}
 				// "a" + "b" concatenation is left to the full parser.
 				save := s.pos
@@ -571,15 +688,15 @@ func quoteID(s string) string {
 // checkHostNames refuses host names that routing comments cannot name: a
 // comment separates names by commas and blanks, so no table entry could
 // ever lead to a host "H 1" (and ibsim could not carry it either).
-func checkHostNames(b *lft.Builder, data []byte, file string) error {
+func checkHostNames(b *lft.Builder, nodeLines func() []int, file string) error {
 	for id := range b.NumNodes() {
 		name := b.NodeName(int32(id))
 		if kindOfName([]byte(name)) != lft.Host || !strings.ContainsAny(name, ", \t\r\n") {
 			continue
 		}
 		line := 0
-		if nodeLines, _ := Lines(data); id < len(nodeLines) {
-			line = nodeLines[id]
+		if lines := nodeLines(); id < len(lines) {
+			line = lines[id]
 		}
 		return input.Errorf(file, line, "host %q: a host name cannot hold blanks or commas, which separate the names in routing comments (no route could lead to it)", name)
 	}

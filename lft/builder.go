@@ -31,6 +31,8 @@ type Builder struct {
 
 	spreadMask   []int32   // see SetLMCSpread
 	spreadTables [][]int32 // see SetLMCSpread
+
+	stream *listStream // see RouteListAt
 }
 
 type route struct {
@@ -199,7 +201,9 @@ func (b *Builder) Build() (*Fabric, error) {
 	for s, v := range f.switches {
 		f.swBase[s] = f.outStart[v]
 	}
-	f.compileTables(b)
+	if err := f.compileTables(b); err != nil {
+		return nil, err
+	}
 	if b.spreadTables != nil {
 		if err := f.installSpread(b.spreadMask, b.spreadTables); err != nil {
 			return nil, err
@@ -211,7 +215,7 @@ func (b *Builder) Build() (*Fabric, error) {
 // compileTables turns the ordered routing entries into flat tables. Switch
 // rows are independent, so they are filled by several goroutines, each
 // taking the entries of its own switches in order.
-func (f *Fabric) compileTables(b *Builder) {
+func (f *Fabric) compileTables(b *Builder) error {
 	H := len(f.hosts)
 	// destination id → host index (or -1 when the name is not a host).
 	destHost := make([]int32, len(b.destNames))
@@ -230,27 +234,6 @@ func (f *Fabric) compileTables(b *Builder) {
 	}
 	f.tab = newTables(len(f.switches)*H, f.maxRadix())
 	workers := min(runtime.NumCPU(), max(1, len(f.switches)/8))
-	var wg sync.WaitGroup
-	for w := 0; w < workers; w++ {
-		wg.Add(1)
-		go func(w int) {
-			defer wg.Done()
-			for _, r := range b.routes {
-				s := f.switchOf[b.links[r.link].From]
-				if s < 0 || int(s)%workers != w {
-					continue
-				}
-				row, p := int(s)*H, f.portOf(r.link)
-				if t := f.tab.narrow; t != nil {
-					fillRow(t[row:row+H], uint8(p), r, destHost, b.lists, hostByName)
-				} else {
-					fillRow(f.tab.wide[row:row+H], uint16(p), r, destHost, b.lists, hostByName)
-				}
-			}
-		}(w)
-	}
-	wg.Wait()
-
 	// Hosts: uniform (one link for everything) unless some host routes by
 	// destination; then every host gets a full row.
 	const unset = -1
@@ -260,28 +243,57 @@ func (f *Fabric) compileTables(b *Builder) {
 	}
 	var hostRows []int32 // allocated on first need
 	hostHasEntries := make([]bool, H)
-	for _, r := range b.routes {
-		h := f.hostOf[b.links[r.link].From]
-		if h < 0 || uniform[h] != unset {
-			continue // a switch entry, or an earlier "*" matches everything
+
+	// apply compiles the entries routes (in order); their lists are at hand.
+	apply := func(routes []route) {
+		var wg sync.WaitGroup
+		for w := 0; w < workers; w++ {
+			wg.Add(1)
+			go func(w int) {
+				defer wg.Done()
+				for _, r := range routes {
+					s := f.switchOf[b.links[r.link].From]
+					if s < 0 || int(s)%workers != w {
+						continue
+					}
+					row, p := int(s)*H, f.portOf(r.link)
+					if t := f.tab.narrow; t != nil {
+						fillRow(t[row:row+H], uint8(p), r, destHost, b.lists, hostByName)
+					} else {
+						fillRow(f.tab.wide[row:row+H], uint16(p), r, destHost, b.lists, hostByName)
+					}
+				}
+			}(w)
 		}
-		if r.dest == AnyDest && !hostHasEntries[h] {
-			uniform[h] = r.link
-			continue
-		}
-		if hostRows == nil {
-			hostRows = make([]int32, H*H)
-			for i := range hostRows {
-				hostRows[i] = -1
+		wg.Wait()
+		for _, r := range routes {
+			h := f.hostOf[b.links[r.link].From]
+			if h < 0 || uniform[h] != unset {
+				continue // a switch entry, or an earlier "*" matches everything
 			}
+			if r.dest == AnyDest && !hostHasEntries[h] {
+				uniform[h] = r.link
+				continue
+			}
+			if hostRows == nil {
+				hostRows = make([]int32, H*H)
+				for i := range hostRows {
+					hostRows[i] = -1
+				}
+			}
+			hostHasEntries[h] = true
+			fillRow(hostRows[int(h)*H:int(h+1)*H], r.link, r, destHost, b.lists, hostByName)
 		}
-		hostHasEntries[h] = true
-		fillRow(hostRows[int(h)*H:int(h+1)*H], r.link, r, destHost, b.lists, hostByName)
+	}
+	if b.stream == nil {
+		apply(b.routes)
+	} else if err := b.stream.each(b, apply); err != nil {
+		return err
 	}
 	if hostRows == nil {
 		f.hostUniform = true
 		f.hostTab = uniform
-		return
+		return nil
 	}
 	for h := 0; h < H; h++ {
 		row := hostRows[h*H : (h+1)*H]
@@ -293,6 +305,7 @@ func (f *Fabric) compileTables(b *Builder) {
 		row[h] = -1 // a host never routes to itself: keeps tables equal after a write/read
 	}
 	f.hostTab = hostRows
+	return nil
 }
 
 // fillRow fills the unset entries (all bits set) of a table row that route
