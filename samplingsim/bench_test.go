@@ -71,3 +71,18 @@ func BenchmarkRandom1kOneBit(b *testing.B) {
 func BenchmarkSmall(b *testing.B) {
 	benchRun(b, "kary:k=8,n=3", "random:msgs=4,size=65536", DefaultConfig())
 }
+
+// BenchmarkRandom4096None is uniform random traffic on a 4096-host 3-level
+// tree (kary:k=16,n=3) without sampling headers (--scheme none).
+func BenchmarkRandom4096None(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Scheme = "none"
+	benchRun(b, "kary:k=16,n=3", "random:msgs=4,size=65536", cfg)
+}
+
+// BenchmarkRandom10648None is the same on 10648 hosts (kary:k=22,n=3).
+func BenchmarkRandom10648None(b *testing.B) {
+	cfg := DefaultConfig()
+	cfg.Scheme = "none"
+	benchRun(b, "kary:k=22,n=3", "random:msgs=2,size=65536", cfg)
+}
