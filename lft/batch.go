@@ -13,7 +13,8 @@ type RouteBatch struct {
 	active []int32 // pairs still walking
 	buf    []int32 // route i at buf[i*stride : i*stride+lanes[i].hops]
 	status []uint8 // per pair: RouteStatus
-	total  int64   // links of the routes of the last Walk
+	path   []int32 // the routes of the last Walk, in pair order
+	ends   []int32 // ends[i]: end of pair i's route in path
 }
 
 // lane is the state of one route of a batch.
@@ -32,7 +33,28 @@ const minStride = 8
 // then gives pair i's links, those AppendRoute gives; a failed route and a
 // route from a host to itself have none. With a non-nil load, Walk also
 // adds 1 to load[l] for every link l of every route that does not fail.
+// Tables too large for the processor's caches are walked in rounds.
 func (b *RouteBatch) Walk(f *Fabric, src, dst []int32, load []int32) int {
+	path, ends := b.path[:0], b.ends[:0]
+	failed := 0
+	if f.tab.bytes() <= RoundsAbove {
+		for i := range src {
+			start := len(path)
+			var st RouteStatus
+			if path, st = f.AppendRoute(path, src[i], dst[i]); st != RouteOK {
+				path = path[:start]
+				failed++
+			}
+			ends = append(ends, int32(len(path)))
+		}
+		if load != nil {
+			for _, l := range path {
+				load[l]++
+			}
+		}
+		b.path, b.ends = path, ends
+		return failed
+	}
 	if b.stride == 0 {
 		b.stride = minStride
 	}
@@ -47,31 +69,51 @@ func (b *RouteBatch) Walk(f *Fabric, src, dst []int32, load []int32) int {
 			break
 		}
 	}
-	failed := 0
-	b.total = 0
 	for i, st := range b.status[:len(src)] {
+		route := b.buf[i*b.stride : i*b.stride+int(b.hops[i])]
 		if st != uint8(RouteOK) {
 			failed++
 			if load != nil {
-				for _, l := range b.buf[i*b.stride : i*b.stride+int(b.hops[i])] {
+				for _, l := range route {
 					load[l]--
 				}
 			}
-			b.hops[i] = 0
+			route = nil
 		}
-		b.total += int64(b.hops[i])
+		path = append(path, route...)
+		ends = append(ends, int32(len(path)))
 	}
+	b.path, b.ends = path, ends
 	return failed
 }
 
 // Route returns the links of pair i's route of the last Walk. The slice is
 // overwritten by the next Walk.
 func (b *RouteBatch) Route(i int) []int32 {
-	return b.buf[i*b.stride : i*b.stride+int(b.hops[i])]
+	start := int32(0)
+	if i > 0 {
+		start = b.ends[i-1]
+	}
+	return b.path[start:b.ends[i]]
 }
 
+// Path returns the routes of the last Walk one after the other, in pair
+// order; Ends()[i] is where pair i's route ends in it.
+func (b *RouteBatch) Path() []int32 { return b.path }
+
+// Ends returns the end of each pair's route in Path.
+func (b *RouteBatch) Ends() []int32 { return b.ends }
+
 // Hops returns the number of links of the routes of the last Walk.
-func (b *RouteBatch) Hops() int64 { return b.total }
+func (b *RouteBatch) Hops() int64 { return int64(len(b.path)) }
+
+// RoundsAbove is the table size (bytes) above which Walk advances the
+// routes in rounds; smaller tables stay in the processor's fastest caches,
+// where walking one route after the other costs less (measured on the walk
+// of bisect_fb_sym: 121 against 110 M hops/s with the 98 KB table of 512
+// hosts; 100 against 90 with the 746 KB table of 1728 hosts the other way
+// round). A variable for tests and benchmarks.
+var RoundsAbove = 256 << 10
 
 // walkBatch walks the pairs in rounds of one hop each. A route longer than
 // the stride is finished alone; if it routes, the stride grows to fit it

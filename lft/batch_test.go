@@ -9,37 +9,53 @@ import (
 	"orcs/lft"
 )
 
-// checkBatch walks the pairs with a RouteBatch and compares every route,
-// the failure count and the link loads with per-pair AppendRoute walks.
+// checkBatch walks the pairs with a RouteBatch, one route after the other
+// and in rounds, and compares every route, the failure count and the link
+// loads with per-pair AppendRoute walks.
 func checkBatch(t *testing.T, f *lft.Fabric, b *lft.RouteBatch, src, dst []int32) {
 	t.Helper()
-	load := make([]int32, len(f.Links))
-	want := make([]int32, len(f.Links))
-	failed := b.Walk(f, src, dst, load)
-	wantFailed := 0
-	var hops int64
-	for i := range src {
-		route, st := f.AppendRoute(nil, src[i], dst[i])
-		if st != lft.RouteOK {
-			wantFailed++
-			route = nil
+	defer func(n int) { lft.RoundsAbove = n }(lft.RoundsAbove)
+	for _, rounds := range []bool{false, true} {
+		lft.RoundsAbove = 1 << 40
+		if rounds {
+			lft.RoundsAbove = 0
 		}
-		for _, l := range route {
-			want[l]++
+		load := make([]int32, len(f.Links))
+		want := make([]int32, len(f.Links))
+		failed := b.Walk(f, src, dst, load)
+		wantFailed := 0
+		var hops int64
+		var path []int32
+		for i := range src {
+			route, st := f.AppendRoute(nil, src[i], dst[i])
+			if st != lft.RouteOK {
+				wantFailed++
+				route = nil
+			}
+			for _, l := range route {
+				want[l]++
+			}
+			path = append(path, route...)
+			hops += int64(len(route))
+			if got := b.Route(i); !slices.Equal(got, route) {
+				t.Fatalf("rounds %v, pair %d (H%d→H%d): batch route %v, AppendRoute %v (%v)", rounds, i, src[i], dst[i], got, route, st)
+			}
+			if b.Ends()[i] != int32(len(path)) {
+				t.Fatalf("rounds %v, pair %d: route ends at %d, want %d", rounds, i, b.Ends()[i], len(path))
+			}
 		}
-		hops += int64(len(route))
-		if got := b.Route(i); !slices.Equal(got, route) {
-			t.Fatalf("pair %d (H%d→H%d): batch route %v, AppendRoute %v (%v)", i, src[i], dst[i], got, route, st)
+		if !slices.Equal(b.Path(), path) {
+			t.Errorf("rounds %v: path is not the routes one after the other", rounds)
 		}
-	}
-	if failed != wantFailed {
-		t.Errorf("batch: %d failed routes, want %d", failed, wantFailed)
-	}
-	if b.Hops() != hops {
-		t.Errorf("batch: %d hops, want %d", b.Hops(), hops)
-	}
-	if !slices.Equal(load, want) {
-		t.Errorf("batch loads differ from the routes' link counts")
+		if failed != wantFailed {
+			t.Errorf("rounds %v: %d failed routes, want %d", rounds, failed, wantFailed)
+		}
+		if b.Hops() != hops {
+			t.Errorf("rounds %v: %d hops, want %d", rounds, b.Hops(), hops)
+		}
+		if !slices.Equal(load, want) {
+			t.Errorf("rounds %v: loads differ from the routes' link counts", rounds)
+		}
 	}
 }
 
@@ -139,5 +155,35 @@ func TestWideTables(t *testing.T) {
 		}
 		var b lft.RouteBatch
 		checkBatch(t, f, &b, src, dst)
+	}
+}
+
+// TestPortAndLinkTablesAgree: a fabric built with link tables (small
+// fabrics) and without (tables of ports only, as large fabrics are) route
+// every pair the same way, LMC spread and broken tables included.
+func TestPortAndLinkTablesAgree(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 9))
+	for trial := range 30 {
+		seed := r.Uint64()
+		S, H, miss, perDest := 2+r.IntN(10), 2+r.IntN(25), 0.2*r.Float64(), trial%3 == 0
+		withLinks := randomTables(rand.New(rand.NewPCG(seed, 1)), S, H, miss, perDest)
+		restore := lft.SetLinkTablesUpTo(0)
+		ports := randomTables(rand.New(rand.NewPCG(seed, 1)), S, H, miss, perDest)
+		restore()
+		if !lft.HasLinkTables(withLinks) || lft.HasLinkTables(ports) {
+			t.Fatalf("link tables: %v and %v, want true and false", lft.HasLinkTables(withLinks), lft.HasLinkTables(ports))
+		}
+		if withLinks.Digest() != ports.Digest() {
+			t.Fatalf("trial %d: the two builds differ", trial)
+		}
+		for s := range int32(H) {
+			for d := range int32(H) {
+				a, sa := withLinks.AppendRoute(nil, s, d)
+				b, sb := ports.AppendRoute(nil, s, d)
+				if sa != sb || !slices.Equal(a, b) {
+					t.Fatalf("trial %d, H%d→H%d: %v %v with link tables, %v %v without", trial, s, d, a, sa, b, sb)
+				}
+			}
+		}
 	}
 }

@@ -209,6 +209,7 @@ func (b *Builder) Build() (*Fabric, error) {
 			return nil, err
 		}
 	}
+	f.compileLinkTables()
 	return f, nil
 }
 

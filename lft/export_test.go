@@ -7,4 +7,16 @@ func SetSpreadEntry(f *Fabric, k int, s, d, link int32) {
 	if err := f.setSwitchLink(k*len(f.switches)*len(f.hosts), s, d, link); err != nil {
 		panic(err)
 	}
+	f.compileLinkTables()
 }
+
+// SetLinkTablesUpTo sets the size up to which fabrics built from now on
+// keep link tables, and returns a function that restores it.
+func SetLinkTablesUpTo(n int) (restore func()) {
+	old := linkTablesUpTo
+	linkTablesUpTo = n
+	return func() { linkTablesUpTo = old }
+}
+
+// HasLinkTables reports whether f keeps link tables.
+func HasLinkTables(f *Fabric) bool { return f.linkTab != nil }

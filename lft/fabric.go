@@ -112,6 +112,10 @@ type Fabric struct {
 	// slotNext[slot] is the switch index the slot's link leads to (≥ 0), or
 	// ^host index.
 	slotNext []int32
+	// linkTab holds the switch tables as links for small fabrics (see
+	// linkTablesUpTo), else nil; linkNext[l] is slotNext of link l.
+	linkTab  []int32
+	linkNext []int32
 
 	names map[string]int32
 

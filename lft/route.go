@@ -28,6 +28,9 @@ func (f *Fabric) AppendRoute(buf []int32, src, dst int32) ([]int32, RouteStatus)
 	if src == dst {
 		return buf, RouteOK
 	}
+	if f.linkTab != nil {
+		return f.appendLinkRoute(buf, src, dst)
+	}
 	if f.tab.narrow != nil {
 		return appendRoute(f, f.tab.narrow, buf, src, dst)
 	}
@@ -68,6 +71,35 @@ func appendRoute[T portEntry](f *Fabric, tab []T, buf []int32, src, dst int32) (
 			return buf, Unroutable
 		}
 		slot = f.linkSlot[l]
+	}
+}
+
+// appendLinkRoute is AppendRoute over the link tables of a small fabric
+// (see linkTablesUpTo): two dependent loads a hop, the table's and the
+// link's far end.
+func (f *Fabric) appendLinkRoute(buf []int32, src, dst int32) ([]int32, RouteStatus) {
+	H := len(f.hosts)
+	tab, next := f.linkTab[f.tableOffset(src, dst):], f.linkNext
+	l := f.hostLink(src, dst)
+	limit := len(f.Nodes)
+	for hops := 0; ; hops++ {
+		if l < 0 {
+			return buf, Unroutable
+		}
+		if hops >= limit {
+			return buf, Loop
+		}
+		buf = append(buf, l)
+		n := next[l]
+		if n >= 0 {
+			l = tab[int(n)*H+int(dst)]
+			continue
+		}
+		h := ^n
+		if h == dst {
+			return buf, RouteOK
+		}
+		l = f.hostLink(h, dst)
 	}
 }
 

@@ -127,3 +127,35 @@ func (f *Fabric) setSwitchLink(off int, s, d, l int32) error {
 	f.tab.setPort(off+int(s)*len(f.hosts)+int(d), p)
 	return nil
 }
+
+// linkTablesUpTo is the size (bytes) up to which a fabric also keeps its
+// switch tables as links, int32 entries: such tables stay in the
+// processor's fastest caches, where a hop that reads the link at once (one
+// load instead of the port's, the switch's base slot and the slot's link)
+// costs less; beyond it the tables of ports are the smaller and faster.
+// A variable for tests.
+var linkTablesUpTo = 512 << 10
+
+// compileLinkTables derives the link tables of a small fabric from its
+// port tables (all LID offsets), and each link's far end.
+func (f *Fabric) compileLinkTables() {
+	size := len(f.switches) * len(f.hosts)
+	n := f.tab.offsets(size) * size
+	if size == 0 || 4*n > linkTablesUpTo {
+		f.linkTab, f.linkNext = nil, nil
+		return
+	}
+	f.linkTab = make([]int32, n)
+	for i := range f.linkTab {
+		s := int32(i % size / len(f.hosts))
+		if p := f.tab.port(i); p >= 0 {
+			f.linkTab[i] = f.outLinks[f.swBase[s]+p]
+		} else {
+			f.linkTab[i] = -1
+		}
+	}
+	f.linkNext = make([]int32, len(f.Links))
+	for l := range f.Links {
+		f.linkNext[l] = f.slotNext[f.linkSlot[l]]
+	}
+}

@@ -143,41 +143,39 @@ func (k *Walker) Level(lv patterns.Level, perm []int32) ([]int32, int) {
 	load, b := k.load, &k.batch
 	failed := b.Walk(k.f, src, dst, load)
 	k.Hops += b.Hops()
+	path, ends := b.Path(), b.Ends()
 	w := k.w[:0]
-	for i := range src {
+	start := int32(0)
+	for _, end := range ends {
 		var m int32
-		for _, l := range b.Route(i) {
+		for _, l := range path[start:end] {
 			m = max(m, load[l])
 		}
 		w = append(w, m)
+		start = end
 	}
 	switch {
 	case k.Sum != nil && k.PerRoute:
-		m := int64(len(src))
-		for i := range src {
-			for _, l := range b.Route(i) {
+		start, m := int32(0), int64(len(ends))
+		for i, end := range ends {
+			for _, l := range path[start:end] {
 				k.Sum[l] += m - int64(i)
 			}
+			start = end
 		}
-		for i := range src {
-			for _, l := range b.Route(i) {
-				load[l] = 0
-			}
+		for _, l := range path {
+			load[l] = 0
 		}
 	case k.Sum != nil:
-		for i := range src {
-			for _, l := range b.Route(i) {
-				if c := load[l]; c != 0 {
-					k.Sum[l] += int64(c)
-					load[l] = 0
-				}
+		for _, l := range path {
+			if c := load[l]; c != 0 {
+				k.Sum[l] += int64(c)
+				load[l] = 0
 			}
 		}
 	default:
-		for i := range src {
-			for _, l := range b.Route(i) {
-				load[l] = 0
-			}
+		for _, l := range path {
+			load[l] = 0
 		}
 	}
 	k.w = w
