@@ -1,0 +1,100 @@
+package mapping
+
+import (
+	"fmt"
+	"io"
+	"strings"
+)
+
+// HostNames returns the name of every host of the fabric as the output
+// files give it: the name a --hosts list used for it when names is not nil
+// (names[i] for p.Hosts[i], the Slurm names), else the fabric's name
+// without the "H-" that fabrics read from InfiniBand dumps put before a
+// node description.
+func (p *Problem) HostNames(names []string) []string {
+	out := make([]string, p.Fabric.NumHosts())
+	for h := range out {
+		out[h] = strings.TrimPrefix(p.Fabric.HostName(h), "H-")
+	}
+	if names != nil {
+		for i, h := range p.Hosts {
+			out[h] = names[i]
+		}
+	}
+	return out
+}
+
+// WriteRankHosts writes the placement as "RANK HOST" lines after a comment
+// line (the format samplingsim --mapping reads).
+func WriteRankHosts(w io.Writer, pl Placement, names []string) error {
+	if _, err := fmt.Fprintln(w, "# rank host"); err != nil {
+		return err
+	}
+	for r, h := range pl {
+		if _, err := fmt.Fprintf(w, "%d %s\n", r, names[h]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteSlurmHostfile writes the placement as a Slurm host file: line i
+// names the node of task i, as srun --distribution=arbitrary reads the
+// file named by SLURM_HOSTFILE.
+func WriteSlurmHostfile(w io.Writer, pl Placement, names []string) error {
+	for _, h := range pl {
+		if _, err := fmt.Fprintln(w, names[h]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Report is the comparison orcs map prints: every strategy run with its
+// objective and time, the chosen placement's, and the simulated times.
+type Report struct {
+	Unit string
+	Rows []Row
+	// Times adds each strategy's run time (which varies from run to run).
+	Times bool
+}
+
+// Row is one placement of a Report.
+type Row struct {
+	Name    string
+	Obj     Objective
+	Seconds float64
+	// SimTime is the simulated completion time ("" without --verify).
+	SimTime string
+}
+
+// Write prints the report as an aligned table.
+func (r *Report) Write(w io.Writer) error {
+	secs := func(v float64) string {
+		if !r.Times {
+			return ""
+		}
+		if v < 0 {
+			return fmt.Sprintf(" %9s", "seconds")
+		}
+		return fmt.Sprintf(" %9.3f", v)
+	}
+	_, err := fmt.Fprintf(w, "%-10s %12s %10s %10s %16s %16s %12s%s %s\n", "placement", "congestion", "max_load", "leaf_up",
+		"sum_sq_load", "sum_sq_job", "hops", secs(-1), "simulated")
+	for _, row := range r.Rows {
+		if err != nil {
+			return err
+		}
+		sim := row.SimTime
+		if sim == "" {
+			sim = "-"
+		}
+		_, err = fmt.Fprintf(w, "%-10s %12d %10d %10d %16.0f %16.0f %12d%s %s\n", row.Name, row.Obj.Congestion, row.Obj.MaxLoad,
+			row.Obj.LeafUp, row.Obj.SumSq, row.Obj.SumSqJob, row.Obj.Hops, secs(row.Seconds), sim)
+	}
+	if err == nil {
+		_, err = fmt.Fprintf(w, "(loads in %s; congestion: the largest cable load of each level, summed over levels; "+
+			"sum_sq_load: squared loads per level; sum_sq_job: squared loads of all levels together)\n", r.Unit)
+	}
+	return err
+}
