@@ -84,7 +84,7 @@ func ParseTraffic(r io.Reader, name string) (*Comm, error) {
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}
-	if maxRank < 1 {
+	if len(c.Msgs) == 0 {
 		return nil, fmt.Errorf("%s: no traffic between two ranks", name)
 	}
 	c.Ranks = int(maxRank) + 1
