@@ -131,3 +131,34 @@ func TestTaffetStencil(t *testing.T) {
 		}
 	}
 }
+
+// TestStencilFile: the shipped stencil-64x72.ptrn is Taffet's 64×72
+// stencil, level k = direction k of +x, −x, +y, −y, pairs by source.
+func TestStencilFile(t *testing.T) {
+	fh, err := os.Open("../testdata/stencil-64x72.ptrn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer fh.Close()
+	levels, err := patterns.Parse(fh, "stencil-64x72.ptrn")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dirs := [4][2]int{{1, 0}, {-1, 0}, {0, 1}, {0, -1}}
+	want := make([]patterns.Level, 4)
+	for k, d := range dirs {
+		for r := range 64 * 72 {
+			if x, y := r%64+d[0], r/64+d[1]; x >= 0 && x < 64 && y >= 0 && y < 72 {
+				want[k] = append(want[k], patterns.Pair{Src: int32(r), Dst: int32(x + 64*y)})
+			}
+		}
+	}
+	if len(levels) != 4 {
+		t.Fatalf("%d levels, want 4", len(levels))
+	}
+	for k := range want {
+		if !slices.Equal(levels[k], want[k]) {
+			t.Fatalf("level %d differs from direction %v", k, dirs[k])
+		}
+	}
+}
