@@ -4,7 +4,55 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"orcs/hostlist"
+	"orcs/internal/outfile"
+	"orcs/lft"
+	"orcs/sim"
 )
+
+// Allocation resolves a --hosts argument (a Slurm host list or @FILE; ""
+// = every host, nil) into host indices of f, and returns the names as
+// given, for the output files.
+func Allocation(f *lft.Fabric, arg string) (hosts []int32, names []string, err error) {
+	if arg == "" {
+		return nil, nil, nil
+	}
+	if names, err = hostlist.Parse(arg); err == nil {
+		hosts, err = sim.ResolveHosts(f, names)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("--hosts: %w", err)
+	}
+	return hosts, names, nil
+}
+
+// WriteFiles writes placement pl as a rank→host file to rankHosts and as a
+// Slurm host file to slurm (each skipped when ""), atomically, with the
+// host names of HostNames(names).
+func (p *Problem) WriteFiles(pl Placement, names []string, rankHosts, slurm string) error {
+	hostNames := p.HostNames(names)
+	for _, out := range []struct {
+		path  string
+		write func(io.Writer, Placement, []string) error
+	}{{rankHosts, WriteRankHosts}, {slurm, WriteSlurmHostfile}} {
+		if out.path == "" {
+			continue
+		}
+		f, err := outfile.Create(out.path)
+		if err != nil {
+			return err
+		}
+		if err := out.write(f, pl, hostNames); err != nil {
+			f.Abort()
+			return err
+		}
+		if err := f.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
 
 // HostNames returns the name of every host of the fabric as the output
 // files give it: the name a --hosts list used for it when names is not nil
@@ -16,7 +64,7 @@ func (p *Problem) HostNames(names []string) []string {
 	for h := range out {
 		out[h] = strings.TrimPrefix(p.Fabric.HostName(h), "H-")
 	}
-	if names != nil {
+	if len(names) == len(p.Hosts) {
 		for i, h := range p.Hosts {
 			out[h] = names[i]
 		}

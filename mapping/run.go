@@ -7,6 +7,7 @@ import (
 	"time"
 
 	"orcs/input"
+	"orcs/lft"
 	"orcs/patterns"
 	"orcs/samplingsim"
 )
@@ -89,6 +90,34 @@ func LoadComm(j Job, hosts int) (*Comm, []int, error) {
 		}
 	}
 	return c, grid, nil
+}
+
+// JobProblem reads the job's communication for the allocation alloc of
+// fabric f (nil: every host) and prepares the problem.
+func JobProblem(f *lft.Fabric, alloc []int32, j Job) (*Problem, error) {
+	hosts := f.NumHosts()
+	if alloc != nil {
+		hosts = len(alloc)
+	}
+	c, grid, err := LoadComm(j, hosts)
+	if err != nil {
+		return nil, err
+	}
+	p, err := NewProblem(f, c, alloc)
+	if err != nil {
+		return nil, err
+	}
+	p.Grid = grid
+	return p, nil
+}
+
+// Help lists the strategies with their descriptions, one per line.
+func Help() string {
+	var b strings.Builder
+	for _, n := range Names() {
+		fmt.Fprintf(&b, "%-7s %s\n", n, Doc(n))
+	}
+	return strings.TrimSuffix(b.String(), "\n")
 }
 
 // Options says what Run does besides the chosen strategy.

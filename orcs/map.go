@@ -2,12 +2,10 @@ package main
 
 import (
 	"fmt"
-	"io"
 	"strings"
 
 	"github.com/urfave/cli/v2"
 
-	"orcs/hostlist"
 	"orcs/mapping"
 	"orcs/samplingsim"
 	"orcs/sim"
@@ -18,7 +16,7 @@ func init() {
 	registerCommand(&cli.Command{
 		Name:  "map",
 		Usage: "place a job's ranks on its hosts so that its communication congests the fabric least, and hand it to Slurm",
-		Description: "Strategies (--strategy):\n  " + strategyHelp() +
+		Description: "Strategies (--strategy):\n  " + strings.ReplaceAll(mapping.Help(), "\n", "\n  ") +
 			"\n\nExample: orcs map -i gen:fattree3:pods=6,leaves=24,hosts=32,up=16 -p file:stencil.ptrn --grid 64x72 --compare --verify --slurm-hostfile hosts.txt",
 		Flags: append(fabricFlags(""),
 			&cli.StringFlag{Name: "ptrn", Aliases: []string{"p"}, Usage: "the job's communication: an ORCS `PATTERN` or file:PATH"},
@@ -43,14 +41,6 @@ func init() {
 	})
 }
 
-func strategyHelp() string {
-	var b strings.Builder
-	for _, n := range mapping.Names() {
-		fmt.Fprintf(&b, "%-7s %s\n  ", n, mapping.Doc(n))
-	}
-	return strings.TrimSpace(b.String())
-}
-
 func mapAction(c *cli.Context) error {
 	if c.Args().Len() > 0 {
 		return fmt.Errorf("unexpected argument %q (the fabric is given with -i or --topo/--lfts)", c.Args().First())
@@ -59,24 +49,12 @@ func mapAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	alloc, err := sim.Allocation(src.Fabric, c.String("hosts"))
+	alloc, names, err := mapping.Allocation(src.Fabric, c.String("hosts"))
 	if err != nil {
 		return err
 	}
-	var names []string
-	if c.String("hosts") != "" {
-		names, _ = hostlist.Parse(c.String("hosts"))
-	}
-	nHosts := src.Fabric.NumHosts()
-	if alloc != nil {
-		nHosts = len(alloc)
-	}
-	comm, grid, err := mapping.LoadComm(mapping.Job{Pattern: c.String("ptrn"), Traffic: c.String("traffic"),
-		Ranks: c.Int("commsize"), Grid: c.String("grid")}, nHosts)
-	if err != nil {
-		return err
-	}
-	p, err := mapping.NewProblem(src.Fabric, comm, alloc)
+	p, err := mapping.JobProblem(src.Fabric, alloc, mapping.Job{Pattern: c.String("ptrn"), Traffic: c.String("traffic"),
+		Ranks: c.Int("commsize"), Grid: c.String("grid")})
 	if err != nil {
 		return err
 	}
@@ -87,7 +65,7 @@ func mapAction(c *cli.Context) error {
 	if p.Mode, err = mapping.ParseMode(c.String("objective")); err != nil {
 		return err
 	}
-	p.Grid, p.Seed, p.Budget = grid, seed, c.Int("budget")
+	p.Seed, p.Budget = seed, c.Int("budget")
 	opt := mapping.Options{Strategy: c.String("strategy"), Compare: c.Bool("compare"), Times: c.Bool("times")}
 	if c.Bool("verify") || c.IsSet("verify-workload") {
 		opt.Verify = &mapping.Verify{Config: samplingsim.DefaultConfig(), Workload: c.String("verify-workload"),
@@ -97,14 +75,8 @@ func mapAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	hostNames := p.HostNames(names)
-	for flag, write := range map[string]func(io.Writer, mapping.Placement, []string) error{
-		"rank-hosts": mapping.WriteRankHosts, "slurm-hostfile": mapping.WriteSlurmHostfile} {
-		if path := c.String(flag); path != "" {
-			if err := writeOutput(path, func(w io.Writer) error { return write(w, pl, hostNames) }); err != nil {
-				return err
-			}
-		}
+	if err := p.WriteFiles(pl, names, c.String("rank-hosts"), c.String("slurm-hostfile")); err != nil {
+		return err
 	}
 	return writeOutput(c.String("output_file"), rep.Write)
 }
