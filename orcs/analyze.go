@@ -93,9 +93,6 @@ func analyzeAction(c *cli.Context) error {
 		if untilCI, err = sim.ParseUntilCI(c.String("until-ci")); err != nil {
 			return err
 		}
-		if sharded {
-			return sim.ErrUntilCIShard
-		}
 	}
 	if sharded && !seedGiven {
 		return fmt.Errorf("--shard needs --seed: every shard must draw the same mappings")
