@@ -27,15 +27,20 @@ func Allocation(f *lft.Fabric, arg string) (hosts []int32, names []string, err e
 	return hosts, names, nil
 }
 
-// WriteFiles writes placement pl as a rank→host file to rankHosts and as a
-// Slurm host file to slurm (each skipped when ""), atomically, with the
-// host names of HostNames(names).
+// WriteFiles writes placement pl as a rank→host file to rankHosts, with
+// the fabric's host names (samplingsim --mapping reads it back), and as a
+// Slurm host file to slurm, with the names of HostNames(names); each is
+// skipped when "" and written atomically.
 func (p *Problem) WriteFiles(pl Placement, names []string, rankHosts, slurm string) error {
-	hostNames := p.HostNames(names)
+	fabricNames := make([]string, p.Fabric.NumHosts())
+	for h := range fabricNames {
+		fabricNames[h] = p.Fabric.HostName(h)
+	}
 	for _, out := range []struct {
 		path  string
 		write func(io.Writer, Placement, []string) error
-	}{{rankHosts, WriteRankHosts}, {slurm, WriteSlurmHostfile}} {
+		names []string
+	}{{rankHosts, WriteRankHosts, fabricNames}, {slurm, WriteSlurmHostfile, p.HostNames(names)}} {
 		if out.path == "" {
 			continue
 		}
@@ -43,7 +48,7 @@ func (p *Problem) WriteFiles(pl Placement, names []string, rankHosts, slurm stri
 		if err != nil {
 			return err
 		}
-		if err := out.write(f, pl, hostNames); err != nil {
+		if err := out.write(f, pl, out.names); err != nil {
 			f.Abort()
 			return err
 		}
@@ -54,15 +59,24 @@ func (p *Problem) WriteFiles(pl Placement, names []string, rankHosts, slurm stri
 	return nil
 }
 
-// HostNames returns the name of every host of the fabric as the output
-// files give it: the name a --hosts list used for it when names is not nil
-// (names[i] for p.Hosts[i], the Slurm names), else the fabric's name
-// without the "H-" that fabrics read from InfiniBand dumps put before a
-// node description.
+// HostNames returns the node name of every host of the fabric as the
+// Slurm host file gives it: the name a --hosts list used for it when names
+// is not nil (names[i] for p.Hosts[i], the Slurm names), else the fabric's
+// name; a name that --names desc made from a node description, "H-" +
+// description with blanks as "_" and ":PORT" for a port of a multi-port
+// HCA ("H-node001_mlx5_0"), gives the description's first word, the
+// machine's host name ("node001"; host names have no "_").
 func (p *Problem) HostNames(names []string) []string {
 	out := make([]string, p.Fabric.NumHosts())
 	for h := range out {
-		out[h] = strings.TrimPrefix(p.Fabric.HostName(h), "H-")
+		name := p.Fabric.HostName(h)
+		if rest, ok := strings.CutPrefix(name, "H-"); ok && rest != "" {
+			if i := strings.IndexAny(rest, "_:"); i > 0 {
+				rest = rest[:i]
+			}
+			name = rest
+		}
+		out[h] = name
 	}
 	if len(names) == len(p.Hosts) {
 		for i, h := range p.Hosts {

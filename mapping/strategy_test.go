@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"reflect"
 	"slices"
+	"strings"
 	"testing"
 
 	"orcs/patterns"
@@ -196,5 +197,19 @@ func TestGreedyFollowsPartners(t *testing.T) {
 	}
 	if o := p.Score(pl); o.Hops != 21 {
 		t.Fatalf("greedy: %v, %+v; want 21 hops", pl, o)
+	}
+}
+
+// TestHostNames: Slurm names from --hosts win; fabric names made from node
+// descriptions give the machine's name.
+func TestHostNames(t *testing.T) {
+	p := problem(t, fabric(t, "kary:k=2,n=2"), randomTraffic(4, 2, 1))
+	got := p.HostNames(nil)
+	if got[0] != p.Fabric.HostName(0) || strings.HasPrefix(got[0], "H-") {
+		t.Fatalf("generated names: %v", got)
+	}
+	given := []string{"a", "b", "c", "d"}
+	if got := p.HostNames(given); !slices.Equal(got, given) {
+		t.Fatalf("with --hosts names: %v", got)
 	}
 }

@@ -127,3 +127,21 @@ func TestMapBadInput(t *testing.T) {
 		}
 	}
 }
+
+// TestMapSlurmNamesFromDescriptions: on a fabric read from dumps with
+// --names desc, the Slurm host file names the machines (node003 for both
+// HCAs of node003), the rank→host file the fabric's hosts.
+func TestMapSlurmNamesFromDescriptions(t *testing.T) {
+	dir := t.TempDir()
+	sh, rh := filepath.Join(dir, "hostfile"), filepath.Join(dir, "ranks")
+	mustMap(t, "--topo", "../testdata/ib/cluster/updn/ibnetdiscover.txt", "--lfts", "../testdata/ib/cluster/updn/opensm-lfts.dump",
+		"--names", "desc", "-p", "ring", "-s", "4", "--strategy", "linear", "--slurm-hostfile", sh, "--rank-hosts", rh)
+	hostfile, _ := os.ReadFile(sh)
+	ranks, _ := os.ReadFile(rh)
+	if string(hostfile) != "node001\nnode002\nnode003\nnode003\n" {
+		t.Errorf("host file:\n%s", hostfile)
+	}
+	if !strings.Contains(string(ranks), "0 H-node001_mlx5_0\n") {
+		t.Errorf("rank-hosts:\n%s", ranks)
+	}
+}
