@@ -281,10 +281,13 @@ func (s *searcher) candidate(r *rng.Stream, g *Graph) (int32, int32) {
 	return a, lo + int32(r.IntN(int(hi-lo)))
 }
 
-// key returns o's criteria in the mode's order of comparison.
+// key returns o's criteria as anneal weighs them: the first is never
+// allowed to rise, the others are annealed. By congestion: the congestion,
+// then the sums of squares per level and of the job; by sums of squares:
+// nothing fixed, then the sum of squares per level and the congestion.
 func (s *searcher) key(o Objective) [3]float64 {
 	if s.mode == BySumSq {
-		return [3]float64{o.SumSq, float64(o.Congestion), o.SumSqJob}
+		return [3]float64{0, o.SumSq, float64(o.Congestion)}
 	}
 	return [3]float64{float64(o.Congestion), o.SumSq, o.SumSqJob}
 }
