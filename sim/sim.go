@@ -376,7 +376,8 @@ func (s *Sim) Run() (*metrics.Result, error) {
 }
 
 // runSlots simulates the shard's own runs lo … hi−1 (slots of values) on
-// the worker threads and adds their accumulators to acc.
+// the worker threads and adds their accumulators to acc; done counts the
+// runs for the progress callback (nil: not reported).
 func (s *Sim) runSlots(values []float64, acc *metrics.Result, lo, hi int, done *atomic.Int64) error {
 	const chunk = 8
 	var next atomic.Int64
@@ -405,7 +406,7 @@ func (s *Sim) runSlots(values []float64, acc *metrics.Result, lo, hi int, done *
 						return
 					}
 				}
-				if s.cfg.Progress != nil {
+				if s.cfg.Progress != nil && done != nil {
 					s.cfg.Progress(done.Add(int64(min(chunk, hi-start))))
 				}
 			}
