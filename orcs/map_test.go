@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -143,5 +144,38 @@ func TestMapSlurmNamesFromDescriptions(t *testing.T) {
 	}
 	if !strings.Contains(string(ranks), "0 H-node001_mlx5_0\n") {
 		t.Errorf("rank-hosts:\n%s", ranks)
+	}
+}
+
+// TestMapScoreIsAnalyzers: the objective map reports for a placement is
+// the analyzer's own: running the classic command on the placement (the
+// Slurm host file as --hosts, -d: rank i on line i) gives the congestion as
+// sum_max_cong, and get_cable_cong's summed link loads give sum_sq_job.
+func TestMapScoreIsAnalyzers(t *testing.T) {
+	dir := t.TempDir()
+	fab := "gen:fattree2:leaves=4,hosts=4,up=2"
+	for _, strategy := range []string{"random", "rcm", "search"} {
+		hf := filepath.Join(dir, strategy)
+		rep := mustMap(t, "-i", fab, "-p", "bruck", "--strategy", strategy, "--seed", "3", "--slurm-hostfile", hf)
+		row := strings.Fields(strings.Split(rep, "\n")[2])
+		if row[0] != strategy {
+			t.Fatalf("report:\n%s", rep)
+		}
+		base := []string{"-i", fab, "--hosts", "@" + hf, "-d", "-p", "bruck", "-n", "1", "--format", "csv"}
+		smc := strings.Split(strings.TrimSpace(mustRun(t, append(base, "--metric", "sum_max_cong")...)), "\n")
+		if got := strings.TrimPrefix(smc[1], "0,"); got != row[1] {
+			t.Errorf("%s: map's congestion %s, the analyzer's sum_max_cong %s", strategy, row[1], got)
+		}
+		var sq int64
+		for _, line := range strings.Split(strings.TrimSpace(mustRun(t, append(base, "--metric", "get_cable_cong")...)), "\n")[1:] {
+			load, err := strconv.ParseInt(strings.Split(line, ",")[5], 10, 64)
+			if err != nil {
+				t.Fatal(err)
+			}
+			sq += load * load
+		}
+		if got := strconv.FormatInt(sq, 10); got != row[5] {
+			t.Errorf("%s: map's sum_sq_job %s, Σ load² of get_cable_cong %s", strategy, row[5], got)
+		}
 	}
 }
