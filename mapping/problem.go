@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"fmt"
+	"runtime"
 	"slices"
 
 	"orcs/lft"
@@ -53,7 +54,7 @@ func NewProblem(f *lft.Fabric, c *Comm, hosts []int32) (*Problem, error) {
 	if c.Ranks < 2 {
 		return nil, fmt.Errorf("the job has %d rank: nothing to place", c.Ranks)
 	}
-	if chk := f.CheckRoutes(hosts, 1, 0); !chk.OK() {
+	if chk := f.CheckRoutes(hosts, 1, runtime.NumCPU()); !chk.OK() {
 		return nil, fmt.Errorf("the allocation's hosts do not all route: %s", chk.Summary())
 	}
 	p := &Problem{Fabric: f, Comm: c, Hosts: hosts}
