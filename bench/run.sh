@@ -27,6 +27,10 @@ for f in kary-4096-guid kary-10k-guid kary-22k; do
   /usr/bin/time -f "cat $f.dot: %e s" cat "$out/$f.dot" > /dev/null
 done
 
+echo "== placement search (one thread)"
+go test -run '^$' -bench 'Swap|Search' -benchtime 1x ./mapping/ | tee "$out/mapping.txt" | grep Benchmark
+go test -run '^$' -bench 'Swap' -benchtime 2s ./mapping/ | tee -a "$out/mapping.txt" | grep Benchmark
+
 echo "== end to end (wall time, peak RSS)"
 e2e() {
   local label=$1; shift
@@ -46,3 +50,8 @@ e2e "21952 hosts (340 MB dot): load + 1000 runs bisect_fb_sym/hist_acc_band" \
 bin/orcs gen kary:k=8,n=3 -o "$out/kary-512.dot" 2>/dev/null
 e2e "512 hosts: load + 100000 runs bisect_fb_sym/hist_acc_band" \
   bin/orcs -i "$out/kary-512.dot" -p bisect_fb_sym --metric hist_acc_band -n 100000 --seed 1
+e2e "orcs map, 4096 hosts, neighbor2d, --strategy search" \
+  bin/orcs map -i gen:kary:k=16,n=3 -p neighbor2d
+e2e "orcs map, Taffet stencil on 4608 hosts, --compare --verify-workload" \
+  bin/orcs map -i gen:fattree3:pods=6,leaves=24,hosts=32,up=16 -p file:testdata/stencil-64x72.ptrn --grid 64x72 \
+  --compare --verify-workload stencil:x=64,y=72

@@ -46,6 +46,7 @@ func analyzeFlags() []cli.Flag {
 		&cli.IntFlag{Name: "threads", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "worker threads"},
 		&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text (ORCS lines), json or csv"},
 		&cli.BoolFlag{Name: "progress", Usage: "show a progress bar on stderr (on a terminal, after a second)"},
+		&cli.StringFlag{Name: "until-ci", Usage: "run batches of runs until the 95 % confidence interval of the mean is narrower than ±`EPS` (absolute, or N% of the mean), at most -n runs; the output is that of -n with the count reached"},
 		&cli.StringFlag{Name: "shard", Usage: "simulate only runs ≡ I (mod N) and write a shard file for 'orcs merge' (`I/N`)"},
 		&cli.BoolFlag{Name: "ignore-route-errors", Usage: "skip (and count) connections whose route fails instead of refusing the fabric"},
 		&cli.StringFlag{Name: "hist-edges", Value: "orcs2", Usage: "hist_acc_band bins: orcs2 (ORCS 2.0's GSL bins over [0, 1.000000000000001): a run of exactly k·0.05 counts in [(k-1)·0.05, k·0.05)) or exact ([k·0.05, (k+1)·0.05), 1.0 in the last bin)"},
@@ -87,6 +88,12 @@ func analyzeAction(c *cli.Context) error {
 	if c.Int("hot") < 0 || c.IsSet("hot-csv") && c.Int("hot") == 0 || sharded && c.Int("hot") > 0 {
 		return fmt.Errorf("--hot N wants N > 0 (--hot-csv needs it), and not with --shard: the flows are found by walking the runs again, which a merge cannot")
 	}
+	var untilCI *sim.UntilCI
+	if c.IsSet("until-ci") {
+		if untilCI, err = sim.ParseUntilCI(c.String("until-ci")); err != nil {
+			return err
+		}
+	}
 	if sharded && !seedGiven {
 		return fmt.Errorf("--shard needs --seed: every shard must draw the same mappings")
 	}
@@ -126,6 +133,7 @@ func analyzeAction(c *cli.Context) error {
 		IgnoreRouteErrors: c.Bool("ignore-route-errors"),
 		HistEdges:         c.String("hist-edges"),
 		Compat:            c.String("compat"),
+		UntilCI:           untilCI,
 	}
 	if c.Bool("verbose") {
 		cfg.Verbose = sim.SyncWriter(os.Stderr)
@@ -177,6 +185,13 @@ func analyzeAction(c *cli.Context) error {
 	seedMatters := !cfg.NoShuffle || cfg.Subset == sim.SubsetRand || s.RandomPattern()
 	if !seedGiven && seedMatters {
 		fmt.Fprintf(os.Stderr, "orcs: seed %d (repeat with --seed %d)\n", seed, seed)
+	}
+	if st := s.CIStop(); st != nil {
+		verdict := "the interval is narrow enough"
+		if !st.Met {
+			verdict = "the cap -n came first"
+		}
+		fmt.Fprintf(os.Stderr, "orcs: --until-ci %s: stopped after %d runs, mean %g ± %g (95 %%): %s\n", untilCI, st.Runs, st.Mean, st.HalfWidth, verdict)
 	}
 	if res.RouteErrors > 0 {
 		fmt.Fprintf(os.Stderr, "orcs: warning: %d connections skipped because their route failed (--ignore-route-errors)\n", res.RouteErrors)

@@ -17,6 +17,7 @@ var defaultsThatDiffer = map[string]string{
 	"metric":     "ORCS's default is hist_max_cong; compare compares bandwidths (hist_acc_band)",
 	"seed":       "the classic simulation draws a seed and prints it, as ORCS drew one; compare and samplingsim default to a fixed seed so that two of their runs compare",
 	"format":     "each command's own set of formats",
+	"ptrn":       "map places a job by its own communication (a pattern, a pattern file or --traffic): no default pattern",
 }
 
 // flagInfo is what must agree about a flag between commands.

@@ -128,6 +128,10 @@ type Config struct {
 	// Context, when not nil, stops the runs early when it is done: Run
 	// then returns its error (a few runs per thread may still finish).
 	Context context.Context
+	// UntilCI, when not nil, stops the runs once the 95 % confidence
+	// interval of the mean per-run value is narrow enough (Runs is the
+	// cap). Not with shards.
+	UntilCI *UntilCI
 }
 
 // Sim is a prepared simulation.
@@ -137,6 +141,8 @@ type Sim struct {
 	metric *metrics.Metric
 	source *patterns.Source
 	hosts  []int32 // the hosts taking part, in subset order
+	// stopped is where --until-ci stopped (nil without it)
+	stopped *CIStop
 }
 
 // New validates cfg against the fabric and prepares the simulation.
@@ -151,6 +157,9 @@ func New(f *lft.Fabric, cfg Config) (*Sim, error) {
 	if own := cfg.Shard.Runs(int64(cfg.Runs)); own > MaxStoredRuns {
 		return nil, fmt.Errorf("%d runs: their %d per-run values need %.1f GiB, more than the %d (1 GiB) one process keeps; split them with --shard I/N (N ≥ %d), each shard keeps its own runs",
 			cfg.Runs, own, float64(own)*8/(1<<30), MaxStoredRuns, (int64(cfg.Runs)-1)/MaxStoredRuns+1)
+	}
+	if cfg.UntilCI != nil && cfg.Shard.Count > 1 {
+		return nil, ErrUntilCIShard
 	}
 	if cfg.Shard.Count > 1 && (cfg.Shard.Index < 0 || cfg.Shard.Index >= cfg.Shard.Count) {
 		return nil, fmt.Errorf("shard %d/%d: index must be in 0…%d", cfg.Shard.Index, cfg.Shard.Count, cfg.Shard.Count-1)
@@ -335,7 +344,9 @@ func LinearBFS(f *lft.Fabric) []int32 {
 
 // Run simulates every run of the configuration's shard and returns the
 // result. Values holds the shard's own runs in run order (see Shard.Run);
-// without shards, every run.
+// without shards, every run. With Config.UntilCI the runs stop at the
+// rule's stopping point (see UntilCI), and the result is that of as many
+// runs.
 func (s *Sim) Run() (*metrics.Result, error) {
 	if !s.cfg.IgnoreRouteErrors {
 		if c := s.CheckRoutes(1); !c.OK() {
@@ -350,9 +361,28 @@ func (s *Sim) Run() (*metrics.Result, error) {
 	if s.metric.NeedsLinkLoad {
 		res.LinkLoad = make([]int64, len(s.fabric.Links))
 	}
+	var done atomic.Int64
+	var err error
+	if s.cfg.UntilCI != nil {
+		err = s.runUntil(res, &done)
+	} else {
+		err = s.runSlots(res.Values, res, 0, owned, &done)
+	}
+	if err != nil {
+		return nil, err
+	}
+	res.Meta = s.Meta()
+	return res, nil
+}
+
+// runSlots simulates the shard's own runs lo … hi−1 (slots of values) on
+// the worker threads and adds their accumulators to acc; done counts the
+// runs for the progress callback (nil: not reported).
+func (s *Sim) runSlots(values []float64, acc *metrics.Result, lo, hi int, done *atomic.Int64) error {
 	const chunk = 8
-	var next, done atomic.Int64
-	threads := min(s.cfg.Threads, max(1, owned))
+	var next atomic.Int64
+	next.Store(int64(lo))
+	threads := min(s.cfg.Threads, max(1, hi-lo))
 	partial := make([]*metrics.Result, threads)
 	errs := make([]error, threads)
 	var wg sync.WaitGroup
@@ -360,24 +390,24 @@ func (s *Sim) Run() (*metrics.Result, error) {
 		wg.Add(1)
 		go func(t int) {
 			defer wg.Done()
-			w := s.newWorker(res.Values)
+			w := s.newWorker(values)
 			for {
 				start := int(next.Add(chunk)) - chunk
-				if start >= owned {
+				if start >= hi {
 					break
 				}
 				if ctx := s.cfg.Context; ctx != nil && ctx.Err() != nil {
 					errs[t] = ctx.Err()
 					return
 				}
-				for k := start; k < min(start+chunk, owned); k++ {
+				for k := start; k < min(start+chunk, hi); k++ {
 					if err := w.run(s.cfg.Shard.Run(k)); err != nil {
 						errs[t] = err
 						return
 					}
 				}
-				if s.cfg.Progress != nil {
-					s.cfg.Progress(done.Add(int64(min(chunk, owned-start))))
+				if s.cfg.Progress != nil && done != nil {
+					s.cfg.Progress(done.Add(int64(min(chunk, hi-start))))
 				}
 			}
 			partial[t] = &w.acc
@@ -385,13 +415,12 @@ func (s *Sim) Run() (*metrics.Result, error) {
 	}
 	wg.Wait()
 	if err := errors.Join(errs...); err != nil {
-		return nil, err
+		return err
 	}
 	for _, p := range partial {
-		res.Merge(p, nil)
+		acc.Merge(p, nil)
 	}
-	res.Meta = s.Meta()
-	return res, nil
+	return nil
 }
 
 // Meta describes the simulation for results.

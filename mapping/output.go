@@ -1,0 +1,162 @@
+package mapping
+
+import (
+	"fmt"
+	"io"
+	"strings"
+
+	"orcs/hostlist"
+	"orcs/internal/outfile"
+	"orcs/lft"
+	"orcs/sim"
+)
+
+// Allocation resolves a --hosts argument (a Slurm host list or @FILE; ""
+// = every host, nil) into host indices of f, and returns the names as
+// given, for the output files.
+func Allocation(f *lft.Fabric, arg string) (hosts []int32, names []string, err error) {
+	if arg == "" {
+		return nil, nil, nil
+	}
+	if names, err = hostlist.Parse(arg); err == nil {
+		hosts, err = sim.ResolveHosts(f, names)
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("--hosts: %w", err)
+	}
+	return hosts, names, nil
+}
+
+// WriteFiles writes placement pl as a rank→host file to rankHosts, with
+// the fabric's host names (samplingsim --mapping reads it back), and as a
+// Slurm host file to slurm, with the names of HostNames(names); each is
+// skipped when "" and written atomically.
+func (p *Problem) WriteFiles(pl Placement, names []string, rankHosts, slurm string) error {
+	fabricNames := make([]string, p.Fabric.NumHosts())
+	for h := range fabricNames {
+		fabricNames[h] = p.Fabric.HostName(h)
+	}
+	for _, out := range []struct {
+		path  string
+		write func(io.Writer, Placement, []string) error
+		names []string
+	}{{rankHosts, WriteRankHosts, fabricNames}, {slurm, WriteSlurmHostfile, p.HostNames(names)}} {
+		if out.path == "" {
+			continue
+		}
+		f, err := outfile.Create(out.path)
+		if err != nil {
+			return err
+		}
+		if err := out.write(f, pl, out.names); err != nil {
+			f.Abort()
+			return err
+		}
+		if err := f.Commit(); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// HostNames returns the node name of every host of the fabric as the
+// Slurm host file gives it: the name a --hosts list used for it when names
+// is not nil (names[i] for p.Hosts[i], the Slurm names), else the fabric's
+// name; a name that --names desc made from a node description, "H-" +
+// description with blanks as "_" and ":PORT" for a port of a multi-port
+// HCA ("H-node001_mlx5_0"), gives the description's first word, the
+// machine's host name ("node001"; host names have no "_").
+func (p *Problem) HostNames(names []string) []string {
+	out := make([]string, p.Fabric.NumHosts())
+	for h := range out {
+		name := p.Fabric.HostName(h)
+		if rest, ok := strings.CutPrefix(name, "H-"); ok && rest != "" {
+			if i := strings.IndexAny(rest, "_:"); i > 0 {
+				rest = rest[:i]
+			}
+			name = rest
+		}
+		out[h] = name
+	}
+	if len(names) == len(p.Hosts) {
+		for i, h := range p.Hosts {
+			out[h] = names[i]
+		}
+	}
+	return out
+}
+
+// WriteRankHosts writes the placement as "RANK HOST" lines after a comment
+// line (the format samplingsim --mapping reads).
+func WriteRankHosts(w io.Writer, pl Placement, names []string) error {
+	if _, err := fmt.Fprintln(w, "# rank host"); err != nil {
+		return err
+	}
+	for r, h := range pl {
+		if _, err := fmt.Fprintf(w, "%d %s\n", r, names[h]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// WriteSlurmHostfile writes the placement as a Slurm host file: line i
+// names the node of task i, as srun --distribution=arbitrary reads the
+// file named by SLURM_HOSTFILE.
+func WriteSlurmHostfile(w io.Writer, pl Placement, names []string) error {
+	for _, h := range pl {
+		if _, err := fmt.Fprintln(w, names[h]); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Report is the comparison orcs map prints: every strategy run with its
+// objective and time, the chosen placement's, and the simulated times.
+type Report struct {
+	Unit string
+	Rows []Row
+	// Times adds each strategy's run time (which varies from run to run).
+	Times bool
+}
+
+// Row is one placement of a Report.
+type Row struct {
+	Name    string
+	Obj     Objective
+	Seconds float64
+	// SimTime is the simulated completion time ("" without --verify).
+	SimTime string
+}
+
+// Write prints the report as an aligned table.
+func (r *Report) Write(w io.Writer) error {
+	secs := func(v float64) string {
+		if !r.Times {
+			return ""
+		}
+		if v < 0 {
+			return fmt.Sprintf(" %9s", "seconds")
+		}
+		return fmt.Sprintf(" %9.3f", v)
+	}
+	_, err := fmt.Fprintf(w, "%-10s %12s %10s %10s %16s %16s %12s%s %s\n", "placement", "congestion", "max_load", "leaf_up",
+		"sum_sq_load", "sum_sq_job", "hops", secs(-1), "simulated")
+	for _, row := range r.Rows {
+		if err != nil {
+			return err
+		}
+		sim := row.SimTime
+		if sim == "" {
+			sim = "-"
+		}
+		_, err = fmt.Fprintf(w, "%-10s %12d %10d %10d %16.0f %16.0f %12d%s %s\n", row.Name, row.Obj.Congestion, row.Obj.MaxLoad,
+			row.Obj.LeafUp, row.Obj.SumSq, row.Obj.SumSqJob, row.Obj.Hops, secs(row.Seconds), sim)
+	}
+	if err == nil {
+		_, err = fmt.Fprintf(w, "(loads in %s; congestion: the largest cable load of each level, summed over levels; "+
+			"sum_sq_load: squared loads per level; sum_sq_job: squared loads of all levels together)\n", r.Unit)
+	}
+	return err
+}

@@ -1,0 +1,82 @@
+package main
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/urfave/cli/v2"
+
+	"orcs/mapping"
+	"orcs/samplingsim"
+	"orcs/sim"
+	"orcs/source"
+)
+
+func init() {
+	registerCommand(&cli.Command{
+		Name:  "map",
+		Usage: "place a job's ranks on its hosts so that its communication congests the fabric least, and hand it to Slurm",
+		Description: "Strategies (--strategy):\n  " + strings.ReplaceAll(mapping.Help(), "\n", "\n  ") +
+			"\n\nExample: orcs map -i gen:fattree3:pods=6,leaves=24,hosts=32,up=16 -p file:stencil.ptrn --grid 64x72 --compare --verify --slurm-hostfile hosts.txt",
+		Flags: append(fabricFlags(""),
+			&cli.StringFlag{Name: "ptrn", Aliases: []string{"p"}, Usage: "the job's communication: an ORCS `PATTERN` or file:PATH"},
+			&cli.StringFlag{Name: "traffic", Usage: "the job's communication: a traffic matrix CSV `FILE` (src_rank,dst_rank,bytes)"},
+			&cli.IntFlag{Name: "commsize", Aliases: []string{"s"}, Usage: "ranks of the job (0 = every host of the allocation for a named pattern)"},
+			&cli.StringFlag{Name: "hosts", Usage: "the job's allocation: a Slurm host `LIST` or @FILE (default: every host); the linear placement is its order"},
+			&cli.StringFlag{Name: "strategy", Value: "search", Usage: "placement `STRATEGY`: " + strings.Join(mapping.Names(), ", ")},
+			&cli.StringFlag{Name: "objective", Value: "congestion", Usage: "congestion (largest cable load per level, then sum of squared loads) or sumsq (the other way round)"},
+			&cli.StringFlag{Name: "grid", Usage: "the ranks' grid `XxY[xZ]` (x fastest) for --strategy tile"},
+			&cli.StringFlag{Name: "seed", Value: "1", Usage: "random seed `S` of random and search"},
+			&cli.IntFlag{Name: "budget", Usage: "candidate swaps search evaluates (0 = 100 per rank, at least 200000)"},
+			&cli.BoolFlag{Name: "compare", Usage: "run and report every strategy"},
+			&cli.BoolFlag{Name: "times", Usage: "report each strategy's run time"},
+			&cli.BoolFlag{Name: "verify", Usage: "simulate the placements with samplingsim on the same fabric and tables: job completion times"},
+			&cli.StringFlag{Name: "verify-workload", Usage: "simulate this samplingsim workload `SPEC` (e.g. stencil:x=64,y=72) instead of the communication itself"},
+			&cli.Int64Flag{Name: "verify-size", Value: 65536, Usage: "bytes per message of a pattern in --verify"},
+			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the report to `FILE`"},
+			&cli.StringFlag{Name: "rank-hosts", Usage: "write the placement as RANK HOST lines to `FILE` (samplingsim --mapping reads it)"},
+			&cli.StringFlag{Name: "slurm-hostfile", Usage: "write the placement as a Slurm host `FILE`: SLURM_HOSTFILE=FILE srun --distribution=arbitrary"},
+		),
+		Action: mapAction,
+	})
+}
+
+func mapAction(c *cli.Context) error {
+	if c.Args().Len() > 0 {
+		return fmt.Errorf("unexpected argument %q (the fabric is given with -i or --topo/--lfts)", c.Args().First())
+	}
+	src, err := loadFabric(c, source.Tables, false, false)
+	if err != nil {
+		return err
+	}
+	alloc, names, err := mapping.Allocation(src.Fabric, c.String("hosts"))
+	if err != nil {
+		return err
+	}
+	p, err := mapping.JobProblem(src.Fabric, alloc, mapping.Job{Pattern: c.String("ptrn"), Traffic: c.String("traffic"),
+		Ranks: c.Int("commsize"), Grid: c.String("grid")})
+	if err != nil {
+		return err
+	}
+	seed, _, err := sim.ParseSeed(c.String("seed"))
+	if err != nil {
+		return err
+	}
+	if p.Mode, err = mapping.ParseMode(c.String("objective")); err != nil {
+		return err
+	}
+	p.Seed, p.Budget = seed, c.Int("budget")
+	opt := mapping.Options{Strategy: c.String("strategy"), Compare: c.Bool("compare"), Times: c.Bool("times")}
+	if c.Bool("verify") || c.IsSet("verify-workload") {
+		opt.Verify = &mapping.Verify{Config: samplingsim.DefaultConfig(), Workload: c.String("verify-workload"),
+			Size: c.Int64("verify-size"), Seed: seed}
+	}
+	rep, pl, err := p.Run(opt)
+	if err != nil {
+		return err
+	}
+	if err := p.WriteFiles(pl, names, c.String("rank-hosts"), c.String("slurm-hostfile")); err != nil {
+		return err
+	}
+	return writeOutput(c.String("output_file"), rep.Write)
+}
