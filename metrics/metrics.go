@@ -51,6 +51,9 @@ type Metric struct {
 	ValueName string
 	// Value extracts the per-run value.
 	Value func(RunStats) float64
+	// Discrete says that the per-run values are integers (counts of
+	// routes or hops), drawn as bars rather than as a continuous curve.
+	Discrete bool
 	// NeedsLinkLoad makes the simulation sum every level's link loads.
 	NeedsLinkLoad bool
 	// NeedsDelay makes the simulation compute dependency delays.
