@@ -105,7 +105,7 @@ type shape struct {
 	// lines[s] is series s's ECDF as a polyline (vertical steps explicit).
 	lines [][]plotter.XY
 	// ticks at integers (bars), nil for the default ticker.
-	ticks []float64
+	ticks  []float64
 	ylabel string
 }
 
