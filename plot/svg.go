@@ -65,6 +65,14 @@ func (s *SVG) VText(x, y, size float64, text string) {
 		x, y, size, x, y, Escape(text))
 }
 
+// VLabel writes a node label reading upwards from (x, y) (anchor start:
+// the text extends upwards; end: downwards), with a white halo so that it
+// stays legible over lines.
+func (s *SVG) VLabel(x, y, size float64, anchor, text string) {
+	fmt.Fprintf(&s.b, `<text x="%.1f" y="%.1f" font-size="%g" text-anchor="%s" transform="rotate(-90 %.1f %.1f)" stroke="white" stroke-width="2" paint-order="stroke">%s</text>`+"\n",
+		x, y, size, anchor, x, y, Escape(text))
+}
+
 func (s *SVG) close(elem, title string) {
 	if title == "" {
 		s.b.WriteString("/>\n")
