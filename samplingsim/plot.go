@@ -28,8 +28,8 @@ const (
 	plotHostH   = 4
 	plotHostGap = 1
 	plotRadius  = 4
-	plotFont    = 7   // node labels, in px
-	plotLabel   = 70  // room above a panel for the labels of the top switches
+	plotFont    = 7  // node labels, in px
+	plotLabel   = 70 // room above a panel for the labels of the top switches
 )
 
 // WritePlotSVG draws the congested-fraction plot of one window (w = −1:
