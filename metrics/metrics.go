@@ -138,6 +138,9 @@ type Result struct {
 	// Hot lists the most loaded cables with their flows, when asked for
 	// (see sim.Sim.HotCables); nil otherwise.
 	Hot []HotCable
+	// Topology describes the fabric with every cable's load, when asked
+	// for (the analyzer's --cables); nil otherwise.
+	Topology *Topology
 }
 
 // AddWeight counts one connection of congestion w.

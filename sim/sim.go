@@ -137,6 +137,7 @@ type Sim struct {
 	metric *metrics.Metric
 	source *patterns.Source
 	hosts  []int32 // the hosts taking part, in subset order
+	loads  *cableLoads // computed by the first CableLoads or HotCables
 }
 
 // New validates cfg against the fabric and prepares the simulation.
