@@ -472,7 +472,11 @@ func (m *markers) Plot(c draw.Canvas, p *plot.Plot) {
 		x := tx(mk.X)
 		c.StrokeLine2(ls, x, ty(0), x, ty(m.ymax))
 		y := ty(m.ymax) - vg.Points(2+float64(i%4)*(Default.TickSize+2))
-		c.FillText(sty, vg.Point{X: x + vg.Points(2), Y: y}, mk.Label)
+		at, s := x+vg.Points(2), sty
+		if at+sty.Width(mk.Label) > c.Max.X { // near the right edge: left of the line
+			at, s.XAlign = x-vg.Points(2), draw.XRight
+		}
+		c.FillText(s, vg.Point{X: at, Y: y}, mk.Label)
 	}
 }
 

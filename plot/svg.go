@@ -95,6 +95,9 @@ func (s *SVG) LoadScale(x, y, w float64, lo, hi, caption string) {
 	s.Text(x+w+8, y+9, Default.TickSize, "start", false, caption)
 }
 
+// Raw adds SVG markup as it is (the caller escapes its text).
+func (s *SVG) Raw(markup string) { s.b.WriteString(markup) }
+
 // String closes the figure and returns it.
 func (s *SVG) String() string { return s.b.String() + "</svg>\n" }
 
