@@ -104,9 +104,9 @@ func edges(t *metrics.Topology, index map[string]int) (pairs []*edge, hostLeaf [
 // (the hot-cable table marks them).
 func edgeSVG(sv *plot.SVG, t *metrics.Topology, e *edge, p, q [2]float64, peak float64) {
 	fr := e.load() / peak
-	a, b := t.Nodes[e.a].Name, t.Nodes[e.b].Name
 	title := e.aggregate
 	if title == "" {
+		a, b := t.Nodes[e.a].Name, t.Nodes[e.b].Name
 		title = fmt.Sprintf("%s ⇄ %s: %s → %s %s, back %s (mean peak load)", a, b, a, b, num(e.up), num(e.down))
 		if e.cables > 1 {
 			title += fmt.Sprintf("; %d cables, the largest each way", e.cables)

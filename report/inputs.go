@@ -163,7 +163,7 @@ func (c *Cable) UnmarshalJSON(b []byte) error {
 		return err
 	}
 	if len(f) != 4 {
-		return fmt.Errorf("a cable of %d fields, want [from, from_port, to, to_port]", len(f))
+		return &cableError{raw: b, err: fmt.Errorf("a cable of %d fields, want [from, from_port, to, to_port]", len(f))}
 	}
 	port := func(raw json.RawMessage) (int, error) {
 		if s := string(raw); s == "null" || s == `""` {
@@ -184,10 +184,19 @@ func (c *Cable) UnmarshalJSON(b []byte) error {
 		}
 	}
 	if err != nil {
-		return fmt.Errorf("cable %s: %w", b, err)
+		return &cableError{raw: b, err: fmt.Errorf("cable %s: %w", b, err)}
 	}
 	return nil
 }
+
+// cableError is a bad cable with its text, to find its line.
+type cableError struct {
+	raw []byte
+	err error
+}
+
+func (e *cableError) Error() string { return e.err.Error() }
+func (e *cableError) Unwrap() error { return e.err }
 
 // String names the cable as "S1:3 -> S2:1" (ports left out when 0).
 func (c Cable) String() string { return end(c.From, c.FromPort) + " -> " + end(c.To, c.ToPort) }
@@ -357,7 +366,10 @@ func jsonError(name string, data []byte, err error) error {
 	var off int64 = -1
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
+	var cab *cableError
 	switch {
+	case errors.As(err, &cab):
+		off = int64(bytes.Index(data, cab.raw))
 	case errors.As(err, &syn):
 		off = syn.Offset
 	case errors.As(err, &typ):
