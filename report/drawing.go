@@ -16,7 +16,7 @@ import (
 const (
 	drawMargin = 90  // left: row labels
 	drawRow    = 95  // between switch levels
-	drawTop    = 100 // above the top row: the scale and the labels
+	drawTop    = 125 // above the top row: the scale and the labels
 	drawWidth  = 1000
 	gridStep   = 64
 )
@@ -25,6 +25,7 @@ const (
 // parallel cables merged), with the largest load each way.
 type edge struct {
 	a, b      int // node indices; a is the lower level (or the lower index)
+	ua, ub    int // the units drawn (layered drawing)
 	up, down  float64
 	cables    int
 	links     []int // the directed cables (links) merged
@@ -125,9 +126,31 @@ func byLoad(pairs []*edge) {
 	slices.SortStableFunc(pairs, func(x, y *edge) int { return cmp.Compare(x.load(), y.load()) })
 }
 
+// rowCap is the most switch groups a row of an aggregated drawing shows.
+const rowCap = 32
+
+// unit is what the layered drawing draws as one node: a node, a group of
+// consecutive switches of one level, or the hosts of a leaf (group).
+type unit struct {
+	level   int
+	members []int // node indices, in row order
+}
+
+// label names a unit: its node, or "first … last (n)".
+func (u *unit) label(t *metrics.Topology) string {
+	if len(u.members) == 1 {
+		return t.Nodes[u.members[0]].Name
+	}
+	return fmt.Sprintf("%s … %s (%d)", t.Nodes[u.members[0]].Name, t.Nodes[u.members[len(u.members)-1]].Name, len(u.members))
+}
+
 // drawLayers draws hosts at the bottom and one row per switch level. When
 // one line per cable would be more than maxLines, the hosts of each leaf
-// switch are drawn as one block and their cables as one line.
+// switch become one block with one line; when the switches' cables are
+// still too many, each level's switches are merged into at most rowCap
+// groups of consecutive switches and the cables per pair of groups (every
+// line then stands for the cables between two groups, coloured by the
+// most loaded of them).
 func drawLayers(t *metrics.Topology, peak float64, maxLines int) (string, string) {
 	index := make(map[string]int, len(t.Nodes))
 	for i, n := range t.Nodes {
@@ -152,102 +175,161 @@ func drawLayers(t *metrics.Topology, peak float64, maxLines int) (string, string
 		}
 	}
 	slices.SortStableFunc(rows[0], func(x, y int) int { return cmp.Compare(leafPos[hostLeaf[x]], leafPos[hostLeaf[y]]) })
-	aggregate := len(pairs) > maxLines
-	note := ""
-	var drawn []*edge
-	blocks := map[int]*edge{} // leaf → its hosts' merged cables
-	hostsOf := map[int][]int{}
+	switchPairs := 0
 	for _, e := range pairs {
-		if aggregate && !t.Nodes[e.a].Switch && hostLeaf[e.a] == e.b {
-			blk := blocks[e.b]
-			if blk == nil {
-				blk = &edge{a: -1, b: e.b}
-				blocks[e.b] = blk
+		if t.Nodes[e.a].Switch {
+			switchPairs++
+		}
+	}
+	mergeHosts := len(pairs) > maxLines
+	group := make([]int, top+1) // switches per group, by level
+	for l := 1; l <= top; l++ {
+		group[l] = 1
+		if switchPairs > maxLines {
+			group[l] = (len(rows[l]) + rowCap - 1) / rowCap
+		}
+	}
+	// Units, row by row.
+	unitOf := make([]int, len(t.Nodes))
+	for i := range unitOf {
+		unitOf[i] = -1
+	}
+	var units []*unit
+	unitRows := make([][]int, top+1)
+	add := func(l int, members []int) {
+		u := len(units)
+		units = append(units, &unit{level: l, members: members})
+		unitRows[l] = append(unitRows[l], u)
+		for _, v := range members {
+			unitOf[v] = u
+		}
+	}
+	for l := 1; l <= top; l++ {
+		for i := 0; i < len(rows[l]); i += group[l] {
+			add(l, rows[l][i:min(i+group[l], len(rows[l]))])
+		}
+	}
+	if mergeHosts {
+		byLeafUnit := map[int][]int{}
+		var order []int
+		for _, h := range rows[0] {
+			lu := -1
+			if hostLeaf[h] >= 0 {
+				lu = unitOf[hostLeaf[h]]
 			}
-			blk.up, blk.down = max(blk.up, e.up), max(blk.down, e.down)
-			blk.cables += e.cables
-			blk.links = append(blk.links, e.links...)
-			hostsOf[e.b] = append(hostsOf[e.b], e.a)
+			if _, ok := byLeafUnit[lu]; !ok {
+				order = append(order, lu)
+			}
+			byLeafUnit[lu] = append(byLeafUnit[lu], h)
+		}
+		for _, lu := range order {
+			add(0, byLeafUnit[lu])
+		}
+	} else {
+		for _, h := range rows[0] {
+			add(0, []int{h})
+		}
+	}
+	// Merge the cables per pair of units.
+	byPair := map[[2]int]*edge{}
+	var drawn []*edge
+	for _, e := range pairs {
+		ua, ub := unitOf[e.a], unitOf[e.b]
+		if ua < 0 || ub < 0 || ua == ub {
 			continue
 		}
-		drawn = append(drawn, e)
+		m := byPair[[2]int{ua, ub}]
+		if m == nil {
+			m = &edge{a: e.a, b: e.b, ua: ua, ub: ub}
+			if len(units[ua].members) > 1 || len(units[ub].members) > 1 {
+				m.a, m.b = -1, -1
+			}
+			byPair[[2]int{ua, ub}] = m
+			drawn = append(drawn, m)
+		}
+		m.up, m.down = max(m.up, e.up), max(m.down, e.down)
+		m.cables += e.cables
+		m.links = append(m.links, e.links...)
 	}
-	if aggregate {
-		note = fmt.Sprintf("%d cables are more than the %d lines drawn one by one: the hosts of each leaf switch are one block, their cables one line (its colour: the most loaded of them)", len(pairs), maxLines)
+	for k, m := range byPair {
+		if m.a < 0 {
+			m.aggregate = fmt.Sprintf("%s ⇄ %s: %d cables, up at most %s, down at most %s (mean peak load)",
+				units[k[0]].label(t), units[k[1]].label(t), m.cables, num(m.up), num(m.down))
+		}
 	}
-	// Positions.
-	n := len(rows[0])
-	if aggregate {
-		n = len(rows[1])
+	var notes []string
+	if mergeHosts {
+		notes = append(notes, fmt.Sprintf("%d cables are more than the %d lines drawn one by one: the hosts of each leaf switch (or group) are one block, their cables one line", len(pairs), maxLines))
 	}
-	for _, r := range rows[1:] {
+	if switchPairs > maxLines {
+		notes = append(notes, fmt.Sprintf("the %d switch-to-switch cables are merged per pair of switch groups (at most %d groups per level)", switchPairs, rowCap))
+	}
+	if len(notes) > 0 {
+		notes = append(notes, "a merged line has the colour of its most loaded cable")
+	}
+	// Positions: units spread evenly over each row.
+	n := 1
+	for _, r := range unitRows {
 		n = max(n, len(r))
 	}
-	step := min(40, max(2, float64(drawWidth)/float64(max(n, 1))))
+	step := min(40, max(2, float64(drawWidth)/float64(n)))
 	width := drawMargin + step*float64(n) + 30
 	height := drawTop + float64(top)*drawRow + 110
-	pos := make([][2]float64, len(t.Nodes))
 	rowY := func(l int) float64 { return drawTop + float64(top-l)*drawRow }
-	for l, r := range rows {
-		if l == 0 && aggregate {
-			continue
-		}
+	pos := make([][2]float64, len(units))
+	for l, r := range unitRows {
 		gap := (width - drawMargin - 30) / float64(max(len(r), 1))
-		for i, v := range r {
-			pos[v] = [2]float64{drawMargin + (float64(i)+0.5)*gap, rowY(l)}
+		for i, u := range r {
+			pos[u] = [2]float64{drawMargin + (float64(i)+0.5)*gap, rowY(l)}
 		}
 	}
 	sv := plot.NewSVG(width, height, false)
 	sv.LoadScale(drawMargin, 14, 160, "0", num(peak), "mean peak load (routes sharing the cable in a level, mean over runs): colour and width")
 	byLoad(drawn)
+	unitLoad := make([][2]float64, len(units)) // the largest load up and down of a unit's cables
 	for _, e := range drawn {
-		edgeSVG(sv, t, e, pos[e.a], pos[e.b], peak)
-	}
-	// Host blocks of the aggregated drawing, under their leaves.
-	var leaves []int
-	for leaf := range blocks {
-		leaves = append(leaves, leaf)
-	}
-	slices.Sort(leaves)
-	for _, leaf := range leaves {
-		blk := blocks[leaf]
-		p := pos[leaf]
-		q := [2]float64{p[0], rowY(0)}
-		hs := hostsOf[leaf]
-		blk.aggregate = fmt.Sprintf("%d hosts of %s (%s … %s): their cables up at most %s, down at most %s (mean peak load)",
-			len(hs), t.Nodes[leaf].Name, t.Nodes[hs[0]].Name, t.Nodes[hs[len(hs)-1]].Name, num(blk.up), num(blk.down))
-		edgeSVG(sv, t, blk, p, q, peak)
-		w := max(step*0.8, 2)
-		sv.Rect(q[0]-w/2, q[1], w, 14, plot.Hex(plot.LoadColor(blk.load()/peak)), plot.Hex(plot.Default.Muted), blk.aggregate)
+		edgeSVG(sv, t, e, pos[e.ua], pos[e.ub], peak)
+		for _, u := range []int{e.ua, e.ub} {
+			unitLoad[u] = [2]float64{max(unitLoad[u][0], e.up), max(unitLoad[u][1], e.down)}
+		}
 	}
 	// Nodes, labelled while there is room.
-	for l, r := range rows {
-		label := fmt.Sprintf("level %d: %d", l, len(r))
+	for l, r := range unitRows {
+		label := fmt.Sprintf("level %d: %d", l, len(rows[l]))
 		if l == 0 {
-			label = fmt.Sprintf("hosts: %d", len(r))
+			label = fmt.Sprintf("hosts: %d", len(rows[l]))
 		}
 		sv.Text(8, rowY(l)+4, plot.Default.TickSize, "start", l > 0, label)
-		if l == 0 && aggregate {
-			continue
-		}
 		gap := (width - drawMargin - 30) / float64(max(len(r), 1))
-		for _, v := range r {
-			p := pos[v]
-			nm := t.Nodes[v].Name
-			if l == 0 {
-				sv.Rect(p[0]-min(gap*0.35, 4), p[1], 2*min(gap*0.35, 4), 8, "#dbe9f6", plot.Hex(plot.Default.Muted), nm)
-				if gap >= 9 {
-					sv.VLabel(p[0]+2.5, p[1]+12, 7, "end", nm)
-				}
+		for _, ui := range r {
+			u, p := units[ui], pos[ui]
+			name := u.label(t)
+			switch {
+			case l == 0 && mergeHosts:
+				w := max(gap*0.7, 2)
+				fr := max(unitLoad[ui][0], unitLoad[ui][1]) / peak
+				sv.Rect(p[0]-w/2, p[1], w, 14, plot.Hex(plot.LoadColor(fr)), plot.Hex(plot.Default.Muted),
+					fmt.Sprintf("hosts %s: their cables up at most %s, down at most %s (mean peak load)", name, num(unitLoad[ui][0]), num(unitLoad[ui][1])))
+			case l == 0:
+				w := min(gap*0.35, 4)
+				sv.Rect(p[0]-w, p[1], 2*w, 8, "#dbe9f6", plot.Hex(plot.Default.Muted), name)
+			case len(u.members) > 1:
+				w := max(gap*0.7, 2)
+				sv.Rect(p[0]-w/2, p[1]-4, w, 8, "#dbe9f6", plot.Hex(plot.Default.Muted), "switches "+name)
+			default:
+				sv.Circle(p[0], p[1], min(4, gap*0.4), "#dbe9f6", plot.Hex(plot.Default.Muted), name)
+			}
+			if gap < 9 {
 				continue
 			}
-			sv.Circle(p[0], p[1], min(4, gap*0.4), "#dbe9f6", plot.Hex(plot.Default.Muted), nm)
-			if gap >= 9 {
-				sv.VLabel(p[0]+2.5, p[1]-6, 7, "start", nm)
+			if l == 0 {
+				sv.VLabel(p[0]+2.5, p[1]+(map[bool]float64{true: 18, false: 12})[mergeHosts], 7, "end", name)
+			} else {
+				sv.VLabel(p[0]+2.5, p[1]-6, 7, "start", name)
 			}
 		}
 	}
-	return sv.String(), note
+	return sv.String(), strings.Join(notes, "; ")
 }
 
 // drawGrid draws a torus or mesh: switches at their coordinates (x to the

@@ -12,9 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	"orcs/gen"
 	"orcs/input"
 	"orcs/metrics"
 	"orcs/plot"
+	"orcs/sim"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden report")
@@ -244,12 +246,52 @@ func TestDrawingLoads(t *testing.T) {
 	}
 	// Too many lines: the hosts of a leaf become one block.
 	svg, note = drawFabric(f, 10)
-	if !strings.Contains(note, "hosts of each leaf switch are one block") ||
-		!strings.Contains(string(svg), "4 hosts of S0_0 (H0 … H3): their cables up at most 1, down at most 15") {
+	if !strings.Contains(note, "hosts of each leaf switch (or group) are one block") ||
+		!strings.Contains(string(svg), "H0 … H3 (4) ⇄ S0_0: 4 cables, up at most 1, down at most 15 (mean peak load)") ||
+		!strings.Contains(string(svg), "hosts H0 … H3 (4): their cables up at most 1, down at most 15") {
 		t.Errorf("aggregated drawing: note %q", note)
 	}
 	if strings.Contains(string(svg), "H5 ⇄ S0_1") {
 		t.Error("a host cable drawn one by one in the aggregated drawing")
+	}
+}
+
+// On a 512-host 8-ary 3-tree (64 switches per level) with few lines
+// allowed, the switches of a level merge into 32 groups of two, and the
+// merged lines still account for every cable: 512 between each pair of
+// levels, 512 host cables in 32 blocks of 16 (the hosts of a leaf group).
+func TestDrawingGroups(t *testing.T) {
+	s, err := gen.Parse("kary:k=8,n=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := sim.Config{Input: "gen", Metric: "hist_acc_band", Subset: sim.SubsetLinearBFS, Level: -1, Runs: 4, Seed: 1, Threads: 1}
+	cfg.Pattern.Name = "bisect"
+	sm, err := sim.New(n.Fabric, cfg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	svg, note := drawFabric(sm.Topology(n), 500)
+	if !strings.Contains(note, "the 1024 switch-to-switch cables are merged per pair of switch groups (at most 32 groups per level)") {
+		t.Errorf("note %q", note)
+	}
+	if got := strings.Count(string(svg), "<title>switches S"); got != 3*32 {
+		t.Errorf("%d switch groups, want 96", got)
+	}
+	if got := strings.Count(string(svg), "<title>hosts H"); got != 32 {
+		t.Errorf("%d host blocks, want 32", got)
+	}
+	cables := map[string]int{}
+	for _, m := range regexp.MustCompile(`<title>[^<]*?\((\d+)\) ⇄ S(\d)_[^<]*?: (\d+) cables`).FindAllStringSubmatch(string(svg), -1) {
+		c, _ := strconv.Atoi(m[3])
+		cables["to level "+m[2]] += c
+	}
+	if cables["to level 0"] != 512 || cables["to level 1"] != 512 || cables["to level 2"] != 512 {
+		t.Errorf("cables per level pair %v, want 512 each", cables)
 	}
 }
 
