@@ -56,4 +56,3 @@ func BenchmarkReport4096(b *testing.B) {
 		}
 	}
 }
-
