@@ -36,3 +36,10 @@ e2e "10648 hosts (314 MB dot): load + 1000 runs bisect_fb_sym/hist_acc_band" \
 bin/orcs gen kary:k=8,n=3 -o "$out/kary-512.dot" 2>/dev/null
 e2e "512 hosts: load + 100000 runs bisect_fb_sym/hist_acc_band" \
   bin/orcs -i "$out/kary-512.dot" -p bisect_fb_sym --metric hist_acc_band -n 100000 --seed 1
+
+echo "== the HTML report of the 4096-host fabric"
+go test -run '^$' -bench Report4096 -benchmem -benchtime 5x ./report/ | tee "$out/report.txt" | grep Benchmark
+e2e "4096 hosts: 1000 runs bisect_fb_sym with --hot 10 --cables --format json" \
+  bin/orcs -i gen:kary:k=16,n=3 -p bisect_fb_sym --metric hist_acc_band -n 1000 --seed 1 --hot 10 --cables --format json -o "$out/report-4096.json"
+e2e "4096 hosts: orcs report of that result" bin/orcs report "$out/report-4096.json" -o "$out/report-4096.html"
+ls -l "$out/report-4096.json" "$out/report-4096.html" | awk '{printf "%s: %.2f MB\n", $NF, $5/1e6}'
