@@ -211,18 +211,18 @@ func TestLegendOutsideTheData(t *testing.T) {
 	svg, _ := render(t, d0)
 	p, _, axes, _, _ := d0.layout(draw.New(vgsvg.New(18*vg.Centimeter, 11*vg.Centimeter)))
 	data := p.DataCanvas(axes).Rectangle
-	swatches := 0
+	swatches, right := 0, 0
 	for _, path := range strokes(svg, Hex(Default.Color(0))) {
-		right := true
-		for _, pt := range path {
-			right = right && pt[0] > data.Max.X.Points()
-		}
-		if right {
+		// A swatch: one horizontal stroke (the ECDF has many points).
+		if len(path) == 2 && path[0][1] == path[1][1] {
 			swatches++
+			if path[0][0] > data.Max.X.Points() {
+				right++
+			}
 		}
 	}
-	if swatches != 1 {
-		t.Errorf("%d legend swatches right of the data area, want 1", swatches)
+	if swatches != 1 || right != 1 {
+		t.Errorf("%d legend swatches, %d of them right of the data area; want 1, beside it", swatches, right)
 	}
 	// Without labels there is no legend column.
 	d := &Distributions{Series: []Series{{Values: []float64{1, 2}}}}
