@@ -136,7 +136,7 @@ type Sim struct {
 	fabric *lft.Fabric
 	metric *metrics.Metric
 	source *patterns.Source
-	hosts  []int32 // the hosts taking part, in subset order
+	hosts  []int32     // the hosts taking part, in subset order
 	loads  *cableLoads // computed by the first CableLoads or HotCables
 }
 
