@@ -144,5 +144,5 @@ func timeline(r *Regions) (template.HTML, string) {
 		sv.Text(xi, yAxis+15, plot.Default.TickSize, "middle", false, num(r.Windows[i].Time))
 	}
 	sv.Text(left+cw*float64(n)/2, yAxis+30, plot.Default.LabelSize, "middle", false, "window start time (box height: region size relative to the track's largest)")
-	return template.HTML(sv.String()), note //nolint:gosec // drawn here with escaped text
+	return template.HTML(sv.String()), note // drawn here, texts escaped
 }

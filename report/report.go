@@ -99,7 +99,7 @@ func build(in *Inputs, opt Options) (*view, error) {
 	if opt.MaxLines <= 0 {
 		opt.MaxLines = 1500
 	}
-	v := &view{Title: opt.Title, Style: template.CSS(plot.Default.FontFamily)} //nolint:gosec // a constant
+	v := &view{Title: opt.Title, Style: template.CSS(plot.Default.FontFamily)}
 	for _, k := range []string{KindAnalysis, KindRouteCheck, KindDeadlock, KindCompare, KindSamplingsim, KindRegions} {
 		if f, ok := in.Files[k]; ok {
 			v.Files = append(v.Files, [2]string{k, f})
@@ -305,7 +305,7 @@ func inlinePlot(d *plot.Distributions) (template.HTML, error) {
 	if err := d.Write(&b, "svg"); err != nil {
 		return "", fmt.Errorf("report: %s: %w", d.Title, err)
 	}
-	return template.HTML(plot.InlineSVG(b.Bytes())), nil //nolint:gosec // drawn here, text escaped by the SVG canvas
+	return template.HTML(plot.InlineSVG(b.Bytes())), nil // the SVG canvas escapes its texts
 }
 
 // comparison is the engine table and plot of a compare result.
