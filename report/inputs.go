@@ -195,7 +195,10 @@ type cableError struct {
 	err error
 }
 
+// Error returns the cause.
 func (e *cableError) Error() string { return e.err.Error() }
+
+// Unwrap returns the cause.
 func (e *cableError) Unwrap() error { return e.err }
 
 // String names the cable as "S1:3 -> S2:1" (ports left out when 0).
