@@ -11,5 +11,5 @@ cd report/testdata
 cd ../..
 profile=$(mktemp -d)
 trap 'rm -rf "$profile"' EXIT
-chromium --headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$profile" \
+chromium --headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --user-data-dir="$profile" \
   --window-size=1240,2150 --screenshot=doc/report.png "file://$PWD/doc/report.html" 2>/dev/null

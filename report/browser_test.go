@@ -56,7 +56,7 @@ func chromium(t *testing.T) string {
 // the browser on its own.
 func chromiumArgs(profile string) []string {
 	return []string{"--headless", "--no-sandbox", "--disable-gpu", "--no-first-run", "--no-default-browser-check",
-		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions",
+		"--disable-background-networking", "--disable-component-update", "--disable-sync", "--disable-extensions", "--disable-dev-shm-usage",
 		"--user-data-dir=" + profile}
 }
 
