@@ -3,12 +3,14 @@ package plot
 import (
 	"bytes"
 	"math"
+	"math/rand/v2"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"testing"
 
+	"gonum.org/v1/plot/plotter"
 	"gonum.org/v1/plot/vg"
 	"gonum.org/v1/plot/vg/draw"
 	"gonum.org/v1/plot/vg/vgsvg"
@@ -308,5 +310,48 @@ func TestLoadScale(t *testing.T) {
 	}
 	if LoadWidth(0) >= LoadWidth(0.5) || LoadWidth(1) != 4 {
 		t.Error("widths")
+	}
+}
+
+// Properties on random samples: the ECDF is monotone, starts at 0 and
+// ends at 1 on the axis edges, and rises at each distinct value by its
+// share of the sample; Count keeps every value inside the edges.
+func TestECDFAndCountProperties(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	for trial := range 200 {
+		n := 1 + rng.IntN(60)
+		v := make([]float64, n)
+		for i := range v {
+			v[i] = math.Round(rng.Float64()*20) / 4 // ties on purpose
+		}
+		sorted := slices.Sorted(slices.Values(v))
+		pts := ECDF(sorted, -1, 6)
+		if pts[0] != (plotter.XY{X: -1, Y: 0}) || pts[len(pts)-1] != (plotter.XY{X: 6, Y: 1}) {
+			t.Fatalf("trial %d: ends %v %v", trial, pts[0], pts[len(pts)-1])
+		}
+		for i := 1; i < len(pts); i++ {
+			if pts[i].X < pts[i-1].X || pts[i].Y < pts[i-1].Y {
+				t.Fatalf("trial %d: not monotone at %d", trial, i)
+			}
+			if pts[i].X == pts[i-1].X && pts[i].Y > pts[i-1].Y {
+				ties := 0
+				for _, x := range v {
+					if x == pts[i].X {
+						ties++
+					}
+				}
+				if math.Abs(pts[i].Y-pts[i-1].Y-float64(ties)/float64(n)) > 1e-12 {
+					t.Fatalf("trial %d: step at %g of %g, want %d/%d", trial, pts[i].X, pts[i].Y-pts[i-1].Y, ties, n)
+				}
+			}
+		}
+		edges := NiceEdges(sorted[0], sorted[n-1], 1+rng.IntN(30))
+		var total int64
+		for _, c := range Count(edges, v) {
+			total += c
+		}
+		if total != int64(n) || edges[0] > sorted[0] || edges[len(edges)-1] < sorted[n-1] {
+			t.Fatalf("trial %d: %d of %d counted in %v", trial, total, n, edges)
+		}
 	}
 }
