@@ -204,6 +204,9 @@ func TestContent(t *testing.T) {
 		`<th>low</th><td class="n" style="background:#ffffff; color:#222222">0 (0 %)</td><td class="n" style="background:#ffffff; color:#222222">0 (0 %)</td><td class="n" style="background:` + plot.Hex(plot.LoadColor(0.9)) + `; color:#ffffff">2 (100 %)</td>`,
 		`<th>medium</th><td class="n" style="background:` + plot.Hex(plot.LoadColor(0.5)) + `; color:#222222">1 (50 %)</td>`,
 		"5 windows, 2 region tracks",
+		// The timeline: region 1 at its peak (window 2), region 2 from window 2 on only.
+		"region 1 at 500: 32 cables, mean stall 32 %, max 57.5 %, high;",
+		"region 2 at 1000: 20 cables, mean stall 4.25 %, max 7.5 %, negligible;",
 		// The hot cable of the analyzer's result, with its flows.
 		`<tr data-link="`, "S0_0 → S1_3", "62 flows, the 10 most frequent",
 		// compare: lash's mean bandwidth, 0.1474 in its JSON.
@@ -214,6 +217,9 @@ func TestContent(t *testing.T) {
 		if !strings.Contains(page, want) {
 			t.Errorf("the report lacks %q", want)
 		}
+	}
+	if strings.Contains(page, "region 2 at 250") || strings.Count(page, "<title>region 1 at ") != 4 {
+		t.Error("the timeline's boxes are not those of the windows in which each region exists")
 	}
 	// The fonts and colours of the shared style.
 	if !strings.Contains(page, plot.Default.FontFamily) {
