@@ -55,3 +55,10 @@ e2e "orcs map, 4096 hosts, neighbor2d, --strategy search" \
 e2e "orcs map, Taffet stencil on 4608 hosts, --compare --verify-workload" \
   bin/orcs map -i gen:fattree3:pods=6,leaves=24,hosts=32,up=16 -p file:testdata/stencil-64x72.ptrn --grid 64x72 \
   --compare --verify-workload stencil:x=64,y=72
+
+echo "== the HTML report of the 4096-host fabric"
+go test -run '^$' -bench Report4096 -benchmem -benchtime 5x ./report/ | tee "$out/report.txt" | grep Benchmark
+e2e "4096 hosts: 1000 runs bisect_fb_sym with --hot 10 --cables --format json" \
+  bin/orcs -i gen:kary:k=16,n=3 -p bisect_fb_sym --metric hist_acc_band -n 1000 --seed 1 --hot 10 --cables --format json -o "$out/report-4096.json"
+e2e "4096 hosts: orcs report of that result" bin/orcs report "$out/report-4096.json" -o "$out/report-4096.html"
+ls -l "$out/report-4096.json" "$out/report-4096.html" | awk '{printf "%s: %.2f MB\n", $NF, $5/1e6}'

@@ -7,8 +7,9 @@ import (
 
 func init() {
 	register(&topology{
-		name: "dragonfly",
-		doc:  "Dragonfly (Kim et al.): groups of a all-to-all connected routers with p hosts and h global links each; minimal routing",
+		name:    "dragonfly",
+		routing: "minimal",
+		doc:     "Dragonfly (Kim et al.): groups of a all-to-all connected routers with p hosts and h global links each; minimal routing",
 		params: []param{
 			{key: "a", doc: "routers per group", min: 1},
 			{key: "h", doc: "global links per router", min: 1},

@@ -7,8 +7,9 @@ import (
 
 func init() {
 	register(&topology{
-		name: "fattree2",
-		doc:  "two-level fat tree: leaf switches with hosts, spine switches, taper hosts:up; d-mod-k-like routing",
+		name:    "fattree2",
+		routing: "d-mod-k-like",
+		doc:     "two-level fat tree: leaf switches with hosts, spine switches, taper hosts:up; d-mod-k-like routing",
 		params: []param{
 			{key: "leaves", doc: "number of leaf switches", min: 1},
 			{key: "hosts", doc: "hosts per leaf switch", min: 1},

@@ -4,8 +4,9 @@ import "strconv"
 
 func init() {
 	register(&topology{
-		name: "fattree3",
-		doc:  "three-level fat tree (folded Clos) of pods, with tapers at the leaves (hosts:up) and middle (leaves:mup); d-mod-k-like routing",
+		name:    "fattree3",
+		routing: "d-mod-k-like",
+		doc:     "three-level fat tree (folded Clos) of pods, with tapers at the leaves (hosts:up) and middle (leaves:mup); d-mod-k-like routing",
 		params: []param{
 			{key: "pods", doc: "number of pods (a pod: its leaves and their middle switches)", min: 1},
 			{key: "leaves", doc: "leaf switches per pod", min: 1},

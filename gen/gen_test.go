@@ -608,3 +608,28 @@ func ExampleGenerate() {
 	// "S2_1" -> "S2_2"
 	// "S2_2" -> "H10"
 }
+
+// Every generator names the routing it builds (the report shows it).
+func TestRoutingNamed(t *testing.T) {
+	want := map[string]string{"kary:k=2,n=2": "d-mod-k", "torus:dims=3x3": "dimension order", "mesh:dims=2x2": "dimension order",
+		"dragonfly:a=2,h=1,p=1": "minimal", "fattree2:leaves=2,hosts=2,up=1": "d-mod-k-like"}
+	for _, name := range Names() {
+		topo, _ := topologies.Lookup(name)
+		if topo.routing == "" {
+			t.Errorf("%s names no routing", name)
+		}
+	}
+	for spec, routing := range want {
+		s, err := Parse(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		n, err := s.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if n.Routing() != routing {
+			t.Errorf("%s: routing %q, want %q", spec, n.Routing(), routing)
+		}
+	}
+}

@@ -9,8 +9,9 @@ func init() {
 
 func gridTopology(name, doc string, torus bool) *topology {
 	return &topology{
-		name: name,
-		doc:  doc,
+		name:    name,
+		doc:     doc,
+		routing: "dimension order",
 		params: []param{
 			{key: "dims", doc: "switches per dimension, x first, e.g. 4x4 or 4x4x4", dims: true, min: 2},
 			{key: "hosts", doc: "hosts per switch", def: "1", min: 1},

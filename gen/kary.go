@@ -4,8 +4,9 @@ import "strconv"
 
 func init() {
 	register(&topology{
-		name: "kary",
-		doc:  "k-ary n-tree (Petrini & Vanneschi): k^n hosts, n levels of k^(n-1) switches with 2k ports; d-mod-k routing",
+		name:    "kary",
+		routing: "d-mod-k",
+		doc:     "k-ary n-tree (Petrini & Vanneschi): k^n hosts, n levels of k^(n-1) switches with 2k ports; d-mod-k routing",
 		params: []param{
 			{key: "k", doc: "hosts per leaf switch and up-links per switch (switch radix 2k)", min: 2},
 			{key: "n", doc: "number of switch levels", min: 1},

@@ -96,6 +96,10 @@ type Network struct {
 	Grid *Grid
 }
 
+// Routing names the routing the generator built, e.g. "d-mod-k" or
+// "dimension order".
+func (n *Network) Routing() string { return n.Spec.topo.routing }
+
 // Tree describes the levels of a generated fat tree. Level 0 holds the
 // leaf switches (those with hosts); the top level holds the roots.
 type Tree struct {

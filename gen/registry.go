@@ -13,9 +13,11 @@ import (
 
 // topology is one registered generator.
 type topology struct {
-	name   string
-	doc    string
-	params []param
+	name string
+	doc  string
+	// routing names the routing the generator builds (e.g. "d-mod-k").
+	routing string
+	params  []param
 	// check validates relations between parameters (optional).
 	check func(s Spec) error
 	// size computes the counts of the fabric without building it; it must

@@ -1,6 +1,7 @@
 package lft
 
 import (
+	"encoding/json"
 	"fmt"
 	"io"
 	"strings"
@@ -222,6 +223,37 @@ func (c *RouteCheck) Write(w io.Writer, f *Fabric) error {
 		_, err = fmt.Fprintf(w, "%d unroutable pairs, %d routing loops\n", c.Unroutable, c.Loops)
 	}
 	return err
+}
+
+// WriteJSON reports the check of fabric f (named input) as one JSON
+// document: the counts, the verdict ("ok") and every example kept, each
+// with its hosts, kind ("unroutable" or "routing loop") and message.
+func (c *RouteCheck) WriteJSON(w io.Writer, f *Fabric, input string) error {
+	type example struct {
+		Src     string `json:"src"`
+		Dst     string `json:"dst"`
+		Kind    string `json:"kind"`
+		Message string `json:"message"`
+	}
+	out := struct {
+		Fabric     string    `json:"fabric"`
+		Hosts      int       `json:"hosts"`
+		Switches   int       `json:"switches"`
+		Links      int       `json:"directed_cables"`
+		Pairs      int64     `json:"pairs"`
+		Unroutable int64     `json:"unroutable"`
+		Loops      int64     `json:"loops"`
+		OK         bool      `json:"ok"`
+		Examples   []example `json:"examples"`
+	}{Fabric: input, Hosts: c.Hosts, Switches: f.NumSwitches(), Links: len(f.Links), Pairs: c.Pairs,
+		Unroutable: c.Unroutable, Loops: c.Loops, OK: c.OK(), Examples: []example{}}
+	for _, e := range c.Examples {
+		out.Examples = append(out.Examples, example{Src: f.HostName(int(e.Src)), Dst: f.HostName(int(e.Dst)),
+			Kind: e.Status.String(), Message: e.Error()})
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", "  ")
+	return enc.Encode(out)
 }
 
 // CheckRoutes checks every ordered pair of distinct hosts among hosts (host

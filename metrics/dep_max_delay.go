@@ -13,6 +13,7 @@ func init() {
 		Doc: "per run, the longest congestion-weighted dependency chain through the first pattern " +
 			"(its completion time; with ptrnvsptrn the second pattern is background traffic)",
 		ValueName:  "delay",
+		Discrete:   true,
 		Value:      func(s RunStats) float64 { return float64(s.Delay) },
 		NeedsDelay: true,
 		Text: func(w io.Writer, r *Result, _ *lft.Fabric) error {

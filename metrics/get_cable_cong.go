@@ -14,6 +14,7 @@ func init() {
 		Name:          "get_cable_cong",
 		Doc:           "sum of every level's link loads over all runs, scaled to [0,1]; prints the fabric as coloured dot",
 		ValueName:     "max_congestion",
+		Discrete:      true,
 		Value:         func(s RunStats) float64 { return float64(s.MaxWeight) },
 		NeedsLinkLoad: true,
 		Text:          cableCongText,

@@ -51,6 +51,9 @@ type Metric struct {
 	ValueName string
 	// Value extracts the per-run value.
 	Value func(RunStats) float64
+	// Discrete says that the per-run values are integers (counts of
+	// routes or hops), drawn as bars rather than as a continuous curve.
+	Discrete bool
 	// NeedsLinkLoad makes the simulation sum every level's link loads.
 	NeedsLinkLoad bool
 	// NeedsDelay makes the simulation compute dependency delays.
@@ -135,6 +138,9 @@ type Result struct {
 	// Hot lists the most loaded cables with their flows, when asked for
 	// (see sim.Sim.HotCables); nil otherwise.
 	Hot []HotCable
+	// Topology describes the fabric with every cable's load, when asked
+	// for (the analyzer's --cables); nil otherwise.
+	Topology *Topology
 }
 
 // AddWeight counts one connection of congestion w.

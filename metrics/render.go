@@ -88,6 +88,7 @@ func renderJSON(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 		Links         []LinkRow     `json:"links,omitempty"`
 		RouteErrors   int64         `json:"route_errors"`
 		Hot           []HotCable    `json:"hot_cables,omitempty"`
+		Topology      *Topology     `json:"topology,omitempty"`
 	}{
 		Meta:          r.Meta,
 		ValueName:     m.ValueName,
@@ -97,6 +98,7 @@ func renderJSON(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 		MeanBandwidth: r.MeanBandwidth(),
 		RouteErrors:   r.RouteErrors,
 		Hot:           r.Hot,
+		Topology:      r.Topology,
 	}
 	out.Weights = []weightCount{}
 	for wt, c := range r.Weights {

@@ -14,6 +14,7 @@ func init() {
 		Name:      "sum_max_cong",
 		Doc:       "per run, the sum over levels of the level's largest congestion",
 		ValueName: "congestion_sum",
+		Discrete:  true,
 		Value:     func(s RunStats) float64 { return float64(s.SumLevelMax) },
 		Text: func(w io.Writer, r *Result, _ *lft.Fabric) error {
 			return statisticalResults(w, r.Values, [4]string{

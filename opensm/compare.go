@@ -456,11 +456,16 @@ func firstLine(s string) string {
 }
 
 // Plot returns the per-engine distributions of the per-run values as a
-// figure (engines with the very same values are labelled as equal).
+// figure (engines with the very same values are labelled as equal): bars
+// per value for a discrete metric, ECDFs for a continuous one.
 func (c *Comparison) Plot() *plot.Distributions {
 	d := &plot.Distributions{
 		Title:  fmt.Sprintf("%s, %s: %d runs of %s on %d hosts", c.Fabric, c.Metric, c.Runs, c.Pattern, c.Commsize),
 		XLabel: c.Value,
+		Kind:   plot.Continuous,
+	}
+	if m, err := metrics.Lookup(c.Metric); err == nil && m.Discrete {
+		d.Kind = plot.Discrete
 	}
 	if c.Metric == "hist_acc_band" {
 		d.XLabel = "fraction of peak bandwidth"

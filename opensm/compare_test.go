@@ -15,6 +15,7 @@ import (
 
 	"orcs/lft"
 	"orcs/metrics"
+	"orcs/plot"
 	"orcs/sim"
 )
 
@@ -86,6 +87,15 @@ func TestComparisonPlot(t *testing.T) {
 	}
 	if !strings.Contains(b.String(), "<svg") || !strings.Contains(b.String(), "torus-2QoS") {
 		t.Error("no SVG with the legend")
+	}
+	// Bandwidth is continuous (an ECDF), a delay discrete (bars).
+	if d.Kind != plot.Continuous {
+		t.Errorf("hist_acc_band drawn as kind %d", d.Kind)
+	}
+	c := sampleComparison()
+	c.Metric = "dep_max_delay"
+	if k := c.Plot().Kind; k != plot.Discrete {
+		t.Errorf("dep_max_delay drawn as kind %d", k)
 	}
 }
 

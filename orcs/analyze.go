@@ -32,6 +32,7 @@ func analyzeFlags() []cli.Flag {
 		&cli.IntFlag{Name: "num_runs", Aliases: []string{"num-runs", "n"}, Value: 1, Usage: "number of runs (random mappings)"},
 		&cli.IntFlag{Name: "commsize", Aliases: []string{"s"}, Usage: "hosts taking part (0 = all, rounded down to even)"},
 		&cli.IntFlag{Name: "hot", Usage: "after the runs, list the `N` most loaded cables with the flows behind them (text, json; dot attributes with get_cable_cong)"},
+		&cli.BoolFlag{Name: "cables", Usage: "with --format json: add the fabric (nodes, switch levels, grid coordinates, routing) and every cable's load over the runs, for orcs report"},
 		&cli.StringFlag{Name: "hot-csv", Usage: "with --hot: also write the hot cables and their flows as CSV to `FILE`"},
 		&cli.StringFlag{Name: "hosts", Usage: "only the hosts of a job's allocation: a Slurm host `LIST` (node[001-128,130]) or @FILE (one name per line); with -d rank i runs on the i-th host"},
 		&cli.StringFlag{Name: "subset", Value: sim.SubsetLinearBFS, Usage: "which hosts take part: linear_bfs or rand"},
@@ -93,6 +94,9 @@ func analyzeAction(c *cli.Context) error {
 		if untilCI, err = sim.ParseUntilCI(c.String("until-ci")); err != nil {
 			return err
 		}
+	}
+	if c.Bool("cables") && (format != "json" || sharded) {
+		return fmt.Errorf("--cables adds the fabric and its cable loads to the JSON result: it wants --format json, and not --shard")
 	}
 	if sharded && !seedGiven {
 		return fmt.Errorf("--shard needs --seed: every shard must draw the same mappings")
@@ -199,6 +203,9 @@ func analyzeAction(c *cli.Context) error {
 	if res.Hot, err = s.HotCables(c.Int("hot"), 10); err != nil {
 		return err
 	}
+	if c.Bool("cables") {
+		res.Topology = s.Topology(src.Generated())
+	}
 	if p := c.String("hot-csv"); p != "" {
 		if err := writeOutput(p, func(w io.Writer) error { return metrics.WriteHotCSV(w, res.Hot) }); err != nil {
 			return err
@@ -222,7 +229,12 @@ func checkInput(c *cli.Context, f *lft.Fabric, input string, hosts []int32) erro
 		limit = 1 << 30
 	}
 	check := f.CheckRoutes(hosts, limit, c.Int("threads"))
-	err := writeOutput(c.String("output_file"), func(out io.Writer) error { return check.Write(out, f) })
+	err := writeOutput(c.String("output_file"), func(out io.Writer) error {
+		if c.String("format") == "json" {
+			return check.WriteJSON(out, f, input)
+		}
+		return check.Write(out, f)
+	})
 	if err != nil || check.OK() {
 		return err
 	}

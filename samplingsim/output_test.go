@@ -5,10 +5,13 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"encoding/xml"
+	"fmt"
 	"io"
 	"strconv"
 	"strings"
 	"testing"
+
+	"orcs/plot"
 )
 
 func naiveReduceRun(t testing.TB, topo string, arrays int, cfg Config) *Result {
@@ -127,6 +130,7 @@ type svgDoc struct {
 		Title  string `xml:"title"`
 	} `xml:"line"`
 	Circles []struct{} `xml:"circle"`
+	Texts   []string   `xml:"text"`
 }
 
 func parseSVG(t *testing.T, r io.Reader) svgDoc {
@@ -145,7 +149,8 @@ func TestPlotSVG(t *testing.T) {
 		if err := r.WritePlotSVG(&buf, AllJobs, -1, src); err != nil {
 			t.Fatal(err)
 		}
-		doc := parseSVG(t, &buf)
+		raw := buf.String()
+		doc := parseSVG(t, strings.NewReader(raw))
 		if len(doc.Circles) != 2*48 {
 			t.Errorf("%d switch circles, want 48 per view", len(doc.Circles))
 		}
@@ -159,14 +164,41 @@ func TestPlotSVG(t *testing.T) {
 				other = append(other, rc.Fill)
 			}
 		}
-		if len(h0) != 2 || h0[1] != "#000000" && h0[1] != "#010101" && h0[1] != "#020202" {
-			t.Errorf("source %d: H0 boxes %v, want the down view black", src, h0)
+		// The darkest end of the shared load scale: at least as dark as 0.95.
+		dark := func(hex string) bool {
+			var r, g, b int
+			fmt.Sscanf(hex, "#%02x%02x%02x", &r, &g, &b)
+			c := plot.LoadColor(0.95)
+			return r+g+b <= int(c.R)+int(c.G)+int(c.B)
+		}
+		if len(h0) != 2 || !dark(h0[1]) {
+			t.Errorf("source %d: H0 boxes %v, want the down view at the top of the load scale", src, h0)
 		}
 		if len(other) != 2 || other[1] != "white" {
 			t.Errorf("source %d: H5 boxes %v, want white in the down view", src, other)
 		}
 		if len(doc.Lines) == 0 {
 			t.Error("no links drawn")
+		}
+		// Every switch is labelled with its name in both views, and every
+		// leaf's column with its hosts (4 per leaf: H0 … H3 under the first).
+		count := map[string]int{}
+		for _, tx := range doc.Texts {
+			count[tx]++
+		}
+		f := r.Fabric
+		for v, n := range f.Nodes {
+			if f.HostIndex(int32(v)) < 0 && count[n.Name] != 2 {
+				t.Errorf("switch %s labelled %d times, want 2", n.Name, count[n.Name])
+			}
+		}
+		for leaf := range 16 {
+			if label := fmt.Sprintf("H%d … H%d (4)", 4*leaf, 4*leaf+3); count[label] != 2 {
+				t.Errorf("hosts of leaf %d: label %q %d times, want 2", leaf, label, count[label])
+			}
+		}
+		if !strings.Contains(raw, plot.Escape(plot.Default.FontFamily)) {
+			t.Error("the plot does not use the shared style's font")
 		}
 	}
 }

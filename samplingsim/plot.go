@@ -4,7 +4,9 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
+
+	"orcs/lft"
+	"orcs/plot"
 )
 
 // PlotSource says what a congested-fraction plot shows.
@@ -26,6 +28,8 @@ const (
 	plotHostH   = 4
 	plotHostGap = 1
 	plotRadius  = 4
+	plotFont    = 7  // node labels, in px
+	plotLabel   = 70 // room above a panel for the labels of the top switches
 )
 
 // WritePlotSVG draws the congested-fraction plot of one window (w = −1:
@@ -82,8 +86,8 @@ func (r *Result) WritePlotSVG(out io.Writer, view View, w int, src PlotSource) e
 	}
 	inner := width - 2*plotMargin
 	width = max(width, 560)
-	panelH := float64(top-1)*plotRow + 30 + float64(maxHosts*(plotHostH+plotHostGap)) + 40
-	height := 2*panelH + 80
+	panelH := plotLabel + float64(top-1)*plotRow + 30 + float64(maxHosts*(plotHostH+plotHostGap)) + plotLabel
+	height := 2*panelH + 70
 
 	// Per link: packets and congested packets, from the source.
 	pk := make([]float64, len(f.Links))
@@ -100,9 +104,7 @@ func (r *Result) WritePlotSVG(out io.Writer, view View, w int, src PlotSource) e
 	}
 
 	pos := map[int32][2]float64{}
-	var b strings.Builder
-	fmt.Fprintf(&b, `<svg xmlns="http://www.w3.org/2000/svg" width="%.0f" height="%.0f" viewBox="0 0 %.0f %.0f" font-family="sans-serif" font-size="12">`+"\n", width, height, width, height)
-	b.WriteString(`<rect width="100%" height="100%" fill="white"/>` + "\n")
+	sv := plot.NewSVG(width, height, true)
 	what := "estimated"
 	if src == PlotTruth {
 		what = "true"
@@ -112,15 +114,15 @@ func (r *Result) WritePlotSVG(out io.Writer, view View, w int, src PlotSource) e
 		from, to := r.WindowSpan(w)
 		span = fmt.Sprintf("window %d: %s – %s", w, FormatTime(from), FormatTime(to))
 	}
-	fmt.Fprintf(&b, `<text x="%d" y="18">%s congested fraction, view %s, %s</text>`+"\n", plotMargin, what, escape(r.ViewName(view)), span)
-	legend(&b, plotMargin, 26)
+	sv.Text(plotMargin, 18, plot.Default.TitleSize, "start", false, fmt.Sprintf("%s congested fraction, view %s, %s", what, r.ViewName(view), span))
+	sv.LoadScale(plotMargin, 26, 132, "0", "1", "congested fraction (link colour and width)")
 
 	for panel, dir := range []Direction{Up, Down} {
-		y0 := 50 + float64(panel)*panelH
-		fmt.Fprintf(&b, `<text x="%d" y="%.0f" font-weight="bold">%s</text>`+"\n", plotMargin, y0+10, dir)
+		y0 := 60 + float64(panel)*panelH
+		sv.Text(plotMargin, y0+10, plot.Default.LabelSize, "start", true, dir.String())
 		for l := top; l >= 1; l-- {
 			st := stages[l]
-			y := y0 + 20 + float64(top-l)*plotRow
+			y := y0 + plotLabel + 20 + float64(top-l)*plotRow
 			for i, v := range st {
 				x := plotMargin + (float64(i)+0.5)*inner/float64(len(st))
 				if l == 1 {
@@ -165,19 +167,23 @@ func (r *Result) WritePlotSVG(out io.Writer, view View, w int, src PlotSource) e
 		for _, k := range order {
 			fr := frac(sum[k])
 			p, q := pos[k.a], pos[k.b]
-			fmt.Fprintf(&b, `<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="%.2f"><title>%s → %s: %.3f</title></line>`+"\n",
-				p[0], p[1], q[0], q[1], shade(fr), 0.4+3.6*fr, escape(f.Nodes[k.a].Name), escape(f.Nodes[k.b].Name), fr)
+			sv.Line(p[0], p[1], q[0], q[1], plot.Hex(plot.LoadColor(fr)), plot.LoadWidth(fr),
+				fmt.Sprintf("%s → %s: %.3f", f.Nodes[k.a].Name, f.Nodes[k.b].Name, fr))
 		}
+		// Switches, each labelled with its name (reading upwards, above it).
 		for l := top; l >= 1; l-- {
 			for _, v := range stages[l] {
 				p := pos[v]
-				fmt.Fprintf(&b, `<circle cx="%.1f" cy="%.1f" r="%d" fill="#9ecae1"><title>%s</title></circle>`+"\n", p[0], p[1], plotRadius, escape(f.Nodes[v].Name))
+				sv.Circle(p[0], p[1], plotRadius, "#dbe9f6", plot.Hex(plot.Default.Muted), f.Nodes[v].Name)
+				sv.VLabel(p[0]+2.5, p[1]-plotRadius-2, plotFont, "start", f.Nodes[v].Name)
 			}
 		}
-		// Hosts below their leaf, top to bottom.
+		// Hosts below their leaf, top to bottom, and below them the range of
+		// their names.
 		for _, leaf := range leaves {
 			p := pos[leaf]
-			for i, h := range leafOf[leaf] {
+			hs := leafOf[leaf]
+			for i, h := range hs {
 				l := hostIn[h]
 				if dir == Up {
 					l = hostOut[h]
@@ -186,17 +192,31 @@ func (r *Result) WritePlotSVG(out io.Writer, view View, w int, src PlotSource) e
 				fr := 0.0
 				if l >= 0 && pk[l] > 0 && (src == PlotTruth || r.Sampled(l)) {
 					fr = min(cg[l]/pk[l], 1)
-					fill = shade(fr)
+					fill = plot.Hex(plot.LoadColor(fr))
 				}
 				y := p[1] + 14 + float64(i*(plotHostH+plotHostGap))
-				fmt.Fprintf(&b, `<rect x="%.1f" y="%.1f" width="%d" height="%d" fill="%s" stroke="#9ecae1" stroke-width="0.5"><title>%s: %.3f</title></rect>`+"\n",
-					p[0]-plotHostW/2, y, plotHostW, plotHostH, fill, escape(f.HostName(int(h))), fr)
+				sv.Rect(p[0]-plotHostW/2, y, plotHostW, plotHostH, fill, plot.Hex(plot.Default.Muted), fmt.Sprintf("%s: %.3f", f.HostName(int(h)), fr))
+			}
+			if len(hs) > 0 {
+				y := p[1] + 14 + float64(len(hs)*(plotHostH+plotHostGap)) + 3
+				sv.VLabel(p[0]+2.5, y, plotFont, "end", leafHosts(f, hs))
 			}
 		}
 	}
-	b.WriteString("</svg>\n")
-	_, err := io.WriteString(out, b.String())
+	_, err := io.WriteString(out, sv.String())
 	return err
+}
+
+// leafHosts names the hosts of a leaf: "H0" for one, "H0, H1" for two,
+// "H0 … H3 (4)" for more (first and last in the leaf's order).
+func leafHosts(f *lft.Fabric, hs []int32) string {
+	switch len(hs) {
+	case 1:
+		return f.HostName(int(hs[0]))
+	case 2:
+		return f.HostName(int(hs[0])) + ", " + f.HostName(int(hs[1]))
+	}
+	return fmt.Sprintf("%s … %s (%d)", f.HostName(int(hs[0])), f.HostName(int(hs[len(hs)-1])), len(hs))
 }
 
 // frac returns congested/packets of a (packets, congested) sum.
@@ -205,25 +225,4 @@ func frac(s [2]float64) float64 {
 		return 0
 	}
 	return min(s[1]/s[0], 1)
-}
-
-// shade maps a congested fraction to a grey: light for 0, black for 1.
-func shade(fr float64) string {
-	g := int(215 * (1 - fr))
-	return fmt.Sprintf("#%02x%02x%02x", g, g, g)
-}
-
-// legend draws the grey scale from 0 to 1.
-func legend(b *strings.Builder, x, y float64) {
-	for i := range 11 {
-		fr := float64(i) / 10
-		fmt.Fprintf(b, `<rect x="%.0f" y="%.0f" width="12" height="10" fill="%s"/>`, x+float64(i)*12, y, shade(fr))
-	}
-	fmt.Fprintf(b, `<text x="%.0f" y="%.0f" font-size="10">0 … 1 congested fraction (link shade and width)</text>`+"\n", x+138, y+9)
-}
-
-// escape escapes text for SVG.
-func escape(s string) string {
-	r := strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;")
-	return r.Replace(s)
 }

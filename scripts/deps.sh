@@ -10,7 +10,9 @@ cd "$(dirname "$0")/.."
 go mod download
 bash test/slurm/install.sh
 
-IB_PACKAGES=(opensm ibsim-utils infiniband-diags ibutils) # ibutils: ibdmchk, checked against orcs deadlock
+# ibutils: ibdmchk, checked against orcs deadlock; chromium: the HTML report is
+# opened in a real headless browser (orcs report's tests)
+IB_PACKAGES=(opensm ibsim-utils infiniband-diags ibutils chromium)
 ib_missing=()
 for p in "${IB_PACKAGES[@]}"; do
   dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q '^install ok installed$' || ib_missing+=("$p")

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 
+	"orcs/gen"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/patterns"
@@ -26,71 +27,8 @@ func (s *Sim) HotCables(n, flows int) ([]metrics.HotCable, error) {
 	f := s.fabric
 	L := len(f.Links)
 	threads := min(s.cfg.Threads, max(1, s.cfg.Runs))
-	type loads struct {
-		sumPeak         []int64
-		max             []int32
-		maxRun, maxLvl  []int32
-		peak            []int32
-		touched, levelT []int32
-	}
-	parts := make([]*loads, threads)
-	s.eachRun(threads, func(t int) func(r, first int, perm []int32, levels []patterns.Level) {
-		p := &loads{sumPeak: make([]int64, L), max: make([]int32, L), maxRun: make([]int32, L),
-			maxLvl: make([]int32, L), peak: make([]int32, L)}
-		parts[t] = p
-		load := make([]int32, L)
-		var path []int32
-		return func(r, first int, perm []int32, levels []patterns.Level) {
-			for li, lv := range levels {
-				li += first
-				path = path[:0]
-				for _, pr := range lv {
-					start := len(path)
-					var st lft.RouteStatus
-					if path, st = f.AppendRoute(path, perm[pr.Src], perm[pr.Dst]); st != lft.RouteOK {
-						path = path[:start]
-					}
-				}
-				for _, l := range path {
-					load[l]++
-				}
-				for _, l := range path {
-					c := load[l]
-					if c == 0 {
-						continue
-					}
-					if p.peak[l] == 0 {
-						p.touched = append(p.touched, l)
-					}
-					p.peak[l] = max(p.peak[l], c)
-					if c > p.max[l] || c == p.max[l] && (int32(r) < p.maxRun[l] || int32(r) == p.maxRun[l] && int32(li) < p.maxLvl[l]) {
-						p.max[l], p.maxRun[l], p.maxLvl[l] = c, int32(r), int32(li)
-					}
-					load[l] = 0
-				}
-			}
-			for _, l := range p.touched {
-				p.sumPeak[l] += int64(p.peak[l])
-				p.peak[l] = 0
-			}
-			p.touched = p.touched[:0]
-		}
-	})
-	sum := make([]int64, L)
-	maxLoad := make([]int32, L)
-	maxRun := make([]int32, L)
-	maxLvl := make([]int32, L)
-	for _, p := range parts {
-		if p == nil {
-			continue
-		}
-		for l := range L {
-			sum[l] += p.sumPeak[l]
-			if c := p.max[l]; c > maxLoad[l] || c == maxLoad[l] && c > 0 && (p.maxRun[l] < maxRun[l] || p.maxRun[l] == maxRun[l] && p.maxLvl[l] < maxLvl[l]) {
-				maxLoad[l], maxRun[l], maxLvl[l] = c, p.maxRun[l], p.maxLvl[l]
-			}
-		}
-	}
+	cl := s.cableLoads()
+	sum, maxLoad, maxRun, maxLvl := cl.sumPeak, cl.max, cl.maxRun, cl.maxLvl
 	order := make([]int32, 0, L)
 	for l := range L {
 		if maxLoad[l] > 0 {
@@ -172,6 +110,141 @@ func (s *Sim) HotCables(n, flows int) ([]metrics.HotCable, error) {
 		hot[i].Flows = fl[:min(len(fl), max(flows, 0))]
 	}
 	return hot, nil
+}
+
+// cableLoads is every cable's load over the runs (see HotCables).
+type cableLoads struct {
+	sumPeak             []int64
+	max, maxRun, maxLvl []int32
+}
+
+// CableLoads returns every cable's (directed link's) mean peak load — the
+// mean over runs of its largest load in a level, the number of routes that
+// share it at once — and its largest load in any level of any run, indexed
+// by link. It walks every run once (shared with HotCables), with the same
+// mappings as Run: the result depends only on the seed.
+func (s *Sim) CableLoads() (meanPeak []float64, maxLoad []int32) {
+	cl := s.cableLoads()
+	runs := float64(max(s.runCount(), 1))
+	meanPeak = make([]float64, len(cl.sumPeak))
+	for l, v := range cl.sumPeak {
+		meanPeak[l] = float64(v) / runs
+	}
+	return meanPeak, cl.max
+}
+
+// Topology describes the fabric with every cable's load (CableLoads) for
+// drawings; net, when not nil, is the generator's description of the
+// fabric and adds the routing's name and a torus's or mesh's coordinates.
+func (s *Sim) Topology(net *gen.Network) *metrics.Topology {
+	mean, peak := s.CableLoads()
+	var coord func(int32) []int
+	if net != nil && net.Grid != nil {
+		coord = net.Grid.Coord
+	}
+	t := metrics.NewTopology(s.fabric, mean, peak, coord)
+	if net != nil {
+		if sameTables(s.fabric, net.Fabric) { // not re-routed by another engine
+			t.Routing = net.Routing()
+		}
+		if g := net.Grid; g != nil {
+			t.Grid = &metrics.TopologyGrid{Dims: g.Dims, Torus: g.Torus}
+		}
+	}
+	return t
+}
+
+// sameTables reports whether a and b, of the same topology, route every
+// ordered host pair over the same links at every switch.
+func sameTables(a, b *lft.Fabric) bool {
+	if a.NumHosts() != b.NumHosts() || len(a.Nodes) != len(b.Nodes) || a.LMCSpread() || b.LMCSpread() {
+		return false
+	}
+	for v := range a.Nodes {
+		if a.Nodes[v].Kind != lft.Switch {
+			continue
+		}
+		for d := range int32(a.NumHosts()) {
+			if a.NextHop(0, int32(v), d) != b.NextHop(0, int32(v), d) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// cableLoads walks every run and sums each cable's peak load per run.
+func (s *Sim) cableLoads() *cableLoads {
+	if s.loads != nil {
+		return s.loads
+	}
+	f := s.fabric
+	L := len(f.Links)
+	threads := min(s.cfg.Threads, max(1, s.cfg.Runs))
+	type loads struct {
+		sumPeak         []int64
+		max             []int32
+		maxRun, maxLvl  []int32
+		peak            []int32
+		touched, levelT []int32
+	}
+	parts := make([]*loads, threads)
+	s.eachRun(threads, func(t int) func(r, first int, perm []int32, levels []patterns.Level) {
+		p := &loads{sumPeak: make([]int64, L), max: make([]int32, L), maxRun: make([]int32, L),
+			maxLvl: make([]int32, L), peak: make([]int32, L)}
+		parts[t] = p
+		load := make([]int32, L)
+		var path []int32
+		return func(r, first int, perm []int32, levels []patterns.Level) {
+			for li, lv := range levels {
+				li += first
+				path = path[:0]
+				for _, pr := range lv {
+					start := len(path)
+					var st lft.RouteStatus
+					if path, st = f.AppendRoute(path, perm[pr.Src], perm[pr.Dst]); st != lft.RouteOK {
+						path = path[:start]
+					}
+				}
+				for _, l := range path {
+					load[l]++
+				}
+				for _, l := range path {
+					c := load[l]
+					if c == 0 {
+						continue
+					}
+					if p.peak[l] == 0 {
+						p.touched = append(p.touched, l)
+					}
+					p.peak[l] = max(p.peak[l], c)
+					if c > p.max[l] || c == p.max[l] && (int32(r) < p.maxRun[l] || int32(r) == p.maxRun[l] && int32(li) < p.maxLvl[l]) {
+						p.max[l], p.maxRun[l], p.maxLvl[l] = c, int32(r), int32(li)
+					}
+					load[l] = 0
+				}
+			}
+			for _, l := range p.touched {
+				p.sumPeak[l] += int64(p.peak[l])
+				p.peak[l] = 0
+			}
+			p.touched = p.touched[:0]
+		}
+	})
+	cl := &cableLoads{sumPeak: make([]int64, L), max: make([]int32, L), maxRun: make([]int32, L), maxLvl: make([]int32, L)}
+	for _, p := range parts {
+		if p == nil {
+			continue
+		}
+		for l := range L {
+			cl.sumPeak[l] += p.sumPeak[l]
+			if c := p.max[l]; c > cl.max[l] || c == cl.max[l] && c > 0 && (p.maxRun[l] < cl.maxRun[l] || p.maxRun[l] == cl.maxRun[l] && p.maxLvl[l] < cl.maxLvl[l]) {
+				cl.max[l], cl.maxRun[l], cl.maxLvl[l] = c, p.maxRun[l], p.maxLvl[l]
+			}
+		}
+	}
+	s.loads = cl
+	return cl
 }
 
 // runCount is the number of runs the simulation's shard owns.

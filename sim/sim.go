@@ -140,7 +140,8 @@ type Sim struct {
 	fabric *lft.Fabric
 	metric *metrics.Metric
 	source *patterns.Source
-	hosts  []int32 // the hosts taking part, in subset order
+	hosts  []int32     // the hosts taking part, in subset order
+	loads  *cableLoads // computed by the first CableLoads or HotCables
 	// stopped is where --until-ci stopped (nil without it)
 	stopped *CIStop
 }

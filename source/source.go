@@ -76,6 +76,16 @@ type Fabric struct {
 	Routed bool
 }
 
+// Generated returns the generator's description of the fabric: Network,
+// or for a dot file that orcs gen wrote (and that still holds exactly the
+// generated topology) the network recognised now; nil for other fabrics.
+func (f *Fabric) Generated() *gen.Network {
+	if f.Network == nil {
+		f.Network = gen.Recognize(f.Fabric)
+	}
+	return f.Network
+}
+
 // ErrNoFabric is returned (wrapped) when no fabric argument is given.
 var ErrNoFabric = errors.New("no fabric given")
 

@@ -1,0 +1,158 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"orcs/metrics"
+	"orcs/report"
+)
+
+// TestReportCommand makes the page from the shipped fixtures through the
+// binary, and refuses bad input with a message naming the file and line,
+// leaving no page behind.
+func TestReportCommand(t *testing.T) {
+	dir := t.TempDir()
+	page := filepath.Join(dir, "r.html")
+	fx := func(name string) string { return filepath.Join("..", "report", "testdata", name) }
+	cmd := exec.Command(orcsBin, "report", fx("analysis-ft64.json"), fx("deadlock-ft64.json"), "-o", page, "--title", "ft64 today")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("%v: %s", err, out)
+	}
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, id := range report.Sections {
+		if !strings.Contains(string(b), `<section id="`+id+`">`) {
+			t.Errorf("no section %s", id)
+		}
+	}
+	if !strings.Contains(string(b), "<title>ft64 today</title>") {
+		t.Error("--title not used")
+	}
+	bad := writeFile(t, dir, "bad.json", "{\n\"metric\": \"x\",\n\"values\": [1,,2]}\n")
+	out := filepath.Join(dir, "bad.html")
+	cmd = exec.Command(orcsBin, "report", bad, "-o", out)
+	msg, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(msg), "bad.json:3: invalid character ','") {
+		t.Errorf("bad input: %v: %s", err, msg)
+	}
+	if _, err := os.Stat(out); !os.IsNotExist(err) {
+		t.Error("a page was left behind after an error")
+	}
+	if msg, err := exec.Command(orcsBin, "report").CombinedOutput(); err == nil || !strings.Contains(string(msg), "give the JSON results") {
+		t.Errorf("no inputs: %v: %s", err, msg)
+	}
+}
+
+// TestCablesJSON checks --cables on a gather onto H0 of the 16-host fat
+// tree, derived by hand: d-mod-k sends everything for H0 through spine
+// S1_0, so S1_0 → S0_0 carries the 12 hosts of the other leaves, each of
+// those leaves sends its 4 up to S1_0, and S0_0 → H0 carries all 15.
+func TestCablesJSON(t *testing.T) {
+	var res struct {
+		Topology *metrics.Topology `json:"topology"`
+		Metric   string            `json:"metric"`
+	}
+	out := mustRun(t, "-i", "../testdata/ft16.dot", "-p", "gather", "-d", "-n", "1", "--format", "json", "--cables")
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	tp := res.Topology
+	if tp == nil || tp.Hosts != 16 || tp.Switches != 8 || tp.Levels != 2 || tp.Routing != "d-mod-k" || tp.Grid != nil {
+		t.Fatalf("topology %+v", tp)
+	}
+	load := map[string]float64{}
+	busy := 0
+	for _, c := range tp.Cables {
+		load[c.From+">"+c.To] = c.MeanPeak
+		if c.MaxLoad > 0 {
+			busy++
+		}
+	}
+	for cable, want := range map[string]float64{"S0_0>H0": 15, "S1_0>S0_0": 12, "S0_1>S1_0": 4, "S0_3>S1_0": 4, "H1>S0_0": 1, "H15>S0_3": 1, "S0_1>S1_1": 0} {
+		if load[cable] != want {
+			t.Errorf("%s: load %g, want %g", cable, load[cable], want)
+		}
+	}
+	if busy != 15+1+1+3 { // 15 host up-links, H0's down-link, S1_0 → S0_0, 3 leaves up
+		t.Errorf("%d loaded cables, want 20", busy)
+	}
+	if tp.Nodes[0].Name != "H0" || tp.Nodes[0].Level != 0 || tp.Nodes[16].Level != 1 || !tp.Nodes[16].Switch || tp.Nodes[23].Level != 2 {
+		t.Errorf("nodes %+v", tp.Nodes[:1])
+	}
+	// A torus: its grid and coordinates.
+	out = mustRun(t, "-i", "gen:torus:dims=4x3", "-n", "2", "--seed", "1", "--format", "json", "--cables")
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if g := res.Topology.Grid; g == nil || !g.Torus || len(g.Dims) != 2 || g.Dims[0] != 4 || g.Dims[1] != 3 || res.Topology.Routing != "dimension order" {
+		t.Errorf("torus topology %+v", res.Topology)
+	}
+	// The generated topology with other tables (one entry moved to another
+	// spine): the routing is no longer the generator's.
+	dot, err := os.ReadFile("../testdata/ft16.dot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	moved := strings.Replace(string(dot), `"S0_1" -> "S1_0" [comment="H0,H8,H12"]`, `"S0_1" -> "S1_0" [comment="H8,H12"]`, 1)
+	moved = strings.Replace(moved, `"S0_1" -> "S1_1" [comment="H1,H9,H13"]`, `"S0_1" -> "S1_1" [comment="H0,H1,H9,H13"]`, 1)
+	if moved == string(dot) {
+		t.Fatal("ft16.dot changed: the test's edit does not apply")
+	}
+	out = mustRun(t, "-i", writeFile(t, t.TempDir(), "ft16-moved.dot", moved), "-p", "gather", "-d", "-n", "1", "--format", "json", "--cables")
+	res.Topology = nil
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	if res.Topology == nil || res.Topology.Routing != "" {
+		t.Errorf("re-routed fabric claims routing %q", res.Topology.Routing)
+	}
+	// Without --cables the JSON is as it was.
+	plain := mustRun(t, "-i", "../testdata/ft16.dot", "-p", "gather", "-d", "-n", "1", "--format", "json")
+	if strings.Contains(plain, `"topology"`) {
+		t.Error("topology without --cables")
+	}
+	for _, args := range [][]string{{"--cables"}, {"--cables", "--format", "csv"}, {"--cables", "--format", "json", "--shard", "0/2", "--seed", "1"}} {
+		if _, err := run(t, append([]string{"-i", "../testdata/ft16.dot"}, args...)...); err == nil || !strings.Contains(err.Error(), "--cables") {
+			t.Errorf("%v: %v", args, err)
+		}
+	}
+}
+
+func TestCheckInputJSON(t *testing.T) {
+	var got struct {
+		Fabric                   string
+		Hosts, Switches          int
+		Pairs, Unroutable, Loops int64
+		OK                       bool
+		Examples                 []struct{ Src, Dst, Kind, Message string }
+		DirectedCables           int `json:"directed_cables"`
+	}
+	out := mustRun(t, "-i", "../testdata/ft16.dot", "--checkinputfile", "--format", "json")
+	if err := json.Unmarshal([]byte(out), &got); err != nil {
+		t.Fatal(err)
+	}
+	if !got.OK || got.Pairs != 16*15 || got.Hosts != 16 || got.Switches != 8 || got.DirectedCables != 64 || len(got.Examples) != 0 {
+		t.Errorf("ft16: %+v", got)
+	}
+	loop := writeFile(t, t.TempDir(), "loop.dot", loopDot)
+	outFile := filepath.Join(t.TempDir(), "check.json")
+	cmd := exec.Command(orcsBin, "-i", loop, "--checkinputfile", "--format", "json", "-o", outFile)
+	if err := cmd.Run(); err == nil {
+		t.Fatal("a routing loop passed")
+	}
+	b, _ := os.ReadFile(outFile)
+	if err := json.Unmarshal(b, &got); err != nil {
+		t.Fatal(err)
+	}
+	if got.OK || got.Loops != 1 || len(got.Examples) != 1 || got.Examples[0].Kind != "routing loop" ||
+		!strings.Contains(got.Examples[0].Message, "S1 -> S2 -> S1") || got.Examples[0].Src != "H1" || got.Examples[0].Dst != "H2" {
+		t.Errorf("loop: %+v", got)
+	}
+}

@@ -1,0 +1,389 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"orcs/input"
+	"orcs/metrics"
+	"orcs/opensm"
+	"orcs/samplingsim"
+)
+
+// Kinds of input, by the command that wrote them.
+const (
+	KindAnalysis    = "analysis"    // orcs --format json [--hot N] [--cables]
+	KindRouteCheck  = "route check" // orcs --checkinputfile --format json
+	KindDeadlock    = "deadlock"    // orcs deadlock --format json
+	KindCompare     = "compare"     // orcs compare --format json
+	KindSamplingsim = "samplingsim" // orcs samplingsim --json FILE
+	KindRegions     = "regions"     // orcs regions --format json
+)
+
+// Analysis is the part of the analyzer's JSON result the report reads.
+type Analysis struct {
+	Fabric    string          `json:"fabric"`
+	Hosts     int             `json:"hosts"`
+	Pattern   string          `json:"pattern"`
+	Commsize  int             `json:"commsize"`
+	Seed      uint64          `json:"seed"`
+	Runs      int             `json:"runs"`
+	Metric    string          `json:"metric"`
+	ValueName string          `json:"value_name"`
+	BinEdges  string          `json:"bin_edges"`
+	Summary   metrics.Summary `json:"summary"`
+	Values    []float64       `json:"values"`
+	// Histogram holds hist_acc_band's bins as the analyzer counted them.
+	Histogram []struct {
+		Low   float64 `json:"low"`
+		High  float64 `json:"high"`
+		Count int64   `json:"count"`
+	} `json:"histogram"`
+	MeanBandwidth float64            `json:"mean_bandwidth"`
+	RouteErrors   int64              `json:"route_errors"`
+	Hot           []metrics.HotCable `json:"hot_cables"`
+	Topology      *metrics.Topology  `json:"topology"`
+	Links         []metrics.LinkRow  `json:"links"`
+}
+
+// RouteCheck is the analyzer's --checkinputfile JSON.
+type RouteCheck struct {
+	Fabric     string `json:"fabric"`
+	Hosts      int    `json:"hosts"`
+	Switches   int    `json:"switches"`
+	Pairs      int64  `json:"pairs"`
+	Unroutable int64  `json:"unroutable"`
+	Loops      int64  `json:"loops"`
+	OK         bool   `json:"ok"`
+	Examples   []struct {
+		Kind    string `json:"kind"`
+		Message string `json:"message"`
+	} `json:"examples"`
+}
+
+// Deadlock is the part of orcs deadlock's JSON the report reads.
+type Deadlock struct {
+	Verdict        string `json:"verdict"`
+	DeadlockFree   bool   `json:"deadlock_free"`
+	Hosts          int    `json:"hosts"`
+	Switches       int    `json:"switches"`
+	SLs            string `json:"sls"`
+	SL2VL          string `json:"sl2vl"`
+	VLs            []int  `json:"vls"`
+	LoopComponents int    `json:"loop_components"`
+	Loop           []struct {
+		From     string `json:"from"`
+		FromPort int32  `json:"from_port"`
+		To       string `json:"to"`
+		ToPort   int32  `json:"to_port"`
+		VL       int    `json:"vl"`
+		Flows    []struct {
+			Src string `json:"src"`
+			Dst string `json:"dst"`
+		} `json:"flows_to_next"`
+	} `json:"loop"`
+	Notes []string `json:"notes"`
+}
+
+// Samplingsim is the part of samplingsim's JSON the report reads.
+type Samplingsim struct {
+	Fabric    string                   `json:"fabric"`
+	Hosts     int                      `json:"hosts"`
+	Switches  int                      `json:"switches"`
+	View      string                   `json:"view"`
+	EndUs     float64                  `json:"end_us"`
+	Packets   int64                    `json:"packets"`
+	Jobs      []samplingsim.JobSummary `json:"jobs"`
+	Diagnosis *samplingsim.Diagnosis   `json:"diagnosis"`
+	Config    struct {
+		BandwidthGbps float64 `json:"bandwidth_gbps"`
+		Scheme        string  `json:"scheme"`
+		Marking       string  `json:"marking"`
+		WindowUs      float64 `json:"window_us"`
+	} `json:"config"`
+}
+
+// Regions is the congestion-region JSON of orcs regions (only the fields
+// the report reads).
+type Regions struct {
+	Fabric string `json:"fabric"`
+	Source string `json:"source"`
+	Params struct {
+		ThetaP float64 `json:"theta_p"`
+		ThetaR float64 `json:"theta_r"`
+		Sigma  float64 `json:"sigma"`
+		Delta  float64 `json:"delta"`
+	} `json:"params"`
+	Windows []struct {
+		Time    float64  `json:"time"`
+		Regions []Region `json:"regions"`
+	} `json:"windows"`
+	Tracks []struct {
+		ID           int64   `json:"id"`
+		FirstTime    float64 `json:"first_time"`
+		LastTime     float64 `json:"last_time"`
+		Windows      int     `json:"windows"`
+		MaxSize      int     `json:"max_size"`
+		PeakSeverity string  `json:"peak_severity"`
+	} `json:"tracks"`
+	Transitions struct {
+		Classes []string  `json:"classes"`
+		Counts  [][]int64 `json:"counts"`
+	} `json:"transitions"`
+}
+
+// Region is one congestion region of one window.
+type Region struct {
+	ID        int64    `json:"id"`
+	Cables    []Cable  `json:"cables"`
+	Size      int      `json:"size"`
+	MeanStall float64  `json:"mean_stall"`
+	MaxStall  float64  `json:"max_stall"`
+	Severity  string   `json:"severity"`
+	Hosts     []string `json:"hosts"`
+	Switches  []string `json:"switches"`
+}
+
+// Cable is a directed cable of a region: [from, from_port, to, to_port],
+// a port 0 when the JSON has null or "" (two nodes that share one cable).
+type Cable struct {
+	From, To         string
+	FromPort, ToPort int
+}
+
+// UnmarshalJSON reads [from, from_port, to, to_port].
+func (c *Cable) UnmarshalJSON(b []byte) error {
+	var f []json.RawMessage
+	if err := json.Unmarshal(b, &f); err != nil {
+		return err
+	}
+	if len(f) != 4 {
+		return &cableError{raw: b, err: fmt.Errorf("a cable of %d fields, want [from, from_port, to, to_port]", len(f))}
+	}
+	port := func(raw json.RawMessage) (int, error) {
+		if s := string(raw); s == "null" || s == `""` {
+			return 0, nil
+		}
+		var p int
+		if err := json.Unmarshal(raw, &p); err != nil {
+			return 0, fmt.Errorf("cable port %s: want a port number", raw)
+		}
+		return p, nil
+	}
+	var err error
+	if err = json.Unmarshal(f[0], &c.From); err == nil {
+		if err = json.Unmarshal(f[2], &c.To); err == nil {
+			if c.FromPort, err = port(f[1]); err == nil {
+				c.ToPort, err = port(f[3])
+			}
+		}
+	}
+	if err != nil {
+		return &cableError{raw: b, err: fmt.Errorf("cable %s: %w", b, err)}
+	}
+	return nil
+}
+
+// cableError is a bad cable with its text, to find its line.
+type cableError struct {
+	raw []byte
+	err error
+}
+
+// Error returns the cause.
+func (e *cableError) Error() string { return e.err.Error() }
+
+// Unwrap returns the cause.
+func (e *cableError) Unwrap() error { return e.err }
+
+// String names the cable as "S1:3 -> S2:1" (ports left out when 0).
+func (c Cable) String() string { return end(c.From, c.FromPort) + " -> " + end(c.To, c.ToPort) }
+
+func end(name string, port int) string {
+	if port > 0 {
+		return fmt.Sprintf("%s:%d", name, port)
+	}
+	return name
+}
+
+// Severities are the region severity classes, mildest first.
+var Severities = []string{"negligible", "low", "medium", "high"}
+
+// Inputs are the saved results a report is made of; each may be nil.
+type Inputs struct {
+	Analysis    *Analysis
+	RouteCheck  *RouteCheck
+	Deadlock    *Deadlock
+	Compare     *opensm.Comparison
+	Samplingsim *Samplingsim
+	Regions     *Regions
+	// Files names the file of each kind given (base names).
+	Files map[string]string
+}
+
+// ErrInput classifies the errors of Load (with input.ParseError).
+var ErrInput = errors.New("not a result orcs report reads")
+
+// Load reads saved JSON results, recognising each by its fields: the
+// analyzer's result (metric and per-run values), its route check (pairs),
+// deadlock (verdict), compare (engines), samplingsim (jobs and diagnosis)
+// and regions (windows and tracks). Each kind may be given once.
+func Load(paths []string) (*Inputs, error) {
+	in := &Inputs{Files: map[string]string{}}
+	for _, p := range paths {
+		data, err := input.ReadAll(p)
+		if err != nil {
+			return nil, err
+		}
+		kind, err := in.add(p, data)
+		if err != nil {
+			return nil, err
+		}
+		in.Files[kind] = filepath.Base(p)
+	}
+	return in, nil
+}
+
+// keys are the fields that tell the kinds apart (all must be present).
+var keys = []struct {
+	kind   string
+	fields []string
+}{
+	{KindRegions, []string{"windows", "tracks", "transitions"}},
+	{KindSamplingsim, []string{"jobs", "windows", "config"}},
+	{KindCompare, []string{"engines", "metric"}},
+	{KindDeadlock, []string{"verdict", "deadlock_free"}},
+	{KindRouteCheck, []string{"pairs", "unroutable", "loops"}},
+	{KindAnalysis, []string{"metric", "values", "summary"}},
+}
+
+// add decodes one file and stores it; it returns the kind.
+func (in *Inputs) add(path string, data []byte) (string, error) {
+	name := input.Name(path)
+	var top map[string]json.RawMessage
+	if err := json.Unmarshal(data, &top); err != nil {
+		return "", jsonError(name, data, err)
+	}
+	kind := ""
+	for _, k := range keys {
+		if !slices.ContainsFunc(k.fields, func(f string) bool { _, ok := top[f]; return !ok }) {
+			kind = k.kind
+			break
+		}
+	}
+	if kind == "" {
+		var names []string
+		for k := range top {
+			names = append(names, k)
+		}
+		slices.Sort(names)
+		return "", input.Errorf(name, 0, "a JSON object with the fields %s is none of the results orcs report reads "+
+			"(orcs --format json, --checkinputfile --format json, deadlock, compare, samplingsim --json, regions --format json)",
+			strings.Join(names, ", ")).With(ErrInput)
+	}
+	if prev, ok := in.Files[kind]; ok {
+		return "", input.Errorf(name, 0, "a second %s result (the first was %s): give one of each", kind, prev).With(ErrInput)
+	}
+	var dst any
+	switch kind {
+	case KindAnalysis:
+		in.Analysis = &Analysis{}
+		dst = in.Analysis
+	case KindRouteCheck:
+		in.RouteCheck = &RouteCheck{}
+		dst = in.RouteCheck
+	case KindDeadlock:
+		in.Deadlock = &Deadlock{}
+		dst = in.Deadlock
+	case KindCompare:
+		in.Compare = &opensm.Comparison{}
+		dst = in.Compare
+	case KindSamplingsim:
+		in.Samplingsim = &Samplingsim{}
+		dst = in.Samplingsim
+	case KindRegions:
+		in.Regions = &Regions{}
+		dst = in.Regions
+	}
+	if err := json.Unmarshal(data, dst); err != nil {
+		return "", jsonError(name, data, err)
+	}
+	if err := in.check(kind, name); err != nil {
+		return "", err
+	}
+	return kind, nil
+}
+
+// check validates what the report relies on.
+func (in *Inputs) check(kind, name string) error {
+	bad := func(format string, args ...any) error {
+		return input.Errorf(name, 0, format, args...).With(ErrInput)
+	}
+	switch kind {
+	case KindAnalysis:
+		a := in.Analysis
+		if a.Metric == "" {
+			return bad("the analyzer's result names no metric")
+		}
+		if t := a.Topology; t != nil && len(t.Nodes) > 0 {
+			index := make(map[string]bool, len(t.Nodes))
+			for _, n := range t.Nodes {
+				index[n.Name] = true
+			}
+			for i, c := range t.Cables {
+				if !index[c.From] || !index[c.To] {
+					return bad("topology cable %d (%s -> %s) names a node that is not in its nodes", i, c.From, c.To)
+				}
+			}
+		}
+	case KindRegions:
+		r := in.Regions
+		tr := r.Transitions
+		if len(tr.Classes) != len(tr.Counts) {
+			return bad("transitions: %d classes but %d rows of counts", len(tr.Classes), len(tr.Counts))
+		}
+		for i, row := range tr.Counts {
+			if len(row) != len(tr.Classes) {
+				return bad("transitions: row %d has %d counts, want %d", i, len(row), len(tr.Classes))
+			}
+		}
+		for wi, w := range r.Windows {
+			for _, reg := range w.Regions {
+				if !slices.Contains(Severities, reg.Severity) {
+					return bad("window %d: region %d has severity %q, want one of %s", wi, reg.ID, reg.Severity, strings.Join(Severities, ", "))
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// jsonError turns a decoding error into a ParseError at the line of the
+// offending byte.
+func jsonError(name string, data []byte, err error) error {
+	var off int64 = -1
+	var syn *json.SyntaxError
+	var typ *json.UnmarshalTypeError
+	var cab *cableError
+	switch {
+	case errors.As(err, &cab):
+		off = int64(bytes.Index(data, cab.raw))
+	case errors.As(err, &syn):
+		off = syn.Offset
+	case errors.As(err, &typ):
+		off = typ.Offset
+	}
+	line := 0
+	if off >= 0 {
+		line = 1 + bytes.Count(data[:min(int(off), len(data))], []byte("\n"))
+	}
+	if strings.Contains(err.Error(), "unexpected end of JSON input") {
+		line = 1 + bytes.Count(bytes.TrimRight(data, "\n"), []byte("\n"))
+	}
+	return input.Errorf(name, line, "%w", err).With(ErrInput)
+}
