@@ -93,6 +93,12 @@ type Config struct {
 	// disables the threshold. (With the route restriction every link a
 	// receiver updates was crossed, so there is nothing to hide.)
 	FalsePositiveConfidence float64
+	// PacketIDs says how packets are numbered, the record ids of the
+	// one-bit hash: "connection" (per source–destination pair, sequence
+	// numbers modulo 2^24 from a random starting PSN drawn from the seed, as
+	// InfiniBand queue pairs number their packets) or "global" (one counter
+	// from 1 for the whole run).
+	PacketIDs string
 	// PortBits is the number of bits of the port field in the link code
 	// d = switch·2^(9+PortBits) + port·2^9 + 509; the thesis uses 6 (ports up
 	// to 63). 0 means "6, or more if some switch has more ports".
@@ -133,6 +139,7 @@ func DefaultConfig() Config {
 		Hash:                    "mult",
 		Restrict:                "route",
 		FalsePositiveConfidence: 0.99,
+		PacketIDs:               "connection",
 		SlowFactor:              1,
 		Seed:                    1,
 	}
@@ -183,6 +190,9 @@ func (c *Config) Validate() error {
 	}
 	if !(c.FalsePositiveConfidence >= 0 && c.FalsePositiveConfidence < 1) {
 		bad("false-positive confidence %g: must be in [0, 1)", c.FalsePositiveConfidence)
+	}
+	if _, err := parseIDs(c.PacketIDs); err != nil {
+		bad("%v", err)
 	}
 	if c.PortBits < 0 || c.PortBits > 16 {
 		bad("port bits %d: must be between 0 (automatic) and 16", c.PortBits)

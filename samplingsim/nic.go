@@ -38,9 +38,8 @@ func (s *sim) pump(h int32) {
 		}
 		pid := s.newPacket()
 		pk := &s.pk[pid]
-		s.nextID++
 		*pk = packet{
-			id: s.nextID, msg: n.cur, src: h, dst: m.Dst, out: l, sent: s.now,
+			id: s.nextPacketID(n.cur), msg: n.cur, src: h, dst: m.Dst, out: l, sent: s.now,
 			bytes: int32(min(int64(s.cfg.MTU), m.Bytes-int64(n.formed)*int64(s.cfg.MTU))),
 		}
 		pk.hdr.clear()

@@ -16,6 +16,7 @@ const (
 	streamSwitch = 1 // reservoir draws of the switches
 	streamTag    = 2 // which packets carry a header
 	streamMark   = 3 // probabilistic marking
+	streamIDs    = 4 // the connections' starting packet sequence numbers
 )
 
 // msgState is the progress of one message.
@@ -64,7 +65,11 @@ type sim struct {
 
 	pk     []packet
 	free   []int32
-	nextID uint32
+	nextID uint32 // the last id of the global counter (idsGlobal)
+
+	ids     idKind
+	msgConn []int32  // connection of each message (idsConnection)
+	connPSN []uint32 // next packet id of each connection
 
 	marker   marker
 	markAt   MarkPoint
@@ -286,6 +291,7 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 			gfill[m.Wait]++
 		}
 	}
+	s.setupIDs()
 	jobs := max(len(plan.Jobs), 1)
 	s.tallies = make([][]*tally, jobs)
 	return s, nil
@@ -438,7 +444,7 @@ func (s *sim) mark(pid int32, l int32, q int32) {
 	pk := &s.pk[pid]
 	if pk.tagged && s.fromHost[l] < 0 {
 		env := &s.hopArgs
-		env.id, env.link, env.code, env.congested = pk.id, l, s.codes[l], cong
+		env.id, env.pid, env.link, env.code, env.congested = pk.id, pid, l, s.codes[l], cong
 		s.scheme.hop(&pk.hdr, env)
 	}
 }
@@ -461,7 +467,7 @@ func (s *sim) receive(pid int32) {
 		s.tallies[job] = ts
 	}
 	env := &s.recvArgs
-	env.id, env.t, env.bytes, env.now = pk.id, ts[w], int64(pk.bytes), s.now
+	env.id, env.pid, env.t, env.bytes, env.now = pk.id, pid, ts[w], int64(pk.bytes), s.now
 	if s.scheme.probabilistic {
 		env.cands, env.codes = s.candidates(pk.src, pk.dst)
 	}
