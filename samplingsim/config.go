@@ -63,6 +63,14 @@ type Config struct {
 	// OutputQueue is the capacity of every switch output queue, in packets.
 	OutputQueue int
 
+	// Buffers names the buffer policy of the input ports with its
+	// parameters: "fifo" (the default: one FIFO per port, head-of-line
+	// blocking), "dias-kumar", "counting:alpha=…", "hashed:j=…" (dampening
+	// switches with per-destination flow control, buffers.go) or "bypass"
+	// (their mechanics without a rule per destination). InputBuffer is B,
+	// the buffers per input port.
+	Buffers string
+
 	// Marking names the congestion-marking policy with its parameters, e.g.
 	// "credits" (the thesis's rule), "queue:threshold=2",
 	// "credit-threshold:threshold=1", "probabilistic:min=1,max=4".
@@ -131,6 +139,7 @@ func DefaultConfig() Config {
 		MTU:                     4096,
 		InputBuffer:             4,
 		OutputQueue:             4,
+		Buffers:                 "fifo",
 		Marking:                 "credits",
 		MarkAt:                  MarkEnqueue,
 		Scheme:                  "reservoir",
@@ -166,6 +175,11 @@ func (c *Config) Validate() error {
 	}
 	if c.OutputQueue < 1 {
 		bad("output queue %d packets: must be at least 1", c.OutputQueue)
+	}
+	if c.InputBuffer >= 1 {
+		if _, err := parseBuffers(c.Buffers, 0, int32(c.InputBuffer), c.Seed); err != nil {
+			bad("%v", err)
+		}
 	}
 	if _, err := parseMarking(c.Marking); err != nil {
 		bad("%v", err)

@@ -13,6 +13,11 @@ type packet struct {
 	bytes int32
 	// out is the link the packet leaves its current switch on.
 	out int32
+	// at is the link into the input buffer the packet waits in, nextWait
+	// the next packet waiting for the same output queue (−1 = none) and tag
+	// what its credit carries back (its slot or destination), under a
+	// dampening buffer policy (buffers.go).
+	at, nextWait, tag int32
 	// sent is the time the NIC formed the packet.
 	sent Time
 	// tagged says whether the packet carries a sampling header.

@@ -25,6 +25,7 @@ type msgState struct {
 	recvLeft int32 // packets not yet consumed at the receiver
 	ready    Time  // when the message entered its NIC's injection queue (−1 = not yet)
 	finish   Time  // when its last packet was consumed (−1 = not yet)
+	formed   int32 // packets formed so far (dampening NICs, which interleave messages)
 }
 
 // sim is the state of one run. Everything the event loop touches is held in
@@ -54,6 +55,15 @@ type sim struct {
 
 	nics        []nic
 	slow        []bool
+	stopped     []bool // hosts that stopped receiving (nil = none)
+
+	// damp is the per-destination rule of a dampening buffer policy (nil
+	// = the FIFO switch); retTag holds the tags that the credits on their
+	// way carry, beside returns; serving is the output whose waiting
+	// packets are being served (−1 = none).
+	damp    *dampener
+	retTag  ringSlab[int32]
+	serving int32
 	hostIn      []int32 // in-links of host h: hostIn[hostInStart[h]:hostInStart[h+1]]
 	hostInStart []int32
 
@@ -254,6 +264,23 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	for h := range s.nics {
 		s.nics[h].cur = -1
 	}
+	if len(plan.Stopped) > 0 {
+		s.stopped = make([]bool, H)
+		for _, h := range plan.Stopped {
+			if h < 0 || int(h) >= H {
+				return nil, fmt.Errorf("stopped host %d out of range (the fabric has %d hosts)", h, H)
+			}
+			s.stopped[h] = true
+		}
+	}
+	var err error
+	if s.damp, err = parseBuffers(cfg.Buffers, L, s.bcap, cfg.Seed); err != nil {
+		return nil, err
+	}
+	s.serving = -1
+	if s.damp != nil {
+		s.retTag = newRingSlab[int32](L, s.bcap)
+	}
 	s.slow = make([]bool, H)
 	for _, h := range cfg.SlowHosts {
 		if h < 0 || int(h) >= H {
@@ -311,6 +338,9 @@ func (s *sim) run() error {
 		e := s.q.pop()
 		if s.cfg.MaxTime > 0 && e.t > s.cfg.MaxTime {
 			s.now = s.cfg.MaxTime
+			if s.stopped != nil {
+				return nil // traffic to hosts that stopped receiving never ends: the limit is the end
+			}
 			return fmt.Errorf("stopped at the time limit %s with %d of %d messages unfinished",
 				FormatTime(s.cfg.MaxTime), len(s.msgs)-s.done, len(s.msgs))
 		}
@@ -342,6 +372,9 @@ func (s *sim) run() error {
 
 // stuck explains why messages did not finish when the event queue ran dry.
 func (s *sim) stuck() error {
+	if s.stopped != nil && s.onlyStoppedLeft() {
+		return nil
+	}
 	inFlight := len(s.pk) - len(s.free)
 	waiting := 0
 	for i := range s.msgs {
