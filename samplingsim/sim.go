@@ -53,17 +53,17 @@ type sim struct {
 	arrLat     []Time          // latency of the link (+ router delay into a switch)
 	serMTU     Time
 
-	nics        []nic
-	slow        []bool
-	stopped     []bool // hosts that stopped receiving (nil = none)
+	nics    []nic
+	slow    []bool
+	stopped []bool // hosts that stopped receiving (nil = none)
 
 	// damp is the per-destination rule of a dampening buffer policy (nil
 	// = the FIFO switch); retTag holds the tags that the credits on their
 	// way carry, beside returns; serving is the output whose waiting
 	// packets are being served (−1 = none).
-	damp    *dampener
-	retTag  ringSlab[int32]
-	serving int32
+	damp        *dampener
+	retTag      ringSlab[int32]
+	serving     int32
 	hostIn      []int32 // in-links of host h: hostIn[hostInStart[h]:hostInStart[h+1]]
 	hostInStart []int32
 
