@@ -28,6 +28,7 @@ func samplingsimCommand() *cli.Command {
 			"estimates (--csv, --json) and congested-fraction plots (--svg).\n\n" +
 			"Example: orcs samplingsim --gen kary:k=4,n=3 --workload naive-reduce --window 100us --svg plot\n\n" +
 			"Workloads (--workload, --background):\n  " + strings.Join(samplingsim.WorkloadNames(), "\n  ") +
+			"\n\nBuffer policies (--buffers):\n  " + strings.Join(samplingsim.BufferNames(), "\n  ") +
 			"\n\nMarking policies (--marking):\n  " + strings.Join(samplingsim.MarkingNames(), "\n  ") +
 			"\n\nSampling schemes (--scheme):\n  " + strings.Join(samplingsim.SchemeNames(), "\n  "),
 		Flags: append(fabricFlags(""),
@@ -43,6 +44,7 @@ func samplingsimCommand() *cli.Command {
 			&cli.StringFlag{Name: "router-delay", Value: "100ns", Usage: "delay of a switch (`DURATION`)"},
 			&cli.IntFlag{Name: "mtu", Value: def.MTU, Usage: "packet payload in bytes"},
 			&cli.IntFlag{Name: "buffer", Value: def.InputBuffer, Usage: "input buffer (credits) per port, in packets"},
+			&cli.StringFlag{Name: "buffers", Value: def.Buffers, Usage: "buffer `POLICY` of the input ports: fifo, bypass, dias-kumar, counting[:alpha=A], hashed[:j=J] (B = --buffer)"},
 			&cli.IntFlag{Name: "outq", Value: def.OutputQueue, Usage: "output queue per port, in packets"},
 			&cli.StringFlag{Name: "marking", Value: def.Marking, Usage: "congestion marking `POLICY`"},
 			&cli.StringFlag{Name: "mark-at", Value: def.MarkAt.String(), Usage: "when ports are judged: enqueue, arrival or departure"},
@@ -161,6 +163,7 @@ func samplingsimConfig(c *cli.Context, f *lft.Fabric) (samplingsim.Config, error
 	cfg.MTU = c.Int("mtu")
 	cfg.InputBuffer = c.Int("buffer")
 	cfg.OutputQueue = c.Int("outq")
+	cfg.Buffers = c.String("buffers")
 	cfg.Marking = c.String("marking")
 	cfg.Scheme = c.String("scheme")
 	cfg.HopBits = c.Int("hop-bits")

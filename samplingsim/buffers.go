@@ -253,14 +253,3 @@ func (s *sim) wakeDamp(l int32) {
 		s.wake(l, max(s.returns.front(&p.returns, l), p.busyUntil))
 	}
 }
-
-// onlyStoppedLeft reports whether every unfinished message goes to a host
-// that stopped receiving.
-func (s *sim) onlyStoppedLeft() bool {
-	for i := range s.msgs {
-		if s.msgs[i].finish < 0 && !s.stopped[s.plan.Msgs[i].Dst] {
-			return false
-		}
-	}
-	return true
-}
