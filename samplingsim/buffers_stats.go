@@ -30,10 +30,26 @@ type BufferStats struct {
 	Ports           int     `json:"ports"`
 	HotPerPort      float64 `json:"hot_per_port"`
 	BlockedFraction float64 `json:"blocked_fraction"`
+	// ByRouted groups the switch input ports at the end by the number h ≥
+	// 1 of hot destinations that the forwarding tables route through them:
+	// how many ports, their mean free buffers (in the sender's view) and
+	// the mean fraction of the other destinations they block. For the
+	// hashed dampener, once each of the h hot spots holds its j buffers,
+	// Theorem 1 predicts B(1 − j/B)^h free buffers (O(1) at h = (B/j)·ln B)
+	// and a blocked fraction of about (1 − (1 − j/B)^h)^j.
+	ByRouted []RoutedRow `json:"by_routed,omitempty"`
 	// Stuck is the number of packets still in the network at the end and
 	// Unfinished the number of messages to other hosts not delivered.
 	Stuck      int `json:"stuck"`
 	Unfinished int `json:"unfinished"`
+}
+
+// RoutedRow is one group of BufferStats.ByRouted.
+type RoutedRow struct {
+	Hot     int     `json:"hot"`
+	Ports   int     `json:"ports"`
+	Free    float64 `json:"free"`
+	Blocked float64 `json:"blocked"`
 }
 
 // bufferStats measures the run's hot spots, or returns nil without any.
@@ -72,20 +88,39 @@ func (s *sim) bufferStats() *BufferStats {
 		}
 	}
 	var hotSum, fracSum float64
+	routed := make([]int, len(s.f.Links)) // hot destinations whose routes cross each link
+	stamp := make([]int32, len(s.f.Links))
+	var route []int32
+	for i, d := range s.plan.Stopped {
+		for src := range int32(len(s.stopped)) {
+			if src == d {
+				continue
+			}
+			route, _ = s.f.AppendRoute(route[:0], src, d)
+			for _, l := range route {
+				if stamp[l] != int32(i)+1 {
+					stamp[l] = int32(i) + 1
+					routed[l]++
+				}
+			}
+		}
+	}
 	for l := range s.f.Links {
 		if s.toHost[l] >= 0 {
 			continue // a NIC's receive port
 		}
 		o := int32(l)
-		full := s.availCredits(o) == 0
+		free := s.availCredits(o)
+		full := free == 0
 		blocked := func(d int32) bool { return full || (s.damp != nil && !s.damp.admit(o, d)) }
+		held := routed[o]
 		hot := 0
 		for _, d := range s.plan.Stopped {
 			if blocked(d) {
 				hot++
 			}
 		}
-		if hot == 0 {
+		if hot == 0 && held == 0 {
 			continue
 		}
 		n := 0
@@ -94,12 +129,34 @@ func (s *sim) bufferStats() *BufferStats {
 				n++
 			}
 		}
+		frac := float64(n) / float64(len(cool))
+		if held > 0 {
+			for len(st.ByRouted) <= held {
+				st.ByRouted = append(st.ByRouted, RoutedRow{Hot: len(st.ByRouted)})
+			}
+			row := &st.ByRouted[held]
+			row.Ports++
+			row.Free += float64(free)
+			row.Blocked += frac
+		}
+		if hot == 0 {
+			continue
+		}
 		st.Ports++
 		hotSum += float64(hot)
-		fracSum += float64(n) / float64(len(cool))
+		fracSum += frac
 	}
 	if st.Ports > 0 {
 		st.HotPerPort, st.BlockedFraction = hotSum/float64(st.Ports), fracSum/float64(st.Ports)
+	}
+	for i := range st.ByRouted {
+		if r := &st.ByRouted[i]; r.Ports > 0 {
+			r.Free /= float64(r.Ports)
+			r.Blocked /= float64(r.Ports)
+		}
+	}
+	if len(st.ByRouted) > 0 {
+		st.ByRouted = st.ByRouted[1:]
 	}
 	return st
 }
@@ -114,4 +171,9 @@ func (st *BufferStats) Write(w io.Writer) {
 		"%d switch ports block a hot spot (%.2f on average) and %.4f of the other destinations; %d packets in the network, %d messages to other hosts undelivered at the end\n",
 		st.Policy, st.Slots, st.Hot, st.OfferedGbps, st.DeliveredGbps, ratio, FormatTime(Time(st.FromUs*1e6)), FormatTime(Time(st.ToUs*1e6)),
 		st.Ports, st.HotPerPort, st.BlockedFraction, st.Stuck, st.Unfinished)
+	for _, r := range st.ByRouted {
+		if r.Ports > 0 {
+			fmt.Fprintf(w, "  ports routing %d hot spots: %d, %.2f buffers free, %.4f of the other destinations blocked\n", r.Hot, r.Ports, r.Free, r.Blocked)
+		}
+	}
 }

@@ -156,7 +156,7 @@ func runHotSpot(t *testing.T, policy string, b int) (*sim, *Result) {
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	jobs, err := Jobs(f, JobsOptions{Workload: "hotspots:hot=1,msgs=200,gbps=40,frac=0.05"})
+	jobs, err := Jobs(f, JobsOptions{Workload: "saturation:hot=1,msgs=200,gbps=40,frac=0.05"})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,9 +8,9 @@ import (
 
 func init() {
 	registerWorkload(&workload{
-		name: "hotspots",
+		name: "saturation",
 		doc: "uniform traffic with hot spots (Kuszmaul and Kuszmaul): every rank sends msgs messages at an offered load of gbps, " +
-			"each to one of the hot ranks (0, n/hot, 2n/hot, …) with probability frac, else to a random other non-hot rank; " +
+			"each to one of hot ranks drawn at random with probability frac, else to a random other non-hot rank; " +
 			"with stop=1 the hot ranks stop receiving",
 		params: []registry.Param{
 			{Key: "hot", Default: "1", Doc: "number of hot ranks"},
@@ -20,11 +20,11 @@ func init() {
 			{Key: "gbps", Default: "50", Doc: "offered load per rank in Gb/s"},
 			{Key: "stop", Default: "1", Doc: "1: the hot ranks stop receiving; 0: they receive at line rate"},
 		},
-		build: buildHotspots,
+		build: buildSaturation,
 	})
 }
 
-func buildHotspots(args *registry.Reader, b *JobBuilder) error {
+func buildSaturation(args *registry.Reader, b *JobBuilder) error {
 	hot, msgs, size := positive(args, "hot"), positive(args, "msgs"), positive(args, "size")
 	frac, gbps, stop := args.Float("frac"), args.Float("gbps"), args.Int("stop")
 	n := b.Ranks()
@@ -43,10 +43,15 @@ func buildHotspots(args *registry.Reader, b *JobBuilder) error {
 	if err := args.Err(); err != nil {
 		return err
 	}
+	rnd := b.Rand()
 	isHot := make([]bool, n)
-	hots := make([]int, hot)
+	perm := make([]int, n)
+	for i := range perm {
+		perm[i] = i
+	}
+	rnd.Shuffle(n, func(i, j int) { perm[i], perm[j] = perm[j], perm[i] })
+	hots := perm[:hot]
 	for i := range hot {
-		hots[i] = i * n / hot
 		isHot[hots[i]] = true
 		if stop == 1 {
 			b.Stop(hots[i])
@@ -59,7 +64,6 @@ func buildHotspots(args *registry.Reader, b *JobBuilder) error {
 		}
 	}
 	interval := Time(float64(size) * 8 / gbps * 1e3) // ps
-	rnd := b.Rand()
 	base := b.start
 	defer func() { b.start = base }()
 	for i := range msgs {
