@@ -94,22 +94,51 @@ func parseBuffers(text string, links int, slots int32, seed uint64) (*dampener, 
 // o now: room in the queue, a credit for the downstream buffer and the
 // policy's consent for its destination.
 func (s *sim) admissible(o, pid int32) bool {
-	return s.out[o].queue.n < s.qcap && s.availCredits(o) > 0 && s.damp.admit(o, s.pk[pid].dst)
+	return s.out[o].queue.n < s.qcap && s.availCredits(o) > 0 && s.admits(o, s.pk[pid].dst)
+}
+
+// admits brings the mirror of link o up to date and asks the policy about
+// destination dst.
+func (s *sim) admits(o, dst int32) bool {
+	s.syncMirror(o)
+	return s.damp.admit(o, dst)
+}
+
+// returnTag sends the tag of packet pid back with its credit on link l,
+// arriving at t; the first tag on its way wakes the sender then, even with
+// an empty queue, since packets or messages may wait for the link.
+func (s *sim) returnTag(l, pid int32, t Time) {
+	r := &s.dret[l]
+	s.retTag.push(&ring{head: r.head, n: r.n}, l, s.pkd[pid].tag)
+	s.retTime.push(r, l, t)
+	if r.n == 1 {
+		s.wake(l, max(t, s.out[l].busyUntil))
+	}
+}
+
+// syncMirror releases in the mirror of link l the buffers whose credits
+// have come back by now (they run beside the credits of availCredits).
+func (s *sim) syncMirror(l int32) {
+	r := &s.dret[l]
+	for r.n > 0 && s.retTime.front(r, l) <= s.now {
+		s.damp.release(l, s.retTag.front(r, l))
+		s.retTime.drop(r) // the tags share the ring state r
+	}
 }
 
 // reserve takes the downstream slot of link o for packet pid: its credit
 // and its place in the policy's mirror.
 func (s *sim) reserve(o, pid int32) {
 	s.out[o].credits--
-	s.pk[pid].tag = s.damp.claim(o, s.pk[pid].dst)
+	s.pkd[pid].tag = s.damp.claim(o, s.pk[pid].dst)
 }
 
 // arriveDamp handles packet pid, routed to link o, arriving at the switch
 // over link l under a dampening policy: it moves on at once if o admits
 // it, and otherwise waits in the input buffer, queued for o.
 func (s *sim) arriveDamp(l, pid, o int32) {
-	pk := &s.pk[pid]
-	pk.at = l
+	pd := &s.pkd[pid]
+	pd.at = l
 	if s.admissible(o, pid) {
 		s.in[l].since = s.now
 		s.returnCredit(l, pid)
@@ -118,12 +147,12 @@ func (s *sim) arriveDamp(l, pid, o int32) {
 		return
 	}
 	s.pushIn(l, pid)
-	pk.nextWait = -1
+	pd.nextWait = -1
 	op := &s.out[o]
 	if op.waitHead < 0 {
 		op.waitHead = pid
 	} else {
-		s.pk[op.waitTail].nextWait = pid
+		s.pkd[op.waitTail].nextWait = pid
 	}
 	op.waitTail = pid
 }
@@ -140,20 +169,20 @@ func (s *sim) serveDamp(o int32) {
 	op := &s.out[o]
 	prev, p := int32(-1), op.waitHead
 	for p >= 0 && op.queue.n < s.qcap && s.availCredits(o) > 0 {
-		next := s.pk[p].nextWait
-		if !s.damp.admit(o, s.pk[p].dst) {
+		next := s.pkd[p].nextWait
+		if !s.admits(o, s.pk[p].dst) {
 			prev, p = p, next
 			continue
 		}
 		if prev < 0 {
 			op.waitHead = next
 		} else {
-			s.pk[prev].nextWait = next
+			s.pkd[prev].nextWait = next
 		}
 		if op.waitTail == p {
 			op.waitTail = prev
 		}
-		s.removeIn(s.pk[p].at, p)
+		s.removeIn(s.pkd[p].at, p)
 		s.reserve(o, p)
 		s.enqueue(o, p)
 		p = next
@@ -195,7 +224,7 @@ func (s *sim) pumpDamp(h int32) {
 			if s.out[out].queue.n > 0 || s.availCredits(out) == 0 {
 				continue // busy or out of credits (another port may serve others)
 			}
-			if s.damp.admit(out, s.plan.Msgs[m].Dst) {
+			if s.admits(out, s.plan.Msgs[m].Dst) {
 				pick, l = i, out
 				break
 			}
@@ -205,12 +234,11 @@ func (s *sim) pumpDamp(h int32) {
 		}
 		mid := n.ready[pick]
 		m := &s.plan.Msgs[mid]
-		ms := &s.msgs[mid]
 		pid := s.newPacket()
 		pk := &s.pk[pid]
 		*pk = packet{
 			id: s.nextPacketID(mid), msg: mid, src: h, dst: m.Dst, out: l, sent: s.now,
-			bytes: int32(min(int64(s.cfg.MTU), m.Bytes-int64(ms.formed)*int64(s.cfg.MTU))),
+			bytes: int32(min(int64(s.cfg.MTU), m.Bytes-int64(s.formed[mid])*int64(s.cfg.MTU))),
 		}
 		pk.hdr.clear()
 		switch {
@@ -220,8 +248,8 @@ func (s *sim) pumpDamp(h int32) {
 		default:
 			pk.tagged = s.rTag.Float64() < s.cfg.TagFraction
 		}
-		ms.formed++
-		if ms.formed == ms.packets {
+		s.formed[mid]++
+		if s.formed[mid] == s.msgs[mid].packets {
 			copy(n.ready[pick:], n.ready[pick+1:])
 			n.ready = n.ready[:len(n.ready)-1]
 		}
@@ -239,9 +267,13 @@ func (s *sim) pumpDamp(h int32) {
 // messages) waiting for the link try again; while some still wait and
 // credits are on their way, the next return wakes the port again.
 func (s *sim) wakeDamp(l int32) {
+	p := &s.out[l]
+	if p.wakeAt != s.now {
+		return // replaced by an earlier wake
+	}
+	p.wakeAt = -1
 	s.availCredits(l)
 	s.trySend(l)
-	p := &s.out[l]
 	waiting := p.waitHead >= 0
 	if h := s.fromHost[l]; h >= 0 {
 		s.pump(h)
@@ -249,7 +281,7 @@ func (s *sim) wakeDamp(l int32) {
 	} else {
 		s.serveDamp(l)
 	}
-	if waiting && p.returns.n > 0 {
-		s.wake(l, max(s.returns.front(&p.returns, l), p.busyUntil))
+	if r := &s.dret[l]; waiting && r.n > 0 {
+		s.wake(l, max(s.retTime.front(r, l), p.busyUntil))
 	}
 }

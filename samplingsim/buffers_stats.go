@@ -112,7 +112,7 @@ func (s *sim) bufferStats() *BufferStats {
 		o := int32(l)
 		free := s.availCredits(o)
 		full := free == 0
-		blocked := func(d int32) bool { return full || (s.damp != nil && !s.damp.admit(o, d)) }
+		blocked := func(d int32) bool { return full || (s.damp != nil && !s.admits(o, d)) }
 		held := routed[o]
 		hot := 0
 		for _, d := range s.plan.Stopped {

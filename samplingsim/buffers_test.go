@@ -243,10 +243,11 @@ func TestBufferInvariants(t *testing.T) {
 				case "hashed:j=3":
 					tp := make([]int32, 3)
 					hashedTuple(tp, s.cfg.Seed, int32(l), pk.dst, 6)
-					if !slices.Contains(tp, pk.tag) || slots[pk.tag] {
-						t.Errorf("hashed: link %d: packet for %d in buffer %d (its buffers %v; taken twice: %v)", l, pk.dst, pk.tag, tp, slots[pk.tag])
+					tag := s.pkd[p].tag
+					if !slices.Contains(tp, tag) || slots[tag] {
+						t.Errorf("hashed: link %d: packet for %d in buffer %d (its buffers %v; taken twice: %v)", l, pk.dst, tag, tp, slots[tag])
 					}
-					slots[pk.tag] = true
+					slots[tag] = true
 				}
 			}
 		}

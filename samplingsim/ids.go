@@ -45,7 +45,8 @@ func IDKinds() []string { return append([]string(nil), idNames...) }
 // streamIDs, so ids depend on the seed and the plan only.
 func (s *sim) setupIDs() {
 	s.ids, _ = parseIDs(s.cfg.PacketIDs)
-	if s.ids != idsConnection {
+	s.hashIDs = s.sampling && s.scheme.probabilistic
+	if s.ids != idsConnection || !s.hashIDs {
 		return
 	}
 	r := rng.New(s.cfg.Seed, streamIDs)
@@ -63,8 +64,12 @@ func (s *sim) setupIDs() {
 	}
 }
 
-// nextPacketID returns the id of the next packet of message m.
+// nextPacketID returns the id of the next packet of message m. Only the
+// one-bit hash reads ids, so without it every packet gets 0.
 func (s *sim) nextPacketID(m int32) uint32 {
+	if !s.hashIDs {
+		return 0
+	}
 	if s.ids == idsGlobal {
 		s.nextID++
 		return s.nextID

@@ -132,7 +132,7 @@ func TestPacketIDs(t *testing.T) {
 	p := planOf(f, Message{Src: 0, Dst: 1, Bytes: 1}, Message{Src: 0, Dst: 2, Bytes: 1}, Message{Src: 0, Dst: 1, Bytes: 1})
 	start := func(seed uint64, ids string) *sim {
 		cfg := DefaultConfig()
-		cfg.Seed, cfg.PacketIDs = seed, ids
+		cfg.Seed, cfg.PacketIDs, cfg.Scheme = seed, ids, "onebit"
 		s, err := newSim(f, cfg, p)
 		if err != nil {
 			t.Fatal(err)

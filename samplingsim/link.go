@@ -32,9 +32,6 @@ type outPort struct {
 func (s *sim) availCredits(l int32) int32 {
 	p := &s.out[l]
 	for p.returns.n > 0 && s.returns.front(&p.returns, l) <= s.now {
-		if s.damp != nil {
-			s.damp.release(l, s.retTag.front(&p.returns, l))
-		}
 		s.returns.drop(&p.returns)
 		p.credits++
 	}
@@ -50,15 +47,11 @@ func (s *sim) availCredits(l int32) int32 {
 func (s *sim) returnCredit(l int32, pid int32) {
 	p := &s.out[l]
 	t := s.now + s.cfg.Latency
+	s.returns.push(&p.returns, l, t)
 	if s.damp != nil {
-		s.retTag.push(&ring{head: p.returns.head, n: p.returns.n}, l, s.pk[pid].tag)
-		s.returns.push(&p.returns, l, t)
-		if p.returns.n == 1 {
-			s.wake(l, max(t, p.busyUntil))
-		}
+		s.returnTag(l, pid, t)
 		return
 	}
-	s.returns.push(&p.returns, l, t)
 	if p.returns.n == 1 && p.queue.n > 0 {
 		s.wake(l, max(t, p.busyUntil))
 	}
@@ -99,10 +92,6 @@ func (s *sim) onWake(l int32) {
 		return
 	}
 	p.wakeAt = -1
-	if s.damp != nil {
-		s.wakeDamp(l)
-		return
-	}
 	s.trySend(l)
 }
 

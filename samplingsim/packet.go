@@ -13,17 +13,22 @@ type packet struct {
 	bytes int32
 	// out is the link the packet leaves its current switch on.
 	out int32
-	// at is the link into the input buffer the packet waits in, nextWait
-	// the next packet waiting for the same output queue (−1 = none) and tag
-	// what its credit carries back (its slot or destination), under a
-	// dampening buffer policy (buffers.go).
-	at, nextWait, tag int32
 	// sent is the time the NIC formed the packet.
 	sent Time
 	// tagged says whether the packet carries a sampling header.
 	tagged bool
 	// hdr is the sampling header.
 	hdr header
+}
+
+// dampState is what a packet needs under a dampening buffer policy
+// (buffers.go), kept beside the packet slab so that the FIFO switch's
+// packets stay small.
+type dampState struct {
+	// at is the link into the input buffer the packet waits in, nextWait
+	// the next packet waiting for the same output queue (−1 = none) and tag
+	// what its credit carries back (its buffer or destination).
+	at, nextWait, tag int32
 }
 
 // newPacket returns the index of a free packet slot.
@@ -34,6 +39,9 @@ func (s *sim) newPacket() int32 {
 		return p
 	}
 	s.pk = append(s.pk, packet{})
+	if s.damp != nil {
+		s.pkd = append(s.pkd, dampState{})
+	}
 	return int32(len(s.pk) - 1)
 }
 

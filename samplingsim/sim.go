@@ -25,7 +25,6 @@ type msgState struct {
 	recvLeft int32 // packets not yet consumed at the receiver
 	ready    Time  // when the message entered its NIC's injection queue (−1 = not yet)
 	finish   Time  // when its last packet was consumed (−1 = not yet)
-	formed   int32 // packets formed so far (dampening NICs, which interleave messages)
 }
 
 // sim is the state of one run. Everything the event loop touches is held in
@@ -53,19 +52,23 @@ type sim struct {
 	arrLat     []Time          // latency of the link (+ router delay into a switch)
 	serMTU     Time
 
-	nics    []nic
-	slow    []bool
-	stopped []bool // hosts that stopped receiving (nil = none)
+	nics        []nic
+	slow        []bool
+	stopped     []bool  // hosts that stopped receiving (nil = none)
+	hostIn      []int32 // in-links of host h: hostIn[hostInStart[h]:hostInStart[h+1]]
+	hostInStart []int32
 
 	// damp is the per-destination rule of a dampening buffer policy (nil
 	// = the FIFO switch); retTag holds the tags that the credits on their
 	// way carry, beside returns; serving is the output whose waiting
 	// packets are being served (−1 = none).
-	damp        *dampener
-	retTag      ringSlab[int32]
-	serving     int32
-	hostIn      []int32 // in-links of host h: hostIn[hostInStart[h]:hostInStart[h+1]]
-	hostInStart []int32
+	damp    *dampener
+	retTag  ringSlab[int32] // the tags of the credits on their way, by link
+	retTime ringSlab[Time]  // their arrival times
+	dret    []ring          // the ring state of both, by link
+	pkd     []dampState     // by packet slot, beside pk
+	formed  []int32         // packets formed per message (dampening NICs interleave messages)
+	serving int32
 
 	msgs      []msgState
 	done      int
@@ -78,6 +81,7 @@ type sim struct {
 	nextID uint32 // the last id of the global counter (idsGlobal)
 
 	ids     idKind
+	hashIDs bool     // whether packets need ids (the one-bit hash reads them)
 	msgConn []int32  // connection of each message (idsConnection)
 	connPSN []uint32 // next packet id of each connection
 
@@ -280,6 +284,10 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	s.serving = -1
 	if s.damp != nil {
 		s.retTag = newRingSlab[int32](L, s.bcap)
+		s.retTime = newRingSlab[Time](L, s.bcap)
+		s.dret = make([]ring, L)
+		s.formed = make([]int32, len(plan.Msgs))
+		s.formed = make([]int32, len(plan.Msgs))
 	}
 	s.slow = make([]bool, H)
 	for _, h := range cfg.SlowHosts {
@@ -357,7 +365,11 @@ func (s *sim) run() error {
 				s.arriveSwitch(e.a, e.b)
 			}
 		case evWake:
-			s.onWake(e.a)
+			if s.damp != nil {
+				s.wakeDamp(e.a)
+			} else {
+				s.onWake(e.a)
+			}
 		case evConsumed:
 			s.onConsumed(e.a, e.b)
 		case evReady:
