@@ -256,3 +256,32 @@ func TestBufferInvariants(t *testing.T) {
 		}
 	}
 }
+
+// TestDampFlowControlDelay times per-destination flow control on one
+// switch (H0 → S → H1, a message of 2 packets, Dias–Kumar): each port may
+// hold one packet for H1, and a freed buffer reaches the sender with its
+// credit, Latency after it frees. With s the packet time, λ the latency
+// and ρ the router delay: packet 1 reaches S at a = s + λ + ρ and moves
+// on at once (its buffer at S frees then, the NIC learns it at a + λ and
+// sends packet 2); it reaches H1 at a + s + λ, whose consumer frees its
+// buffer at a + 2s + λ; S learns that at a + 2s + 2λ and sends packet 2
+// (waiting since a + s + 2λ + ρ), which H1 has consumed at a + 4s + 3λ =
+// 5s + 4λ + ρ. The FIFO pipelines the two packets: 4s + 2λ + ρ.
+func TestDampFlowControlDelay(t *testing.T) {
+	f := fabric(t, "kary:k=2,n=1")
+	for _, c := range []struct {
+		policy string
+		want   func(s, lat, rd Time) Time
+	}{
+		{"dias-kumar", func(s, lat, rd Time) Time { return 5*s + 4*lat + rd }},
+		{"fifo", func(s, lat, rd Time) Time { return 4*s + 2*lat + rd }},
+	} {
+		cfg := DefaultConfig()
+		cfg.Scheme, cfg.Buffers = "none", c.policy
+		r := mustRun(t, f, cfg, planOf(f, Message{Src: 0, Dst: 1, Bytes: 2 * 4096}))
+		want := c.want(serTime(4096, cfg.Bandwidth), cfg.Latency, cfg.RouterDelay)
+		if got := r.MsgFinish[0]; got != want {
+			t.Errorf("%s: message finished at %s, want %s", c.policy, FormatTime(got), FormatTime(want))
+		}
+	}
+}
