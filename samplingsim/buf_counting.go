@@ -12,7 +12,7 @@ func init() {
 		doc: "counting dampener: the processor impact array (packets per destination, largest first) gives the hotspot counter " +
 			"k = the largest k whose first k entries sum to at least B(1−alpha^k); those k destinations are blocked",
 		params: []registry.Param{{Key: "alpha", Default: "0.5", Doc: "dampening factor α in (0, 1): k hot spots leave about B·α^k buffers unclaimed"}},
-		build: func(r *registry.Reader, links int, slots int32, _ uint64) (*dampener, error) {
+		build: func(r *registry.Reader, env bufferEnv) (*dampener, error) {
 			alpha := r.Float("alpha")
 			if !(alpha > 0 && alpha < 1) {
 				r.Failf("alpha=%g must be in (0, 1)", alpha)
@@ -20,7 +20,7 @@ func init() {
 			if err := r.Err(); err != nil {
 				return nil, err
 			}
-			return newCounting(links, slots, alpha), nil
+			return newCounting(env.links, env.slots, alpha), nil
 		},
 	})
 }

@@ -6,11 +6,11 @@ func init() {
 	registerBuffers(&bufferPolicy{
 		name: "dias-kumar",
 		doc:  "an input port buffers at most one packet per destination (Dias and Kumar, ICPP 1989): B hot spots can claim at most B buffers",
-		build: func(r *registry.Reader, links int, slots int32, _ uint64) (*dampener, error) {
+		build: func(r *registry.Reader, env bufferEnv) (*dampener, error) {
 			if err := r.Err(); err != nil {
 				return nil, err
 			}
-			return newDiasKumar(links, slots), nil
+			return newDiasKumar(env.links, env.slots), nil
 		},
 	})
 }

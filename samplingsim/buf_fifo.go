@@ -6,7 +6,7 @@ func init() {
 	registerBuffers(&bufferPolicy{
 		name: "fifo",
 		doc:  "one FIFO of B packets per input port, only its head moves (head-of-line blocking), no rule per destination (the default)",
-		build: func(r *registry.Reader, _ int, _ int32, _ uint64) (*dampener, error) {
+		build: func(r *registry.Reader, _ bufferEnv) (*dampener, error) {
 			return nil, r.Err()
 		},
 	})

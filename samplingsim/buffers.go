@@ -38,10 +38,18 @@ type bufferPolicy struct {
 	name   string
 	doc    string
 	params []registry.Param
-	// build reads the parameters and returns the rule for links links of
-	// slots buffer slots each (nil for the FIFO); it returns r.Err() when
-	// that is not nil.
-	build func(r *registry.Reader, links int, slots int32, seed uint64) (*dampener, error)
+	// build reads the parameters and returns the rule for the fabric of env
+	// (nil for the FIFO); it returns r.Err() when that is not nil.
+	build func(r *registry.Reader, env bufferEnv) (*dampener, error)
+}
+
+// bufferEnv is what a buffer policy is built for: the links and hosts of
+// the fabric (0 when only the parameters are checked), the buffers per
+// input port and the run's seed.
+type bufferEnv struct {
+	links, hosts int
+	slots        int32
+	seed         uint64
 }
 
 func (p *bufferPolicy) parameters() []registry.Param { return p.params }
@@ -77,13 +85,13 @@ func BufferNames() []string {
 }
 
 // parseBuffers parses a buffer policy spec such as "hashed:j=3" and builds
-// its rule for links links of slots slots.
-func parseBuffers(text string, links int, slots int32, seed uint64) (*dampener, error) {
+// its rule for env.
+func parseBuffers(text string, env bufferEnv) (*dampener, error) {
 	p, r, err := lookupSpec(bufferPolicies, text)
 	if err != nil {
 		return nil, err
 	}
-	d, err := p.build(r, links, slots, seed)
+	d, err := p.build(r, env)
 	if err != nil {
 		return nil, fmt.Errorf("%s %q: %w", bufferPolicies.Kind(), strings.TrimSpace(text), err)
 	}

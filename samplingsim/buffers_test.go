@@ -62,7 +62,7 @@ func TestCountingRule(t *testing.T) {
 // when they are full, whatever the other buffers hold.
 func TestHashedRule(t *testing.T) {
 	const B, j = 6, 2
-	d := newHashed(3, B, j, 42)
+	d := newHashed(3, 2000, B, j, 42)
 	tuple := func(l, dst int32) []int32 {
 		tp := make([]int32, j)
 		hashedTuple(tp, 42, l, dst, B)

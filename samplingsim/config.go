@@ -177,7 +177,7 @@ func (c *Config) Validate() error {
 		bad("output queue %d packets: must be at least 1", c.OutputQueue)
 	}
 	if c.InputBuffer >= 1 {
-		if _, err := parseBuffers(c.Buffers, 0, int32(c.InputBuffer), c.Seed); err != nil {
+		if _, err := parseBuffers(c.Buffers, bufferEnv{slots: int32(c.InputBuffer), seed: c.Seed}); err != nil {
 			bad("%v", err)
 		}
 	}

@@ -278,7 +278,7 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 		}
 	}
 	var err error
-	if s.damp, err = parseBuffers(cfg.Buffers, L, s.bcap, cfg.Seed); err != nil {
+	if s.damp, err = parseBuffers(cfg.Buffers, bufferEnv{links: L, hosts: H, slots: s.bcap, seed: cfg.Seed}); err != nil {
 		return nil, err
 	}
 	s.serving = -1
