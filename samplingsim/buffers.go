@@ -148,7 +148,9 @@ func (s *sim) arriveDamp(l, pid, o int32) {
 	pd := &s.pkd[pid]
 	pd.at = l
 	if s.admissible(o, pid) {
-		s.in[l].since = s.now
+		if s.in[l].buf.n == 0 {
+			s.in[l].since = s.now // as in the FIFO's fast path: the buffer stays empty
+		}
 		s.returnCredit(l, pid)
 		s.reserve(o, pid)
 		s.enqueue(o, pid)
