@@ -137,15 +137,20 @@ func TestDragonflyErrors(t *testing.T) {
 // ports with a 2:1 taper at the leaves (6 pods of 24 leaves with 32 hosts
 // and 16 up-links, 16 middle switches of 24 down and 24 up; 48 spines, each
 // linking to 8 middle switches of every pod). Every switch port is counted
-// by hand from that layout.
+// by hand from that layout. The other reading of Tapered with 288 switches,
+// doubled leaf–middle links (12 pods of 12 leaves and 8 middle switches,
+// each leaf with 2 links to each; 48 spines with 4 links into every pod),
+// is built with lmul=2 and checked the same way, with its parallel links.
 func TestTaffetSystems(t *testing.T) {
 	for _, c := range []struct {
 		spec                           string
 		hosts, radix                   int
 		leaves, middles, spines, ports int // ports: used ports per spine
+		lmul                           int // links from a leaf to each middle switch of its pod
 	}{
-		{"fattree3:pods=11,leaves=18,hosts=18,rep=3", 3564, 36, 198, 198, 108, 33},
-		{"fattree3:pods=6,leaves=24,hosts=32,up=16,rep=8", 4608, 48, 144, 96, 48, 48},
+		{"fattree3:pods=11,leaves=18,hosts=18,rep=3", 3564, 36, 198, 198, 108, 33, 1},
+		{"fattree3:pods=6,leaves=24,hosts=32,up=16,rep=8", 4608, 48, 144, 96, 48, 48, 1},
+		{"fattree3:pods=12,leaves=12,hosts=32,up=16,mup=24,rep=4,lmul=2", 4608, 48, 144, 96, 48, 48, 2},
 	} {
 		size, err := Describe(c.spec)
 		if err != nil {
@@ -173,6 +178,21 @@ func TestTaffetSystems(t *testing.T) {
 				if n := len(f.OutLinks(v)); n > c.radix || (lv == 2 && n != c.ports) {
 					t.Fatalf("%s: switch %s has %d ports (radix %d, spines %d)", c.spec, f.Nodes[v].Name, n, c.radix, c.ports)
 				}
+			}
+		}
+		// Leaf 0's up-links: lmul to each of the up/lmul middle switches.
+		to := map[int32]int{}
+		for _, l := range f.OutLinks(net.Tree.Switches(0)[0]) {
+			if v := f.Links[l].To; net.Tree.Level(v) == 1 {
+				to[v]++
+			}
+		}
+		if len(to) != 16/c.lmul && c.hosts == 4608 || len(to) != 18 && c.hosts == 3564 {
+			t.Errorf("%s: leaf 0 links to %d middle switches", c.spec, len(to))
+		}
+		for v, n := range to {
+			if n != c.lmul {
+				t.Errorf("%s: leaf 0 has %d links to %s, want %d", c.spec, n, f.Nodes[v].Name, c.lmul)
 			}
 		}
 		if rc := f.CheckRoutes(nil, 3, 2); !rc.OK() {
