@@ -129,23 +129,80 @@ func TestDragonflyErrors(t *testing.T) {
 	}
 }
 
-// TestTaffetSystems builds the two systems of Taffet's Table 3.1 as
-// three-level fat trees: 3564 hosts on 36-port switches without taper, and
-// 4608 hosts on 48-port switches with a 2:1 taper at the leaves.
+// TestTaffetSystems builds the two systems of Taffet's Table 3.1 as the
+// CODES fat-tree model (which the thesis's simulations used) lays them out:
+// Full, 3564 hosts on 504 switches of 36 ports without taper (11 pods of 18
+// leaves and 18 middle switches; 108 spines, each linking to 3 middle
+// switches of every pod), and Tapered, 4608 hosts on 288 switches of 48
+// ports with a 2:1 taper at the leaves (6 pods of 24 leaves with 32 hosts
+// and 16 up-links, 16 middle switches of 24 down and 24 up; 48 spines, each
+// linking to 8 middle switches of every pod). Every switch port is counted
+// by hand from that layout. The other reading of Tapered with 288 switches,
+// doubled leaf–middle links (12 pods of 12 leaves and 8 middle switches,
+// each leaf with 2 links to each; 48 spines with 4 links into every pod),
+// is built with lmul=2 and checked the same way, with its parallel links.
 func TestTaffetSystems(t *testing.T) {
 	for _, c := range []struct {
-		spec         string
-		hosts, radix int
+		spec                           string
+		hosts, radix                   int
+		leaves, middles, spines, ports int // ports: used ports per spine
+		lmul                           int // links from a leaf to each middle switch of its pod
 	}{
-		{"fattree3:pods=11,leaves=18,hosts=18", 3564, 36},
-		{"fattree3:pods=6,leaves=24,hosts=32,up=16", 4608, 48},
+		{"fattree3:pods=11,leaves=18,hosts=18,rep=3", 3564, 36, 198, 198, 108, 33, 1},
+		{"fattree3:pods=6,leaves=24,hosts=32,up=16,rep=8", 4608, 48, 144, 96, 48, 48, 1},
+		{"fattree3:pods=12,leaves=12,hosts=32,up=16,mup=24,rep=4,lmul=2", 4608, 48, 144, 96, 48, 48, 2},
 	} {
 		size, err := Describe(c.spec)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if size.Hosts != c.hosts || size.Radix > c.radix {
-			t.Errorf("%s: %v, want %d hosts on %d-port switches", c.spec, size, c.hosts, c.radix)
+		if size.Hosts != c.hosts || size.Radix > c.radix || size.Switches != c.leaves+c.middles+c.spines {
+			t.Errorf("%s: %v, want %d hosts on %d switches of ≤ %d ports", c.spec, size, c.hosts, c.leaves+c.middles+c.spines, c.radix)
+		}
+		spec, err := Parse(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		net, err := spec.Build()
+		if err != nil {
+			t.Fatal(err)
+		}
+		f := net.Fabric
+		counts := []int{c.leaves, c.middles, c.spines}
+		for lv := range 3 {
+			sw := net.Tree.Switches(lv)
+			if len(sw) != counts[lv] {
+				t.Errorf("%s: level %d has %d switches, want %d", c.spec, lv, len(sw), counts[lv])
+			}
+			for _, v := range sw {
+				if n := len(f.OutLinks(v)); n > c.radix || (lv == 2 && n != c.ports) {
+					t.Fatalf("%s: switch %s has %d ports (radix %d, spines %d)", c.spec, f.Nodes[v].Name, n, c.radix, c.ports)
+				}
+			}
+		}
+		// Leaf 0's up-links: lmul to each of the up/lmul middle switches.
+		to := map[int32]int{}
+		for _, l := range f.OutLinks(net.Tree.Switches(0)[0]) {
+			if v := f.Links[l].To; net.Tree.Level(v) == 1 {
+				to[v]++
+			}
+		}
+		if len(to) != 16/c.lmul && c.hosts == 4608 || len(to) != 18 && c.hosts == 3564 {
+			t.Errorf("%s: leaf 0 links to %d middle switches", c.spec, len(to))
+		}
+		for v, n := range to {
+			if n != c.lmul {
+				t.Errorf("%s: leaf 0 has %d links to %s, want %d", c.spec, n, f.Nodes[v].Name, c.lmul)
+			}
+		}
+		if rc := f.CheckRoutes(nil, 3, 2); !rc.OK() {
+			t.Errorf("%s: %+v", c.spec, rc)
+		}
+		// Host 0 to the last host (another pod): up to a spine and down,
+		// 6 links.
+		route, _ := f.AppendRoute(nil, 0, int32(c.hosts-1))
+		if len(route) != 6 {
+			t.Errorf("%s: route across pods has %d links, want 6", c.spec, len(route))
 		}
 	}
 }

@@ -46,6 +46,9 @@ var specs = []string{
 	"fattree3:pods=2,leaves=3,hosts=2",
 	"fattree3:pods=3,leaves=2,hosts=4,up=2,mup=1",
 	"fattree3:pods=2,leaves=2,hosts=2,up=3,mup=3",
+	"fattree3:pods=3,leaves=2,hosts=2,up=4,mup=2,rep=2",
+	"fattree3:pods=3,leaves=2,hosts=2,up=4,mup=2,lmul=2",
+	"fattree3:pods=2,leaves=3,hosts=3,up=6,mup=2,rep=3,lmul=2",
 }
 
 func build(t testing.TB, spec string) *Network {

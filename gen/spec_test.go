@@ -26,7 +26,7 @@ func TestParse(t *testing.T) {
 		{"kary:k=+4,n=2", "kary:k=4,n=2"},
 		{"kary : k = 4 , n = 3", "kary:k=4,n=3"},
 		{"kary:k=8,n=3", "kary:k=8,n=3"},
-		{"fattree3:pods=6,leaves=24,hosts=32,up=16", "fattree3:pods=6,leaves=24,hosts=32,up=16,mup=24"},
+		{"fattree3:pods=6,leaves=24,hosts=32,up=16", "fattree3:pods=6,leaves=24,hosts=32,up=16,mup=24,rep=1,lmul=1"},
 		{"torus:dims=4x4x4,hosts=2", "torus:dims=4x4x4,hosts=2"},
 		{"dragonfly:a=8,h=4,p=4", "dragonfly:a=8,h=4,p=4,g=0"},
 		{"dragonfly:a=4,h=2", "dragonfly:a=4,h=2,p=2,g=0"},

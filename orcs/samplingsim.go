@@ -28,6 +28,7 @@ func samplingsimCommand() *cli.Command {
 			"estimates (--csv, --json) and congested-fraction plots (--svg).\n\n" +
 			"Example: orcs samplingsim --gen kary:k=4,n=3 --workload naive-reduce --window 100us --svg plot\n\n" +
 			"Workloads (--workload, --background):\n  " + strings.Join(samplingsim.WorkloadNames(), "\n  ") +
+			"\n\nBuffer policies (--buffers):\n  " + strings.Join(samplingsim.BufferNames(), "\n  ") +
 			"\n\nMarking policies (--marking):\n  " + strings.Join(samplingsim.MarkingNames(), "\n  ") +
 			"\n\nSampling schemes (--scheme):\n  " + strings.Join(samplingsim.SchemeNames(), "\n  "),
 		Flags: append(fabricFlags(""),
@@ -43,6 +44,7 @@ func samplingsimCommand() *cli.Command {
 			&cli.StringFlag{Name: "router-delay", Value: "100ns", Usage: "delay of a switch (`DURATION`)"},
 			&cli.IntFlag{Name: "mtu", Value: def.MTU, Usage: "packet payload in bytes"},
 			&cli.IntFlag{Name: "buffer", Value: def.InputBuffer, Usage: "input buffer (credits) per port, in packets"},
+			&cli.StringFlag{Name: "buffers", Value: def.Buffers, Usage: "buffer `POLICY` of the input ports: fifo, bypass, dias-kumar, counting[:alpha=A], hashed[:j=J] (B = --buffer)"},
 			&cli.IntFlag{Name: "outq", Value: def.OutputQueue, Usage: "output queue per port, in packets"},
 			&cli.StringFlag{Name: "marking", Value: def.Marking, Usage: "congestion marking `POLICY`"},
 			&cli.StringFlag{Name: "mark-at", Value: def.MarkAt.String(), Usage: "when ports are judged: enqueue, arrival or departure"},
@@ -52,6 +54,7 @@ func samplingsimCommand() *cli.Command {
 			&cli.StringFlag{Name: "hash", Value: def.Hash, Usage: "one-bit hash: mult (H_mult') or crc"},
 			&cli.StringFlag{Name: "restrict", Value: def.Restrict, Usage: "links a receiver updates for one-bit headers: route, hostrule, all"},
 			&cli.Float64Flag{Name: "fp-confidence", Value: def.FalsePositiveConfidence, Usage: "false-positive threshold confidence for one-bit headers (0 = off)"},
+			&cli.StringFlag{Name: "ids", Value: def.PacketIDs, Usage: "packet ids (hash records): connection (per-pair 24-bit PSNs from a seeded random start) or global (one counter from 1)"},
 			&cli.IntFlag{Name: "port-bits", Usage: "port bits of the link code d (0 = 6, or more for larger switches)"},
 			&cli.StringFlag{Name: "window", Value: "0", Usage: "store and reset the counters every `DURATION` (0 = one window)"},
 			&cli.StringFlag{Name: "slow-hosts", Usage: "comma-separated host `NAMES` whose consumer is slow (a hot spot)"},
@@ -59,6 +62,7 @@ func samplingsimCommand() *cli.Command {
 			&cli.StringFlag{Name: "max-time", Value: "0", Usage: "stop at this simulated `DURATION` (0 = no limit)"},
 			&cli.StringFlag{Name: "view", Value: "all", Usage: "whose samples make the estimates: all, or a job name"},
 			&cli.Float64Flag{Name: "congested", Value: 0.5, Usage: "congested fraction from which the diagnosis counts a link as congested"},
+			&cli.Float64Flag{Name: "saturated", Value: samplingsim.DefaultSaturated, Usage: "Theorem 4.2 cutoff: a congested root inside the network carrying less sampled traffic than this fraction of the line rate is blamed on background traffic, more on internal congestion"},
 			&cli.BoolFlag{Name: "diagnose-truth", Usage: "also diagnose the ground truth"},
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the summary and diagnosis to `FILE`"},
 			&cli.StringFlag{Name: "csv", Usage: "write per-link truth and estimates per window to `FILE`"},
@@ -119,7 +123,11 @@ func samplingsimAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	diag := samplingsim.Diagnose(res, samplingsim.DiagnoseOptions{View: view, Window: -1, Threshold: c.Float64("congested")})
+	dopt := samplingsim.DiagnoseOptions{View: view, Window: -1, Threshold: c.Float64("congested"), Saturated: c.Float64("saturated")}
+	if s := dopt.Saturated; !(s > 0 && s <= 1) {
+		return fmt.Errorf("--saturated %g: want a fraction of the line rate in (0, 1]", s)
+	}
+	diag := samplingsim.Diagnose(res, dopt)
 	out, err := outfile.Create(c.String("output_file"))
 	if err != nil {
 		return err
@@ -130,7 +138,8 @@ func samplingsimAction(c *cli.Context) error {
 		return err
 	}
 	if c.Bool("diagnose-truth") {
-		samplingsim.Diagnose(res, samplingsim.DiagnoseOptions{View: view, Window: -1, Threshold: c.Float64("congested"), Truth: true}).Write(out)
+		dopt.Truth = true
+		samplingsim.Diagnose(res, dopt).Write(out)
 	}
 	files := samplingsim.Files{LinksCSV: c.String("csv"), JSON: c.String("json"), Messages: c.String("messages"),
 		SVG: c.String("svg"), PlotSource: c.String("plot-source")}
@@ -154,6 +163,7 @@ func samplingsimConfig(c *cli.Context, f *lft.Fabric) (samplingsim.Config, error
 	cfg.MTU = c.Int("mtu")
 	cfg.InputBuffer = c.Int("buffer")
 	cfg.OutputQueue = c.Int("outq")
+	cfg.Buffers = c.String("buffers")
 	cfg.Marking = c.String("marking")
 	cfg.Scheme = c.String("scheme")
 	cfg.HopBits = c.Int("hop-bits")
@@ -162,6 +172,7 @@ func samplingsimConfig(c *cli.Context, f *lft.Fabric) (samplingsim.Config, error
 	cfg.Restrict = c.String("restrict")
 	cfg.FalsePositiveConfidence = c.Float64("fp-confidence")
 	cfg.PortBits = c.Int("port-bits")
+	cfg.PacketIDs = c.String("ids")
 	cfg.SlowFactor = c.Float64("slow-factor")
 	if cfg.MarkAt, err = samplingsim.ParseMarkPoint(c.String("mark-at")); err != nil {
 		return cfg, err

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"syscall"
 	"testing"
@@ -113,11 +114,44 @@ func TestSamplingsimErrors(t *testing.T) {
 		{[]string{"--gen", "kary:k=2,n=2", "--view", "other"}, `unknown view "other"`},
 		{[]string{"--gen", "kary:k=2,n=2", "-i", "x.dot"}, "not both"},
 		{[]string{}, "no fabric"},
+		{[]string{"--gen", "kary:k=2,n=2", "--buffers", "lifo"}, `unknown buffer policy "lifo"`},
+		{[]string{"--gen", "kary:k=2,n=2", "--buffers", "hashed:j=9"}, "j=9 must not exceed the 4 buffers per port"},
+		{[]string{"--gen", "kary:k=2,n=2", "--buffers", "counting:alpha=1"}, "alpha=1 must be in (0, 1)"},
+		{[]string{"--gen", "kary:k=2,n=2", "--ids", "random"}, `unknown packet id kind "random"`},
+		{[]string{"--gen", "kary:k=2,n=2", "--saturated", "1.5"}, "--saturated 1.5"},
 	} {
 		_, err := runSampling(t, c.args...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("%v: error %v, want %q", c.args, err, c.want)
 		}
+	}
+}
+
+// TestSamplingsimHotSpotBuffers runs one hot spot through the command:
+// the FIFO switches let the other traffic collapse, the hashed dampener
+// with 16 buffers of 8 per destination keeps it at the offered load.
+func TestSamplingsimHotSpotBuffers(t *testing.T) {
+	ratio := map[string]float64{}
+	for _, pol := range []string{"fifo", "hashed:j=8"} {
+		out, err := runSampling(t, "--gen", "kary:k=4,n=3", "--scheme", "none", "--max-time", "100us", "--buffer", "16",
+			"--workload", "saturation:hot=1,msgs=200,gbps=40,frac=0.05", "--buffers", pol)
+		if err != nil {
+			t.Fatalf("%s: %v", pol, err)
+		}
+		i := strings.Index(out, "buffers "+pol+", B = 16 per port, 1 hosts stopped receiving")
+		if i < 0 {
+			t.Fatalf("%s: no buffers line:\n%s", pol, out)
+		}
+		line := out[i:]
+		line = line[strings.Index(line, "delivered ")+len("delivered "):]
+		v, err := strconv.ParseFloat(line[strings.Index(line, "(")+1:strings.Index(line, ")")], 64)
+		if err != nil {
+			t.Fatalf("%s: %v in %q", pol, err, line)
+		}
+		ratio[pol] = v
+	}
+	if ratio["fifo"] > 0.1 || ratio["hashed:j=8"] < 0.97 {
+		t.Errorf("delivered/offered: fifo %.3f (want < 0.1), hashed %.3f (want ≥ 0.97)", ratio["fifo"], ratio["hashed:j=8"])
 	}
 }
 

@@ -86,3 +86,18 @@ func BenchmarkRandom10648None(b *testing.B) {
 	cfg.Scheme = "none"
 	benchRun(b, "kary:k=22,n=3", "random:msgs=2,size=65536", cfg)
 }
+
+// BenchmarkHotSpotFIFO is one hot spot (a host that stops receiving) on
+// 512 hosts with the FIFO switches, and BenchmarkHotSpotHashed the same
+// with the hashed dampener (B = 16, j = 8): the cost of per-destination
+// flow control and of passing over blocked packets.
+func BenchmarkHotSpotFIFO(b *testing.B) { benchHotSpot(b, "fifo") }
+
+// BenchmarkHotSpotHashed: see BenchmarkHotSpotFIFO.
+func BenchmarkHotSpotHashed(b *testing.B) { benchHotSpot(b, "hashed:j=8") }
+
+func benchHotSpot(b *testing.B, policy string) {
+	cfg := DefaultConfig()
+	cfg.Scheme, cfg.Buffers, cfg.InputBuffer, cfg.MaxTime = "none", policy, 16, 200*Microsecond
+	benchRun(b, "kary:k=8,n=3", "saturation:hot=1,msgs=400,gbps=40,frac=0.05", cfg)
+}

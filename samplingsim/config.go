@@ -63,6 +63,14 @@ type Config struct {
 	// OutputQueue is the capacity of every switch output queue, in packets.
 	OutputQueue int
 
+	// Buffers names the buffer policy of the input ports with its
+	// parameters: "fifo" (the default: one FIFO per port, head-of-line
+	// blocking), "dias-kumar", "counting:alpha=…", "hashed:j=…" (dampening
+	// switches with per-destination flow control, buffers.go) or "bypass"
+	// (their mechanics without a rule per destination). InputBuffer is B,
+	// the buffers per input port.
+	Buffers string
+
 	// Marking names the congestion-marking policy with its parameters, e.g.
 	// "credits" (the thesis's rule), "queue:threshold=2",
 	// "credit-threshold:threshold=1", "probabilistic:min=1,max=4".
@@ -93,6 +101,12 @@ type Config struct {
 	// disables the threshold. (With the route restriction every link a
 	// receiver updates was crossed, so there is nothing to hide.)
 	FalsePositiveConfidence float64
+	// PacketIDs says how packets are numbered, the record ids of the
+	// one-bit hash: "connection" (per source–destination pair, sequence
+	// numbers modulo 2^24 from a random starting PSN drawn from the seed, as
+	// InfiniBand queue pairs number their packets) or "global" (one counter
+	// from 1 for the whole run).
+	PacketIDs string
 	// PortBits is the number of bits of the port field in the link code
 	// d = switch·2^(9+PortBits) + port·2^9 + 509; the thesis uses 6 (ports up
 	// to 63). 0 means "6, or more if some switch has more ports".
@@ -125,6 +139,7 @@ func DefaultConfig() Config {
 		MTU:                     4096,
 		InputBuffer:             4,
 		OutputQueue:             4,
+		Buffers:                 "fifo",
 		Marking:                 "credits",
 		MarkAt:                  MarkEnqueue,
 		Scheme:                  "reservoir",
@@ -133,6 +148,7 @@ func DefaultConfig() Config {
 		Hash:                    "mult",
 		Restrict:                "route",
 		FalsePositiveConfidence: 0.99,
+		PacketIDs:               "connection",
 		SlowFactor:              1,
 		Seed:                    1,
 	}
@@ -160,6 +176,11 @@ func (c *Config) Validate() error {
 	if c.OutputQueue < 1 {
 		bad("output queue %d packets: must be at least 1", c.OutputQueue)
 	}
+	if c.InputBuffer >= 1 {
+		if _, err := parseBuffers(c.Buffers, bufferEnv{slots: int32(c.InputBuffer), seed: c.Seed}); err != nil {
+			bad("%v", err)
+		}
+	}
 	if _, err := parseMarking(c.Marking); err != nil {
 		bad("%v", err)
 	}
@@ -183,6 +204,9 @@ func (c *Config) Validate() error {
 	}
 	if !(c.FalsePositiveConfidence >= 0 && c.FalsePositiveConfidence < 1) {
 		bad("false-positive confidence %g: must be in [0, 1)", c.FalsePositiveConfidence)
+	}
+	if _, err := parseIDs(c.PacketIDs); err != nil {
+		bad("%v", err)
 	}
 	if c.PortBits < 0 || c.PortBits > 16 {
 		bad("port bits %d: must be between 0 (automatic) and 16", c.PortBits)

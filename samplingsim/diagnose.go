@@ -41,8 +41,11 @@ type DiagnoseOptions struct {
 	// MinPackets is the estimated traffic a link needs to count (default 8
 	// packets), so that a few noisy samples do not make a tree.
 	MinPackets float64
-	// Saturated is the fraction of the line rate below which the traffic
-	// sampled at a root is "well below the line rate" (default 0.5).
+	// Saturated is the Theorem 4.2 cutoff: the fraction of the line rate
+	// below which the traffic sampled at a root inside the network is "well
+	// below the line rate", so that unseen traffic must share the saturated
+	// root (background traffic), and at or above which the view's own
+	// traffic saturates it (internal congestion). Default 0.5 (DefaultSaturated).
 	Saturated float64
 	// Truth diagnoses the ground truth instead of the estimates (all
 	// traffic, as if every packet were sampled).
@@ -70,7 +73,17 @@ type Root struct {
 	// Cause classifies the root and Why gives the evidence.
 	Cause Cause  `json:"cause"`
 	Why   string `json:"why"`
+	// MarginGbps, for a root inside the network, is the sampled bandwidth
+	// minus the Theorem 4.2 cutoff (Saturated × line rate): positive for
+	// internal congestion, negative for background traffic; its size is
+	// how far the verdict is from flipping. Zero (and absent from JSON) for
+	// endpoint congestion, whose verdict does not depend on the cutoff.
+	MarginGbps float64 `json:"margin_gbps,omitempty"`
 }
+
+// DefaultSaturated is the default Theorem 4.2 cutoff of DiagnoseOptions:
+// half the line rate.
+const DefaultSaturated = 0.5
 
 // Diagnosis is the verdict on the congestion of a run.
 type Diagnosis struct {
@@ -100,7 +113,7 @@ func Diagnose(r *Result, opt DiagnoseOptions) *Diagnosis {
 		opt.MinPackets = 8
 	}
 	if opt.Saturated <= 0 {
-		opt.Saturated = 0.5
+		opt.Saturated = DefaultSaturated
 	}
 	f := r.Fabric
 	L := len(f.Links)
@@ -145,18 +158,24 @@ func Diagnose(r *Result, opt DiagnoseOptions) *Diagnosis {
 		root.Gbps = LinkEstimate{Bytes: bytes[l], First: first[l], Last: last[l]}.Gbps()
 		root.Tree = treeSize(int32(l), pred, cong)
 		into := f.HostIndex(f.Links[l].To)
+		cutoff := opt.Saturated * root.LineGbps
+		if into < 0 {
+			root.MarginGbps = root.Gbps - cutoff
+		}
 		switch {
 		case into >= 0:
 			root.Cause = Endpoint
 			root.Why = fmt.Sprintf("the root is the link into host %s (Theorem 4.1: no mapping removes endpoint congestion)", f.HostName(int(into)))
-		case root.Gbps < opt.Saturated*root.LineGbps:
+		case root.Gbps < cutoff:
 			root.Cause = Background
 			root.Why = fmt.Sprintf("the root is congested but carries only %.1f of %.0f Gb/s of sampled traffic; "+
-				"a congested root is saturated (Theorem 4.2), so unseen traffic shares it", root.Gbps, root.LineGbps)
+				"a congested root is saturated (Theorem 4.2), so unseen traffic shares it; margin %.1f Gb/s below the cutoff %.1f Gb/s (%.2f of the line rate)",
+				root.Gbps, root.LineGbps, -root.MarginGbps, cutoff, opt.Saturated)
 		default:
 			root.Cause = Internal
 			root.Why = fmt.Sprintf("the root inside the network carries %.1f of %.0f Gb/s of sampled traffic, as a "+
-				"saturated root does (Theorem 4.2): the traffic of this view oversubscribes it", root.Gbps, root.LineGbps)
+				"saturated root does (Theorem 4.2): the traffic of this view oversubscribes it; margin %.1f Gb/s above the cutoff %.1f Gb/s (%.2f of the line rate)",
+				root.Gbps, root.LineGbps, root.MarginGbps, cutoff, opt.Saturated)
 		}
 		d.Roots = append(d.Roots, root)
 	}
@@ -237,7 +256,11 @@ func treeSize(root int32, pred map[int32][]int32, cong []bool) int {
 
 // Write prints the verdict with its evidence.
 func (d *Diagnosis) Write(w io.Writer) error {
-	fmt.Fprintf(w, "diagnosis (%s view): %s\n", d.View, d.Cause)
+	if len(d.Roots) > 0 && d.Roots[0].Cause != Endpoint {
+		fmt.Fprintf(w, "diagnosis (%s view): %s (Theorem 4.2 margin %+.1f Gb/s)\n", d.View, d.Cause, d.Roots[0].MarginGbps)
+	} else {
+		fmt.Fprintf(w, "diagnosis (%s view): %s\n", d.View, d.Cause)
+	}
 	fmt.Fprintf(w, "  congested links: %d, congestion trees: %d\n", d.Congested, len(d.Roots))
 	for i, rt := range d.Roots {
 		if i == 10 {

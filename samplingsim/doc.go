@@ -19,6 +19,12 @@
 //   - switch.go: switches with finite input buffers per port, output queues
 //     and a first-come first-served arbiter per output; a blocked head packet
 //     blocks its whole input buffer (head-of-line blocking);
+//   - buffers.go, buf_*.go, buffers_stats.go: buffer policies of the input
+//     ports (Config.Buffers): the FIFO above, or the dampening switches of
+//     Kuszmaul and Kuszmaul (Dias–Kumar, counting and hashed dampeners) with
+//     per-destination flow control mirrored by the senders like credits, and
+//     the measurement of runs with hosts that stop receiving (Plan.Stopped);
+//   - ids.go: packet ids, per-connection 24-bit PSNs from a seeded start;
 //   - nic.go: NICs with an injection queue of messages, injection and
 //     ejection at line rate and an optional slower consumer (a hot spot);
 //   - packet.go: MTU-sized packets of messages;

@@ -44,8 +44,8 @@ func mixedTraffic(f *lft.Fabric, seed uint64) []Message {
 // Var[W_d] = Σ Q_l·l² − N (and their congested analogues). They hold given
 // the paths and congestion marks, which is what the ground truth records.
 type varianceProbe struct {
-	hops       map[uint32][]bool // congestion marks of a packet's hops so far, by id
-	links      map[uint32][]int32
+	hops       map[int32][]bool // congestion marks of a packet's hops so far, by packet slot
+	links      map[int32][]int32
 	varW, varC []float64 // by link
 	maxHops    int       // the longest path received, in sampled hops
 }
@@ -63,13 +63,13 @@ func runProbed(t *testing.T, f *lft.Fabric, cfg Config, p *Plan) (*Result, *vari
 	if err != nil {
 		t.Fatal(err)
 	}
-	vp := &varianceProbe{hops: map[uint32][]bool{}, links: map[uint32][]int32{},
+	vp := &varianceProbe{hops: map[int32][]bool{}, links: map[int32][]int32{},
 		varW: make([]float64, len(f.Links)), varC: make([]float64, len(f.Links))}
 	sc := *s.scheme
 	hop, receive := sc.hop, sc.receive
 	sc.hop = func(h *header, e *hopEnv) {
-		vp.hops[e.id] = append(vp.hops[e.id], e.congested)
-		vp.links[e.id] = append(vp.links[e.id], e.link)
+		vp.hops[e.pid] = append(vp.hops[e.pid], e.congested)
+		vp.links[e.pid] = append(vp.links[e.pid], e.link)
 		hop(h, e)
 	}
 	sc.receive = func(h *header, e *recvEnv) {
@@ -85,9 +85,9 @@ func runProbed(t *testing.T, f *lft.Fabric, cfg Config, p *Plan) (*Result, *vari
 
 // received adds the variance of one received packet's sample.
 func (vp *varianceProbe) received(scheme string, e *recvEnv) {
-	marks, path := vp.hops[e.id], vp.links[e.id]
-	delete(vp.hops, e.id)
-	delete(vp.links, e.id)
+	marks, path := vp.hops[e.pid], vp.links[e.pid]
+	delete(vp.hops, e.pid)
+	delete(vp.links, e.pid)
 	vp.maxHops = max(vp.maxHops, len(marks))
 	l, g := float64(len(marks)), 0.0
 	congAt := map[int32]bool{}

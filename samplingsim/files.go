@@ -94,4 +94,7 @@ func (r *Result) WriteSummary(w io.Writer, name string) {
 		}
 		fmt.Fprintf(w, "job %s: %d hosts, %d messages, finished after %s\n", j.Name, j.Hosts, j.Messages, fin)
 	}
+	if r.Buffers != nil {
+		r.Buffers.Write(w)
+	}
 }

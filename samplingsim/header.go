@@ -29,6 +29,7 @@ func (h *header) clear() { *h = header{hopRes: -1, congRes: -1} }
 // limit 2^b−1, the hash and the switches' random stream.
 type hopEnv struct {
 	id        uint32 // the packet's id
+	pid       int32  // the packet's slot (unique while it is in flight)
 	link      int32
 	code      uint32
 	congested bool
@@ -41,6 +42,7 @@ type hopEnv struct {
 // it may have crossed (with their codes) and the tally to update.
 type recvEnv struct {
 	id    uint32
+	pid   int32 // the packet's slot
 	cands []int32
 	codes []uint32
 	hash  hashKind

@@ -22,7 +22,8 @@ type outPort struct {
 	qSince Time
 	// waitHead and waitTail are the FIFO of input ports (link ids) whose
 	// head packet waits for space in this queue: the arbiter serves them
-	// first come, first served.
+	// first come, first served. Under a dampening buffer policy they are
+	// the packets (ids, linked by packet.nextWait) waiting for this queue.
 	waitHead, waitTail int32
 }
 
@@ -37,14 +38,20 @@ func (s *sim) availCredits(l int32) int32 {
 	return p.credits
 }
 
-// returnCredit frees a slot of the input buffer at the end of link l: the
-// credit reaches the sender Latency later. A sender that waits for credits
-// has a wake-up at its earliest return already, so only the first return
-// on the way needs one.
-func (s *sim) returnCredit(l int32) {
+// returnCredit frees the slot of packet pid in the input buffer at the end
+// of link l: the credit reaches the sender Latency later. A sender that
+// waits for credits has a wake-up at its earliest return already, so only
+// the first return on the way needs one. Under a dampening policy the
+// credit carries the packet's tag, and its return wakes the sender even
+// with an empty queue: packets or messages may wait for it.
+func (s *sim) returnCredit(l int32, pid int32) {
 	p := &s.out[l]
 	t := s.now + s.cfg.Latency
 	s.returns.push(&p.returns, l, t)
+	if s.damp != nil {
+		s.returnTag(l, pid, t)
+		return
+	}
 	if p.returns.n == 1 && p.queue.n > 0 {
 		s.wake(l, max(t, p.busyUntil))
 	}
@@ -65,6 +72,10 @@ func (s *sim) wake(l int32, t Time) {
 // credit on the way there is no wake-up: returnCredit wakes the port.
 func (s *sim) wakeForNext(l int32) {
 	p := &s.out[l]
+	if s.damp != nil {
+		s.wake(l, p.busyUntil) // its packets hold their credits
+		return
+	}
 	switch {
 	case p.credits > 0:
 		s.wake(l, p.busyUntil)
@@ -113,7 +124,7 @@ func (s *sim) trySend(l int32) {
 		s.wakeForNext(l)
 		return
 	}
-	if s.availCredits(l) == 0 {
+	if s.damp == nil && s.availCredits(l) == 0 {
 		if p.stallSince < 0 {
 			p.stallSince = s.now
 		}
@@ -133,7 +144,7 @@ func (s *sim) trySend(l int32) {
 // and reports whether it did. Marking sees a queue of one packet.
 func (s *sim) sendNow(l int32, pid int32) bool {
 	p := &s.out[l]
-	if p.queue.n > 0 || s.now < p.busyUntil || s.availCredits(l) == 0 {
+	if p.queue.n > 0 || s.now < p.busyUntil || (s.damp == nil && s.availCredits(l) == 0) {
 		return false
 	}
 	if t := s.nowTruth(l); t.QueueMax < 1 {
@@ -155,7 +166,9 @@ func (s *sim) transmit(l int32, pid int32) {
 		p.stallSince = -1
 	}
 	bytes := s.pk[pid].bytes
-	p.credits--
+	if s.damp == nil {
+		p.credits-- // under a dampening policy the packet reserved it
+	}
 	ser := s.ser(bytes)
 	p.busyUntil = s.now + ser
 	t := s.nowTruth(l)

@@ -21,6 +21,10 @@ type nic struct {
 // pump forms packets of host h's injection queue while its injection port
 // has room.
 func (s *sim) pump(h int32) {
+	if s.damp != nil {
+		s.pumpDamp(h)
+		return
+	}
 	n := &s.nics[h]
 	for {
 		if n.cur < 0 {
@@ -38,9 +42,8 @@ func (s *sim) pump(h int32) {
 		}
 		pid := s.newPacket()
 		pk := &s.pk[pid]
-		s.nextID++
 		*pk = packet{
-			id: s.nextID, msg: n.cur, src: h, dst: m.Dst, out: l, sent: s.now,
+			id: s.nextPacketID(n.cur), msg: n.cur, src: h, dst: m.Dst, out: l, sent: s.now,
 			bytes: int32(min(int64(s.cfg.MTU), m.Bytes-int64(n.formed)*int64(s.cfg.MTU))),
 		}
 		pk.hdr.clear()
@@ -75,6 +78,9 @@ func (s *sim) arriveHost(l int32, h int32, pid int32) {
 
 // startConsume starts consuming the next received packet of host h, if any.
 func (s *sim) startConsume(h int32) {
+	if s.stopped != nil && s.stopped[h] {
+		return // a host that stopped receiving (a hot spot of Kuszmaul and Kuszmaul)
+	}
 	n := &s.nics[h]
 	ins := s.hostIn[s.hostInStart[h]:s.hostInStart[h+1]]
 	for i := range ins {

@@ -212,6 +212,7 @@ type jsonConfig struct {
 	Hash          string  `json:"hash"`
 	Restrict      string  `json:"restrict"`
 	FPConfidence  float64 `json:"false_positive_confidence"`
+	PacketIDs     string  `json:"packet_ids,omitempty"`
 	WindowUs      float64 `json:"window_us"`
 	Seed          uint64  `json:"seed"`
 }
@@ -238,6 +239,9 @@ func (r *Result) WriteJSON(out io.Writer, view View, d *Diagnosis) error {
 		},
 		View: r.ViewName(view), EndUs: float64(r.End) / 1e6, Events: r.Events, PacketHops: r.PacketHops,
 		Packets: r.Packets, WallS: r.Wall.Seconds(), Jobs: r.Jobs(), Diagnosis: d,
+	}
+	if c.PacketIDs != DefaultConfig().PacketIDs {
+		rep.Config.PacketIDs = c.PacketIDs
 	}
 	rows := r.Rows(view, false)
 	byWindow := map[int][]LinkRow{}

@@ -21,6 +21,16 @@ type packet struct {
 	hdr header
 }
 
+// dampState is what a packet needs under a dampening buffer policy
+// (buffers.go), kept beside the packet slab so that the FIFO switch's
+// packets stay small.
+type dampState struct {
+	// at is the link into the input buffer the packet waits in, nextWait
+	// the next packet waiting for the same output queue (−1 = none) and tag
+	// what its credit carries back (its buffer or destination).
+	at, nextWait, tag int32
+}
+
 // newPacket returns the index of a free packet slot.
 func (s *sim) newPacket() int32 {
 	if n := len(s.free); n > 0 {
@@ -29,6 +39,9 @@ func (s *sim) newPacket() int32 {
 		return p
 	}
 	s.pk = append(s.pk, packet{})
+	if s.damp != nil {
+		s.pkd = append(s.pkd, dampState{})
+	}
 	return int32(len(s.pk) - 1)
 }
 

@@ -41,6 +41,11 @@ type Plan struct {
 	Jobs []Job
 	// Msgs are the messages; a message's index is its id.
 	Msgs []Message
+	// Stopped lists hosts (host indices) that stop receiving: their
+	// consumers never take a packet, so traffic to them backs up into the
+	// network (the hot spots of Kuszmaul and Kuszmaul). A run with stopped
+	// hosts ends when only messages to them are left, or at Config.MaxTime.
+	Stopped []int32
 
 	gates    int32
 	sigStart []int32 // signals of message m: sig[sigStart[m]:sigStart[m+1]]

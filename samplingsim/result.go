@@ -27,6 +27,9 @@ type Result struct {
 	// Wall is the wall-clock time of the event loop and CPU the CPU time of
 	// its thread (0 where it cannot be measured).
 	Wall, CPU time.Duration
+	// Buffers measures the hot spots of a plan with stopped hosts (nil
+	// without).
+	Buffers *BufferStats
 
 	tallies [][]*tally // [job][window], nil entries = nothing received
 	z       float64    // false-positive threshold factor, 0 = none
@@ -57,6 +60,7 @@ func (s *sim) result(wall time.Duration) *Result {
 		}
 	}
 	r.Truth = s.truth
+	r.Buffers = s.bufferStats()
 	return r
 }
 

@@ -16,6 +16,7 @@ const (
 	streamSwitch = 1 // reservoir draws of the switches
 	streamTag    = 2 // which packets carry a header
 	streamMark   = 3 // probabilistic marking
+	streamIDs    = 4 // the connections' starting packet sequence numbers
 )
 
 // msgState is the progress of one message.
@@ -53,8 +54,21 @@ type sim struct {
 
 	nics        []nic
 	slow        []bool
+	stopped     []bool  // hosts that stopped receiving (nil = none)
 	hostIn      []int32 // in-links of host h: hostIn[hostInStart[h]:hostInStart[h+1]]
 	hostInStart []int32
+
+	// damp is the per-destination rule of a dampening buffer policy (nil
+	// = the FIFO switch); retTag holds the tags that the credits on their
+	// way carry, beside returns; serving is the output whose waiting
+	// packets are being served (−1 = none).
+	damp    *dampener
+	retTag  ringSlab[int32] // the tags of the credits on their way, by link
+	retTime ringSlab[Time]  // their arrival times
+	dret    []ring          // the ring state of both, by link
+	pkd     []dampState     // by packet slot, beside pk
+	formed  []int32         // packets formed per message (dampening NICs interleave messages)
+	serving int32
 
 	msgs      []msgState
 	done      int
@@ -64,7 +78,12 @@ type sim struct {
 
 	pk     []packet
 	free   []int32
-	nextID uint32
+	nextID uint32 // the last id of the global counter (idsGlobal)
+
+	ids     idKind
+	hashIDs bool     // whether packets need ids (the one-bit hash reads them)
+	msgConn []int32  // connection of each message (idsConnection)
+	connPSN []uint32 // next packet id of each connection
 
 	marker   marker
 	markAt   MarkPoint
@@ -249,6 +268,27 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	for h := range s.nics {
 		s.nics[h].cur = -1
 	}
+	if len(plan.Stopped) > 0 {
+		s.stopped = make([]bool, H)
+		for _, h := range plan.Stopped {
+			if h < 0 || int(h) >= H {
+				return nil, fmt.Errorf("stopped host %d out of range (the fabric has %d hosts)", h, H)
+			}
+			s.stopped[h] = true
+		}
+	}
+	var err error
+	if s.damp, err = parseBuffers(cfg.Buffers, bufferEnv{links: L, hosts: H, slots: s.bcap, seed: cfg.Seed}); err != nil {
+		return nil, err
+	}
+	s.serving = -1
+	if s.damp != nil {
+		s.retTag = newRingSlab[int32](L, s.bcap)
+		s.retTime = newRingSlab[Time](L, s.bcap)
+		s.dret = make([]ring, L)
+		s.formed = make([]int32, len(plan.Msgs))
+		s.formed = make([]int32, len(plan.Msgs))
+	}
 	s.slow = make([]bool, H)
 	for _, h := range cfg.SlowHosts {
 		if h < 0 || int(h) >= H {
@@ -286,6 +326,7 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 			gfill[m.Wait]++
 		}
 	}
+	s.setupIDs()
 	jobs := max(len(plan.Jobs), 1)
 	s.tallies = make([][]*tally, jobs)
 	return s, nil
@@ -305,6 +346,9 @@ func (s *sim) run() error {
 		e := s.q.pop()
 		if s.cfg.MaxTime > 0 && e.t > s.cfg.MaxTime {
 			s.now = s.cfg.MaxTime
+			if s.stopped != nil {
+				return nil // traffic to hosts that stopped receiving never ends: the limit is the end
+			}
 			return fmt.Errorf("stopped at the time limit %s with %d of %d messages unfinished",
 				FormatTime(s.cfg.MaxTime), len(s.msgs)-s.done, len(s.msgs))
 		}
@@ -321,7 +365,11 @@ func (s *sim) run() error {
 				s.arriveSwitch(e.a, e.b)
 			}
 		case evWake:
-			s.onWake(e.a)
+			if s.damp != nil {
+				s.wakeDamp(e.a)
+			} else {
+				s.onWake(e.a)
+			}
 		case evConsumed:
 			s.onConsumed(e.a, e.b)
 		case evReady:
@@ -336,6 +384,11 @@ func (s *sim) run() error {
 
 // stuck explains why messages did not finish when the event queue ran dry.
 func (s *sim) stuck() error {
+	if s.stopped != nil {
+		// Hosts that stopped receiving hold their traffic for ever; what
+		// it blocks is the measurement (BufferStats), not a failure.
+		return nil
+	}
 	inFlight := len(s.pk) - len(s.free)
 	waiting := 0
 	for i := range s.msgs {
@@ -438,7 +491,7 @@ func (s *sim) mark(pid int32, l int32, q int32) {
 	pk := &s.pk[pid]
 	if pk.tagged && s.fromHost[l] < 0 {
 		env := &s.hopArgs
-		env.id, env.link, env.code, env.congested = pk.id, l, s.codes[l], cong
+		env.id, env.pid, env.link, env.code, env.congested = pk.id, pid, l, s.codes[l], cong
 		s.scheme.hop(&pk.hdr, env)
 	}
 }
@@ -461,7 +514,7 @@ func (s *sim) receive(pid int32) {
 		s.tallies[job] = ts
 	}
 	env := &s.recvArgs
-	env.id, env.t, env.bytes, env.now = pk.id, ts[w], int64(pk.bytes), s.now
+	env.id, env.pid, env.t, env.bytes, env.now = pk.id, pid, ts[w], int64(pk.bytes), s.now
 	if s.scheme.probabilistic {
 		env.cands, env.codes = s.candidates(pk.src, pk.dst)
 	}

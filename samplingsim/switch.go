@@ -30,7 +30,7 @@ func (s *sim) popIn(l int32) int32 {
 	in := &s.in[l]
 	s.occupancy(l, bufferArea, in.buf.n, &in.since)
 	pk := s.buffers.pop(&in.buf, l)
-	s.returnCredit(l)
+	s.returnCredit(l, pk)
 	return pk
 }
 
@@ -48,11 +48,15 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 	if s.markAt == MarkArrival {
 		s.mark(pid, out, s.out[out].queue.n+1)
 	}
+	if s.damp != nil {
+		s.arriveDamp(l, pid, out)
+		return
+	}
 	// Fast path: nothing ahead in the input buffer and room in the output
 	// queue: the packet moves on at once and its slot frees right away.
 	if op := &s.out[out]; s.in[l].buf.n == 0 && op.queue.n < s.qcap && op.waitHead < 0 {
 		s.in[l].since = s.now
-		s.returnCredit(l)
+		s.returnCredit(l, pid)
 		s.enqueue(out, pid)
 		return
 	}
@@ -88,6 +92,10 @@ func (s *sim) advance(l int32) {
 // serveWaiters is the arbiter of output queue o: while there is room, the
 // input port that has waited longest moves its head packet in.
 func (s *sim) serveWaiters(o int32) {
+	if s.damp != nil {
+		s.serveDamp(o)
+		return
+	}
 	op := &s.out[o]
 	for op.waitHead >= 0 && op.queue.n < s.qcap {
 		l := op.waitHead

@@ -65,6 +65,9 @@ func (b *JobBuilder) Send(src, dst int, bytes int64, wait int32, signals ...int3
 		Start: b.start, Wait: wait}, signals...)
 }
 
+// Stop makes rank r stop receiving (see Plan.Stopped).
+func (b *JobBuilder) Stop(r int) { b.plan.Stopped = append(b.plan.Stopped, b.hosts[r]) }
+
 // JobSpec describes a job of a plan.
 type JobSpec struct {
 	// Name names the job (default: its workload's name).
