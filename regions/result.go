@@ -64,23 +64,23 @@ type Result struct {
 }
 
 // Extract segments every window of s on f (graph g, built by FabricGraph
-// for p.Delta) and tracks the regions across windows.
-func Extract(f *lft.Fabric, name string, g *Graph, p Params, s Series) (*Result, error) {
-	seg, err := NewSegmenter(g, p)
-	if err != nil {
-		return nil, err
-	}
+// for p.Delta) on threads goroutines (< 1: all cores) and tracks the
+// regions across windows. The result does not depend on threads.
+func Extract(f *lft.Fabric, name string, g *Graph, p Params, s Series, threads int) (*Result, error) {
 	if len(s.Times) != len(s.Values) {
 		return nil, fmt.Errorf("%d window times for %d windows", len(s.Times), len(s.Values))
 	}
+	if g.NumCables() != len(f.Links) {
+		return nil, fmt.Errorf("graph of %d cables for a fabric of %d links", g.NumCables(), len(f.Links))
+	}
 	tr := NewTracker(g.NumCables())
 	res := &Result{Fabric: name, Source: s.Source, Params: p, Metric: g.Metric, f: f}
-	for w, vals := range s.Values {
-		sg, err := seg.Segment(vals)
-		if err != nil {
-			return nil, fmt.Errorf("window %d (time %v): %w", w, s.Times[w], err)
-		}
+	err := Run(g, p, len(s.Values), threads, func(w int) []float64 { return s.Values[w] }, func(w int, sg Segment) error {
 		res.Windows = append(res.Windows, tr.Add(s.Times[w], sg))
+		return nil
+	})
+	if err != nil {
+		return nil, err
 	}
 	res.Tracks = tr.Tracks()
 	res.Transitions = tr.Transitions()
@@ -246,3 +246,52 @@ func (r *Result) Write(w io.Writer, format string) error {
 	}
 	return fmt.Errorf("unknown format %q: want text or json", format)
 }
+
+// CheckFormat reports whether format is one of the output formats.
+func CheckFormat(format string) error {
+	if format != "text" && format != "json" {
+		return fmt.Errorf("unknown format %q: want text or json", format)
+	}
+	return nil
+}
+
+// ExtractFabric builds the graph of f for p.Delta (L1 on a generated torus
+// or mesh, whose network nw has a grid; hops otherwise) and extracts the
+// regions of s.
+func ExtractFabric(f *lft.Fabric, name string, nw *gen.Network, p Params, s Series, threads int) (*Result, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	var grid *gen.Grid
+	if nw != nil {
+		grid = nw.Grid
+	}
+	g, err := FabricGraph(f, grid, p.Delta)
+	if err != nil {
+		return nil, err
+	}
+	return Extract(f, name, g, p, s, threads)
+}
+
+// Help describes the command for orcs regions --help.
+const Help = `Congestion regions after Monet (NSDI 2020): per time window, the fabric's
+directed cables are segmented into regions of similar stall (percent of the
+window stalled for credits) in four stages: (1) cables within δ whose values
+differ by at most θp, transitively; (2) neighbouring regions whose means
+differ by at most θr; (3) regions smaller than σ merged into the neighbour of
+closest mean; (4) the rest smaller than σ dropped. Severity by mean stall:
+negligible < 5 %, low 5–15 %, medium 15–25 %, high > 25 %. Regions that
+overlap from one window to the next form tracks (duration, growth, severity
+transitions).
+
+Sources (one): --counters CSV (time,from,from_port,to,to_port,stall_percent),
+--perfquery SNAPSHOT... (perfquery [-x] output; 100·ΔPortXmitWait /
+(ΔPortXmitData + ΔPortXmitWait) per port, on a --topo fabric with LIDs),
+--samplingsim RUN.json (credit stall of the simulation's ground truth),
+--analyzer LOADS.csv (get_cable_cong loads, 100 · load / largest load).
+--synthetic torus|fattree runs Monet's synthetic benchmark instead.
+
+Examples:
+  orcs regions -i fabric.dot --counters stalls.csv --format json
+  orcs regions --topo ibnetdiscover.txt --perfquery t0.txt --perfquery t1.txt
+  orcs regions --synthetic torus --samples 100 --seed 1 --theta-p 12 --theta-r 8`

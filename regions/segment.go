@@ -93,6 +93,21 @@ func (u *unionFind) find(x int32) int32 {
 	return x
 }
 
+// link joins the set of the root x with the set of y and returns the new
+// root.
+func (u *unionFind) link(x, y int32) int32 {
+	y = u.find(y)
+	if x == y {
+		return x
+	}
+	if u.size[x] < u.size[y] || (u.size[x] == u.size[y] && y < x) {
+		x, y = y, x
+	}
+	u.parent[y] = x
+	u.size[x] += u.size[y]
+	return x
+}
+
 // union joins the sets of x and y and returns the new root.
 func (u *unionFind) union(x, y int32) int32 {
 	x, y = u.find(x), u.find(y)
@@ -168,7 +183,6 @@ type Segmenter struct {
 	stamp         []int32
 	label2        []int32 // cable → stage-2 region
 	sum2          []float64
-	mx2           []float64
 	size2         []int32
 	memStart      []int32 // CSR of cables per stage-2 region
 	members       []int32
@@ -213,7 +227,7 @@ func (s *Segmenter) Segment(values []float64) (Segment, error) {
 		return Segment{}, fmt.Errorf("%d values for %d cables", len(values), g.n)
 	}
 	for c, v := range values {
-		if math.IsNaN(v) || math.IsInf(v, 0) {
+		if v != v || v > math.MaxFloat32 || v < -math.MaxFloat32 {
 			return Segment{}, fmt.Errorf("cable %d: stall value %v", c, v)
 		}
 		s.vals[c] = float64(float32(v))
@@ -239,15 +253,9 @@ func (s *Segmenter) Segment(values []float64) (Segment, error) {
 	}
 	s.uf1.reset(g.n)
 	s.closure(s.vals, s.p.ThetaP, &s.uf1)
+	s.mean1 = grow(s.mean1, g.n)
+	s.cnt = growI(s.cnt, g.n)
 	r1 := s.compact(&s.uf1, s.label1, nil)
-	s.mean1 = grow(s.mean1, r1)
-	s.cnt = growI(s.cnt, r1)
-	clear(s.mean1)
-	clear(s.cnt)
-	for c, r := range s.label1 {
-		s.mean1[r] += s.vals[c]
-		s.cnt[r]++
-	}
 	for r := range r1 {
 		s.mean1[r] /= float64(s.cnt[r])
 	}
@@ -260,17 +268,12 @@ func (s *Segmenter) Segment(values []float64) (Segment, error) {
 
 	// Stage 3 and 4.
 	s.sum2 = grow(s.sum2, r2)
-	s.mx2 = grow(s.mx2, r2)
 	s.size2 = growI(s.size2, r2)
 	clear(s.sum2)
 	clear(s.size2)
-	for r := range r2 {
-		s.mx2[r] = math.Inf(-1)
-	}
 	for c, r := range s.label2 {
 		s.sum2[r] += s.vals[c]
 		s.size2[r]++
-		s.mx2[r] = max(s.mx2[r], s.vals[c])
 	}
 	s.mergeSmall(r2)
 
@@ -332,7 +335,9 @@ func buildSegment(label []int32, regs []Region, vals []float64) Segment {
 		all[fill[l]] = int32(c)
 		fill[l]++
 		sums[l] += vals[c]
-		regs[l].Max = max(regs[l].Max, vals[c])
+		if v := vals[c]; v > regs[l].Max {
+			regs[l].Max = v
+		}
 	}
 	kept := regs[:0]
 	for i := range regs {
@@ -422,15 +427,23 @@ func (s *Segmenter) closure(vals []float64, theta float64, uf *unionFind) {
 		base := g.atomStart[a]
 		its := s.items[base : base+s.icnt[a]]
 		nr := int32(0)
-		for i, it := range its {
+		hi, root := 0.0, int32(-1)
+		for _, it := range its {
 			v := vals[it]
-			if i > 0 && v-s.runHi[base+nr-1] <= theta {
-				uf.union(s.runRep[base+nr-1], it)
-				s.runHi[base+nr-1] = v
+			if root >= 0 && v-hi <= theta {
+				root = uf.link(root, it)
+				hi = v
 				continue
 			}
-			s.runLo[base+nr], s.runHi[base+nr], s.runRep[base+nr] = v, v, it
+			if root >= 0 {
+				s.runHi[base+nr-1], s.runRep[base+nr-1] = hi, root
+			}
+			s.runLo[base+nr] = v
 			nr++
+			hi, root = v, uf.find(it)
+		}
+		if root >= 0 {
+			s.runHi[base+nr-1], s.runRep[base+nr-1] = hi, root
 		}
 		s.rcnt[a] = nr
 	}
@@ -460,7 +473,9 @@ func (s *Segmenter) closure(vals []float64, theta float64, uf *unionFind) {
 		for _, r := range s.merge {
 			if rep >= 0 && s.runLo[r]-hi <= theta {
 				uf.union(rep, s.runRep[r])
-				hi = max(hi, s.runHi[r])
+				if s.runHi[r] > hi {
+					hi = s.runHi[r]
+				}
 				continue
 			}
 			hi, rep = s.runHi[r], s.runRep[r]
@@ -486,7 +501,9 @@ func (s *Segmenter) sweep2(a, b int32, theta float64, uf *unionFind) {
 		}
 		if rep >= 0 && s.runLo[r]-hi <= theta {
 			uf.union(rep, s.runRep[r])
-			hi = max(hi, s.runHi[r])
+			if s.runHi[r] > hi {
+				hi = s.runHi[r]
+			}
 			continue
 		}
 		hi, rep = s.runHi[r], s.runRep[r]
@@ -494,8 +511,10 @@ func (s *Segmenter) sweep2(a, b int32, theta float64, uf *unionFind) {
 }
 
 // compact labels every element of uf by a dense index of its root, in
-// order of first appearance; with via, element c is via[c] (a cable's
-// stage-1 region) and the label is written per cable.
+// order of first appearance, and returns the number of roots. Without via
+// (stage 1) the elements are the cables, and the sums and counts of their
+// values per region go to s.mean1 and s.cnt; with via, element c is via[c]
+// (a cable's stage-1 region) and the label is written per cable.
 func (s *Segmenter) compact(uf *unionFind, label, via []int32) int {
 	n := len(uf.parent)
 	idx := growI(s.stamp, n)
@@ -504,21 +523,25 @@ func (s *Segmenter) compact(uf *unionFind, label, via []int32) int {
 		idx[i] = -1
 	}
 	next := int32(0)
-	get := func(x int32) int32 {
+	for c := range label {
+		x := int32(c)
+		if via != nil {
+			x = via[c]
+		}
 		r := uf.find(x)
-		if idx[r] < 0 {
-			idx[r] = next
+		l := idx[r]
+		if l < 0 {
+			l = next
+			idx[r] = l
 			next++
+			if via == nil {
+				s.mean1[l], s.cnt[l] = 0, 0
+			}
 		}
-		return idx[r]
-	}
-	if via == nil {
-		for c := range label {
-			label[c] = get(int32(c))
-		}
-	} else {
-		for c := range label {
-			label[c] = get(via[c])
+		label[c] = l
+		if via == nil {
+			s.mean1[l] += s.vals[c]
+			s.cnt[l]++
 		}
 	}
 	return int(next)
@@ -674,7 +697,6 @@ func (s *Segmenter) join(a, b int32) {
 	}
 	s.sum2[root] += s.sum2[other]
 	s.size2[root] += s.size2[other]
-	s.mx2[root] = max(s.mx2[root], s.mx2[other])
 	s.chain[s.tail[root]] = other
 	s.tail[root] = s.tail[other]
 }

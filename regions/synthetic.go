@@ -1,7 +1,9 @@
 package regions
 
 import (
+	"encoding/json"
 	"fmt"
+	"io"
 	"math"
 	"slices"
 
@@ -398,4 +400,33 @@ func meanOf(v []float64, cables []int32) float64 {
 		sum += v[c]
 	}
 	return sum / float64(max(len(cables), 1))
+}
+
+// Synthetic runs the benchmark of kind (torus or fattree) with p over
+// samples samples of seed.
+func Synthetic(kind string, p Params, samples int, seed uint64) (BenchResult, error) {
+	if err := p.Check(); err != nil {
+		return BenchResult{}, err
+	}
+	if samples < 1 {
+		return BenchResult{}, fmt.Errorf("%d samples: want at least 1", samples)
+	}
+	b, err := NewBench(kind, p.Delta)
+	if err != nil {
+		return BenchResult{}, err
+	}
+	return RunBench(b, p, samples, seed)
+}
+
+// Write writes the benchmark result as text or JSON.
+func (r BenchResult) Write(w io.Writer, format string) error {
+	if format == "json" {
+		enc := json.NewEncoder(w)
+		enc.SetIndent("", " ")
+		return enc.Encode(r)
+	}
+	p := r.Params
+	_, err := fmt.Fprintf(w, "synthetic %s benchmark, %d samples, seed %d, θp %g, θr %g, σ %d, δ %d, smoothing %d\nscore %.3f  precision %.3f  recall %.3f\n",
+		r.Kind, r.Samples, r.Seed, p.ThetaP, p.ThetaR, p.Sigma, p.Delta, p.Smooth, r.Score, r.Precision, r.Recall)
+	return err
 }
