@@ -50,11 +50,12 @@ type Graph struct {
 	cliqStart, cliqAtoms []int32
 	// atom a lies in the cliques atomCliqs[atomCliqStart[a]:atomCliqStart[a+1]].
 	atomCliqStart, atomCliqs []int32
-	// On grids, the atoms within distance 1 of atom a (itself included)
-	// are nearAtoms[nearStart[a]:nearStart[a+1]]: the neighbourhood of the
-	// median filter (nil on hop graphs, whose atoms already are the cables
-	// at one node).
-	nearStart, nearAtoms []int32
+	// The median filter's neighbourhood of cable c is
+	// nearCables[nearStart[c]:nearStart[c+1]] (c included): on grids the
+	// cables within L1 distance 1, on hop graphs the cables between the
+	// same two nodes (both directions; the cables at a node are too many
+	// and too different for a median).
+	nearStart, nearCables []int32
 }
 
 // NumCables returns the number of cables (vertices).
@@ -123,6 +124,16 @@ func HopGraph(numNodes int, cables []Cable, delta int) (*Graph, error) {
 			return nil, fmt.Errorf("cable %d: node out of range", i)
 		}
 	}
+	pair := map[[2]int32][]int32{}
+	for i, c := range cables {
+		k := [2]int32{min(c.From, c.To), max(c.From, c.To)}
+		pair[k] = append(pair[k], int32(i))
+	}
+	nc := make([][]int32, len(cables))
+	for i, c := range cables {
+		nc[i] = pair[[2]int32{min(c.From, c.To), max(c.From, c.To)}]
+	}
+	g.nearStart, g.nearCables = csr(nc)
 	if delta == 0 {
 		atoms := make([][]int32, len(cables))
 		for i := range cables {
@@ -286,7 +297,7 @@ func GridGraph(cables []Cable, coord func(node int32) []int, dims []int, torus b
 	// Cliques: every pair of distinct points within 2δ (doubled units).
 	offsets := l1Offsets(D, 2*delta)
 	var cliques [][]int32
-	near := make([][]int32, len(atoms))
+	near := make([][]int32, len(atoms)) // atoms within distance 1
 	q := make([]int, D)
 	for at, p := range pts {
 		near[at] = append(near[at], int32(at))
@@ -323,7 +334,18 @@ func GridGraph(cables []Cable, coord func(node int32) []int, dims []int, torus b
 	// On a small torus two offsets can reach the same point: drop repeats.
 	slices.SortFunc(cliques, func(x, y []int32) int { return slices.Compare(x, y) })
 	cliques = slices.CompactFunc(cliques, func(x, y []int32) bool { return slices.Equal(x, y) })
-	g.nearStart, g.nearAtoms = csr(near)
+	nc := make([][]int32, len(cables))
+	for at, cs := range atoms {
+		var list []int32
+		for _, b := range near[at] {
+			list = append(list, atoms[b]...)
+		}
+		slices.Sort(list)
+		for _, c := range cs {
+			nc[c] = list
+		}
+	}
+	g.nearStart, g.nearCables = csr(nc)
 	return g.finish(atoms, cliques), nil
 }
 

@@ -129,4 +129,3 @@ func (in Inputs) Read(f *lft.Fabric) (Series, []string, error) {
 	s, err := rd(r, name, f)
 	return s, nil, err
 }
-

@@ -725,22 +725,14 @@ func (s *Segmenter) atomRegionsUnsorted(label []int32, nr int) {
 }
 
 // medianFilter replaces every cable's value by the median of the values of
-// the cables in its atoms (itself included).
+// its neighbourhood (Graph.nearCables).
 func (s *Segmenter) medianFilter() {
 	g := s.g
 	s.smooth = grow(s.smooth, g.n)
 	for c := range g.n {
 		s.med = s.med[:0]
-		for _, a := range g.cabAtoms[g.cabStart[c]:g.cabStart[c+1]] {
-			near := []int32{a}
-			if g.nearStart != nil {
-				near = g.nearAtoms[g.nearStart[a]:g.nearStart[a+1]]
-			}
-			for _, b := range near {
-				for _, d := range g.atomCables[g.atomStart[b]:g.atomStart[b+1]] {
-					s.med = append(s.med, s.vals[d])
-				}
-			}
+		for _, d := range g.nearCables[g.nearStart[c]:g.nearStart[c+1]] {
+			s.med = append(s.med, s.vals[d])
 		}
 		slices.Sort(s.med)
 		m := len(s.med)

@@ -26,8 +26,10 @@ const (
 	SynthNoise     = 2.5
 	SynthMaxPlant  = 8
 	// SynthFatTree is the fat tree of the benchmark's tree variant: a
-	// 3-level 8-ary tree, 512 hosts, 192 switches, 3072 directed cables.
-	SynthFatTree = "kary:k=8,n=3"
+	// 3-level 16-ary tree, 4096 hosts, 768 switches, 24 576 directed
+	// cables (planted sub-trees cover about as much of it as the cuboids
+	// of the torus).
+	SynthFatTree = "kary:k=16,n=3"
 	// SignificantStall is the mean below which a region is ignored by the
 	// score (Monet: "< 5 %").
 	SignificantStall = 5.0
@@ -192,8 +194,9 @@ func (b *Bench) cuboid(r *rng.Stream) []int32 {
 }
 
 // subtree draws a connected sub-tree of the fat tree: a random switch of
-// the middle or top level, 3 to all of its down cables, and below each
-// switch reached 3 to all of its down cables again, both directions.
+// the middle or top level, 3 to 9 of its down cables (as a cuboid has 3
+// to 9 links a side), and below each switch reached 3 to 9 of its down
+// cables again, both directions of each.
 func (b *Bench) subtree(r *rng.Stream) []int32 {
 	f := b.Fabric
 	lvl := 1 + r.IntN(b.tree.Levels-1)
@@ -207,7 +210,7 @@ func (b *Bench) subtree(r *rng.Stream) []int32 {
 			return
 		}
 		r.ShuffleInt32(down)
-		k := min(len(down), 3+r.IntN(max(len(down)-2, 1)))
+		k := min(len(down), SynthMinSide+r.IntN(SynthMaxSide-SynthMinSide+1))
 		for _, l := range down[:k] {
 			out = append(out, l, b.reverse(l))
 			grow(f.Links[l].To)
@@ -285,9 +288,11 @@ func ScoreSample(s Sample, credit, inq Segment) Score {
 			overlap[inCredit[c]]++
 			overlap[inInq[c]]++
 		}
+		// the largest overlap; of equal overlaps the smaller region (the
+		// larger IoU)
 		best, inter := 0, 0
 		for j := 1; j <= m; j++ {
-			if overlap[j] > inter {
+			if overlap[j] > inter || (overlap[j] == inter && inter > 0 && len(found[j-1].Cables) < len(found[best-1].Cables)) {
 				best, inter = j, overlap[j]
 			}
 		}
