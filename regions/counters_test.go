@@ -153,7 +153,7 @@ func TestCounterDelta(t *testing.T) {
 		reset, satured bool
 	}{
 		{10, 25, false, 15, false, false},
-		{25, 10, false, 10, true, false},     // cleared, counted 10 since
+		{25, 10, false, 10, true, false}, // cleared, counted 10 since
 		{10, 1 << 40, true, 1<<40 - 10, false, false},
 		{100, 0xffffffff, false, 0xffffffff - 100, false, true}, // stopped at the 32-bit bound
 		{100, 0xffffffff, true, 0xffffffff - 100, false, false}, // a 64-bit counter passes it
