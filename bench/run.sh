@@ -36,3 +36,6 @@ e2e "10648 hosts (314 MB dot): load + 1000 runs bisect_fb_sym/hist_acc_band" \
 bin/orcs gen kary:k=8,n=3 -o "$out/kary-512.dot" 2>/dev/null
 e2e "512 hosts: load + 100000 runs bisect_fb_sym/hist_acc_band" \
   bin/orcs -i "$out/kary-512.dot" -p bisect_fb_sym --metric hist_acc_band -n 100000 --seed 1
+
+echo "== congestion regions: 10 000 windows on the 4096-host 16-ary 3-tree (all cores)"
+go test -run '^$' -bench 'Regions10k|Segment4096' -benchtime 1x ./regions/ | tee "$out/regions.txt" | grep Benchmark

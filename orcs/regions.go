@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"runtime"
@@ -8,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"orcs/regions"
+	"orcs/sim"
 	"orcs/source"
 )
 
@@ -24,7 +26,7 @@ func init() {
 			&cli.StringFlag{Name: "analyzer", Usage: "cable loads written by orcs --metric get_cable_cong --format csv: `FILE`"},
 			&cli.StringFlag{Name: "synthetic", Usage: "run Monet's synthetic benchmark on a `torus|fattree` instead"},
 			&cli.IntFlag{Name: "samples", Value: 100, Usage: "synthetic samples"},
-			&cli.Uint64Flag{Name: "seed", Value: 1, Usage: "synthetic seed"},
+			&cli.StringFlag{Name: "seed", Value: "1", Usage: "random seed `S` of the synthetic samples"},
 			&cli.Float64Flag{Name: "theta-p", Value: d.ThetaP, Usage: "θp: stall difference of cables in one region (percentage points)"},
 			&cli.Float64Flag{Name: "theta-r", Value: d.ThetaR, Usage: "θr: mean difference of regions merged in stage 2"},
 			&cli.IntFlag{Name: "sigma", Value: d.Sigma, Usage: "σ: smallest region, in cables"},
@@ -40,11 +42,12 @@ func init() {
 
 func regionsAction(c *cli.Context) error {
 	p := regions.Params{ThetaP: c.Float64("theta-p"), ThetaR: c.Float64("theta-r"), Sigma: c.Int("sigma"), Delta: c.Int("delta"), Smooth: c.Int("smooth")}
-	if err := regions.CheckFormat(c.String("format")); err != nil {
+	if err := errors.Join(regions.CheckFormat(c.String("format")), p.Check()); err != nil {
 		return fmt.Errorf("regions: %w", err)
 	}
 	if kind := c.String("synthetic"); kind != "" {
-		res, err := regions.Synthetic(kind, p, c.Int("samples"), c.Uint64("seed"))
+		seed, _, err := sim.ParseSeed(c.String("seed"))
+		res, err := regions.Synthetic(kind, p, c.Int("samples"), seed, err)
 		if err != nil {
 			return fmt.Errorf("regions: %w", err)
 		}

@@ -223,7 +223,7 @@ func bruteStages12(dist [][]int, vals []float64, p Params) [][]int32 {
 // 3 and 4 do nothing.
 func TestClosuresMatchDefinition(t *testing.T) {
 	r := rng.New(11, 0)
-	for trial := range 300 {
+	for trial := range 2000 {
 		nodes := 2 + r.IntN(9)
 		var cables []Cable
 		for range 1 + r.IntN(16) {

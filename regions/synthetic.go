@@ -2,6 +2,7 @@ package regions
 
 import (
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -408,9 +409,10 @@ func meanOf(v []float64, cables []int32) float64 {
 }
 
 // Synthetic runs the benchmark of kind (torus or fattree) with p over
-// samples samples of seed.
-func Synthetic(kind string, p Params, samples int, seed uint64) (BenchResult, error) {
-	if err := p.Check(); err != nil {
+// samples samples of seed; a non-nil seedErr (from parsing the seed) is
+// returned first.
+func Synthetic(kind string, p Params, samples int, seed uint64, seedErr error) (BenchResult, error) {
+	if err := errors.Join(seedErr, p.Check()); err != nil {
 		return BenchResult{}, err
 	}
 	if samples < 1 {

@@ -107,7 +107,7 @@ func TestSyntheticBench(t *testing.T) {
 		{"torus", Params{ThetaP: 8, ThetaR: 8, Sigma: 20, Delta: 2, Smooth: 1}, 0.70},
 		{"fattree", Params{ThetaP: 8, ThetaR: 8, Sigma: 20, Delta: 2, Smooth: 1}, 0.65},
 	} {
-		r, err := Synthetic(tc.kind, tc.p, 10, 1)
+		r, err := Synthetic(tc.kind, tc.p, 10, 1, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
