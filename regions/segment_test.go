@@ -221,6 +221,20 @@ func bruteStages12(dist [][]int, vals []float64, p Params) [][]int32 {
 // The clique cover gives exactly the closures of the definition: random
 // graphs, δ 0–4, random values with ties and near-ties; σ 0 so that stages
 // 3 and 4 do nothing.
+// Within one node (a switch and three hosts) the chain is transitive too:
+// 0, 3 and 6 are one region with θp 4, although 0 and 6 differ by 6.
+func TestStage1ChainsAtOneNode(t *testing.T) {
+	cables := []Cable{{0, 1}, {0, 2}, {0, 3}, {0, 4}}
+	g, err := HopGraph(5, cables, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := groups(segment(t, g, Params{ThetaP: 4, Delta: 1}, []float64{6, 0, 3, 20}))
+	if want := [][]int32{{0, 1, 2}, {3}}; !slices.EqualFunc(got, want, slices.Equal) {
+		t.Errorf("regions %v, want %v", got, want)
+	}
+}
+
 func TestClosuresMatchDefinition(t *testing.T) {
 	r := rng.New(11, 0)
 	for trial := range 2000 {
