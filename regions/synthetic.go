@@ -437,3 +437,41 @@ func (r BenchResult) Write(w io.Writer, format string) error {
 		r.Kind, r.Samples, r.Seed, p.ThetaP, p.ThetaR, p.Sigma, p.Delta, p.Smooth, r.Score, r.Precision, r.Recall)
 	return err
 }
+
+// Oracle returns the segmentations of s's credit and inq stalls that know
+// the planted regions: every distinct set of overlapping planted regions
+// of a stall is a region of its own (what a perfect segmentation by value
+// finds), the rest of the cables in none. Its score bounds what a
+// segmentation by stall value can reach on the benchmark.
+func Oracle(s Sample) (credit, inq Segment) {
+	mk := func(onInq bool, vals []float64) Segment {
+		n := len(vals)
+		key := make([]string, n)
+		for k, p := range s.Planted {
+			if s.OnInq[k] != onInq {
+				continue
+			}
+			for _, c := range p {
+				key[c] += fmt.Sprintf("%d,", k)
+			}
+		}
+		ids := map[string]int32{}
+		label := make([]int32, n)
+		var regs []Region
+		for c := range n {
+			label[c] = -1
+			if key[c] == "" {
+				continue
+			}
+			id, ok := ids[key[c]]
+			if !ok {
+				id = int32(len(regs))
+				ids[key[c]] = id
+				regs = append(regs, Region{})
+			}
+			label[c] = id
+		}
+		return buildSegment(label, regs, vals)
+	}
+	return mk(false, s.Values), mk(true, s.Inq)
+}

@@ -117,3 +117,30 @@ func TestSyntheticBench(t *testing.T) {
 		}
 	}
 }
+
+// The ceiling of the README: the oracle's mean score over the 100 samples
+// of seed 1 (every overlap of planted regions is a region of its own and
+// counts in m).
+func TestOracleCeiling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws 200 samples")
+	}
+	for _, tc := range []struct {
+		kind string
+		want float64
+	}{{"torus", 0.860}, {"fattree", 0.730}} {
+		b, err := NewBench(tc.kind, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0.0
+		for i := range 100 {
+			s := b.Sample(1, i)
+			c, q := Oracle(s)
+			sum += ScoreSample(s, c, q).Score
+		}
+		if got := sum / 100; math.Abs(got-tc.want) > 0.0005 {
+			t.Errorf("%s: oracle %.4f, the README says %.3f", tc.kind, got, tc.want)
+		}
+	}
+}
