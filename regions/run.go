@@ -24,30 +24,52 @@ func Run(g *Graph, p Params, n, threads int, values func(w int) []float64, sink 
 		}
 		segs[i] = s
 	}
+	// Batches of windows are segmented while the previous batch goes to
+	// sink: two buffers, one being filled, one being drained.
 	batch := 8 * threads
-	out := make([]Segment, batch)
-	errs := make([]error, batch)
-	for lo := 0; lo < n; lo += batch {
-		hi := min(n, lo+batch)
-		var wg sync.WaitGroup
+	type buf struct {
+		lo, hi int
+		out    []Segment
+		errs   []error
+		wg     sync.WaitGroup
+	}
+	bufs := [2]*buf{{out: make([]Segment, batch), errs: make([]error, batch)}, {out: make([]Segment, batch), errs: make([]error, batch)}}
+	start := func(b *buf, lo int) {
+		b.lo, b.hi = lo, min(n, lo+batch)
 		for t := range threads {
-			wg.Add(1)
+			b.wg.Add(1)
 			go func() {
-				defer wg.Done()
-				for w := lo + t; w < hi; w += threads {
-					out[w-lo], errs[w-lo] = segs[t].Segment(values(w))
+				defer b.wg.Done()
+				for w := b.lo + t; w < b.hi; w += threads {
+					b.out[w-b.lo], b.errs[w-b.lo] = segs[t].Segment(values(w))
 				}
 			}()
 		}
-		wg.Wait()
-		for w := lo; w < hi; w++ {
-			if errs[w-lo] != nil {
-				return errs[w-lo]
+	}
+	// Only one batch is segmented at a time (goroutine t uses segs[t]);
+	// the results of the other own no segmenter memory.
+	drain := func(b *buf) error {
+		for w := b.lo; w < b.hi; w++ {
+			if b.errs[w-b.lo] != nil {
+				return b.errs[w-b.lo]
 			}
-			if err := sink(w, out[w-lo]); err != nil {
+			if err := sink(w, b.out[w-b.lo]); err != nil {
 				return err
 			}
-			out[w-lo] = Segment{}
+			b.out[w-b.lo] = Segment{}
+		}
+		return nil
+	}
+	start(bufs[0], 0)
+	for i, lo := 0, 0; lo < n; i, lo = i+1, lo+batch {
+		cur, next := bufs[i%2], bufs[(i+1)%2]
+		cur.wg.Wait()
+		if lo+batch < n {
+			start(next, lo+batch)
+		}
+		if err := drain(cur); err != nil {
+			next.wg.Wait()
+			return err
 		}
 	}
 	return nil

@@ -143,10 +143,11 @@ func (u *unionFind) union(x, y int32) int32 {
 // Both closures are exact and never list pairs: within one atom or clique
 // of the graph every cable is within δ of every other, and the closure of
 // "values differ by at most θ" over a set is the chain of its sorted values
-// with gaps of at most θ. So each atom's cables, visited in value order,
-// form runs [lo, hi] with inner gaps ≤ θ; two runs of one clique join when
-// their intervals come within θ of each other, found by one sweep over the
-// runs in order of lo.
+// with gaps of at most θ. So each atom's cables form runs [lo, hi] with
+// inner gaps ≤ θ (found by buckets of width θ in stage 1, see bucketRuns,
+// and by sorting in stage 2); two runs of one clique join when their
+// intervals come within θ of each other, found by one sweep over the runs
+// in order of lo.
 //
 // With Params.Smooth > 0 the values are first replaced, Smooth times, by
 // the median over each cable's atoms (the cables at its two ends, or at
@@ -160,12 +161,7 @@ type Segmenter struct {
 	g *Graph
 	p Params
 
-	vals   []float64 // values of the current window (float32-exact)
-	order  []int32   // cables in increasing value
-	keys   []uint32
-	tmpO   []int32
-	tmpK   []uint32
-	counts []int32
+	vals []float64 // values of the current window (float32-exact)
 
 	items  []int32 // per atom, its items (cables or regions) at atomStart offsets
 	icnt   []int32 // per atom, the number of items
@@ -189,6 +185,7 @@ type Segmenter struct {
 	chain, tail   []int32 // merged stage-2 regions, linked from their root
 	smooth        []float64
 	med           []float64
+	key           []float64 // stage-1 bucket of every cable
 }
 
 // NewSegmenter returns a segmenter of g with parameters p; p.Delta must be
@@ -203,8 +200,7 @@ func NewSegmenter(g *Graph, p Params) (*Segmenter, error) {
 	n, na := g.n, len(g.atomCables)
 	s := &Segmenter{
 		g: g, p: p,
-		vals: make([]float64, n), order: make([]int32, n), keys: make([]uint32, n),
-		tmpO: make([]int32, n), tmpK: make([]uint32, n), counts: make([]int32, 1<<11),
+		vals:  make([]float64, n),
 		items: make([]int32, na), icnt: make([]int32, g.NumAtoms()),
 		runLo: make([]float64, na), runHi: make([]float64, na), runRep: make([]int32, na),
 		rcnt:   make([]int32, g.NumAtoms()),
@@ -239,20 +235,10 @@ func (s *Segmenter) Segment(values []float64) (Segment, error) {
 			s.medianFilter()
 		}
 	}
-	s.sortCables()
-
 	// Stage 1: cables.
-	for a := range g.NumAtoms() {
-		s.icnt[a] = 0
-	}
-	for _, c := range s.order {
-		for _, a := range g.cabAtoms[g.cabStart[c]:g.cabStart[c+1]] {
-			s.items[g.atomStart[a]+s.icnt[a]] = c
-			s.icnt[a]++
-		}
-	}
 	s.uf1.reset(g.n)
-	s.closure(s.vals, s.p.ThetaP, &s.uf1)
+	s.bucketRuns(s.p.ThetaP, &s.uf1)
+	s.sweeps(s.p.ThetaP, &s.uf1)
 	s.mean1 = grow(s.mean1, g.n)
 	s.cnt = growI(s.cnt, g.n)
 	r1 := s.compact(&s.uf1, s.label1, nil)
@@ -380,42 +366,94 @@ func growI(s []int32, n int) []int32 {
 	return s[:n]
 }
 
-// sortCables fills s.order with the cables in increasing value: an LSD
-// radix sort of the float32 bit patterns, mapped to unsigned order.
-func (s *Segmenter) sortCables() {
-	for c, v := range s.vals {
-		b := math.Float32bits(float32(v))
-		if b&0x80000000 != 0 {
-			b = ^b
+// maxBuckets is the number of distinct value buckets of an atom above
+// which bucketRuns sorts the atom instead.
+const maxBuckets = 12
+
+// bucketRuns finds the stage-1 runs of every atom without sorting: with
+// buckets of width θ (value ⌊v/θ⌋), the cables of one bucket differ by less
+// than θ and chain; two buckets chain when they are consecutive and the
+// smallest value of the upper one is within θ of the largest of the lower
+// one (a bucket between two others is at least θ wide, so buckets farther
+// apart never chain). An atom with more than maxBuckets buckets is sorted.
+func (s *Segmenter) bucketRuns(theta float64, uf *unionFind) {
+	g := s.g
+	vals := s.vals
+	key := grow(s.key, g.n)
+	s.key = key
+	for c, v := range vals {
+		if theta > 0 {
+			key[c] = math.Floor(v / theta)
 		} else {
-			b |= 0x80000000
+			key[c] = v
 		}
-		s.keys[c] = b
-		s.order[c] = int32(c)
 	}
-	keys, order, tk, to := s.keys, s.order, s.tmpK, s.tmpO
-	for shift := uint(0); shift < 32; shift += 11 {
-		clear(s.counts)
-		for _, k := range keys {
-			s.counts[(k>>shift)&0x7ff]++
+	var bk [maxBuckets]float64
+	var lo, hi [maxBuckets]float64
+	var rep [maxBuckets]int32
+	for a := range g.NumAtoms() {
+		cab := g.atomCables[g.atomStart[a]:g.atomStart[a+1]]
+		nb := 0
+		for _, c := range cab {
+			k, v := key[c], vals[c]
+			j := 0
+			for j < nb && bk[j] != k {
+				j++
+			}
+			if j == nb {
+				if nb == maxBuckets {
+					nb = -1
+					break
+				}
+				bk[j], lo[j], hi[j], rep[j] = k, v, v, uf.find(c)
+				nb++
+				continue
+			}
+			rep[j] = uf.link(uf.find(rep[j]), c)
+			if v < lo[j] {
+				lo[j] = v
+			}
+			if v > hi[j] {
+				hi[j] = v
+			}
 		}
-		sum := int32(0)
-		for i, n := range s.counts {
-			s.counts[i] = sum
-			sum += n
+		if nb < 0 {
+			its := s.items[g.atomStart[a] : g.atomStart[a]+int32(len(cab))]
+			copy(its, cab)
+			slices.SortFunc(its, func(x, y int32) int {
+				switch {
+				case vals[x] < vals[y]:
+					return -1
+				case vals[x] > vals[y]:
+					return 1
+				}
+				return int(x - y)
+			})
+			s.sortedRuns(a, its, vals, theta, uf)
+			continue
 		}
-		for i, k := range keys {
-			d := (k >> shift) & 0x7ff
-			tk[s.counts[d]] = k
-			to[s.counts[d]] = order[i]
-			s.counts[d]++
+		// insertion sort of the buckets by key
+		for i := 1; i < nb; i++ {
+			for j := i; j > 0 && bk[j] < bk[j-1]; j-- {
+				bk[j], bk[j-1] = bk[j-1], bk[j]
+				lo[j], lo[j-1] = lo[j-1], lo[j]
+				hi[j], hi[j-1] = hi[j-1], hi[j]
+				rep[j], rep[j-1] = rep[j-1], rep[j]
+			}
 		}
-		keys, tk = tk, keys
-		order, to = to, order
+		base := g.atomStart[a]
+		nr := int32(0)
+		for j := range nb {
+			if nr > 0 && theta > 0 && bk[j] == bk[j-1]+1 && lo[j]-s.runHi[base+nr-1] <= theta {
+				s.runRep[base+nr-1] = uf.link(uf.find(s.runRep[base+nr-1]), rep[j])
+				s.runHi[base+nr-1] = hi[j]
+				continue
+			}
+			s.runLo[base+nr], s.runHi[base+nr], s.runRep[base+nr] = lo[j], hi[j], rep[j]
+			nr++
+		}
+		s.rcnt[a] = nr
 	}
-	// three passes: the result is in the swapped buffers
-	s.keys, s.tmpK = keys, tk
-	s.order, s.tmpO = order, to
 }
 
 // closure joins, in uf, the items of every atom and clique whose values
@@ -424,8 +462,16 @@ func (s *Segmenter) sortCables() {
 func (s *Segmenter) closure(vals []float64, theta float64, uf *unionFind) {
 	g := s.g
 	for a := range g.NumAtoms() {
-		base := g.atomStart[a]
-		its := s.items[base : base+s.icnt[a]]
+		s.sortedRuns(a, s.items[g.atomStart[a]:g.atomStart[a]+s.icnt[a]], vals, theta, uf)
+	}
+	s.sweeps(theta, uf)
+}
+
+// sortedRuns finds the runs of atom a from its items in increasing value
+// and joins each run's items in uf.
+func (s *Segmenter) sortedRuns(a int, its []int32, vals []float64, theta float64, uf *unionFind) {
+	{
+		base := s.g.atomStart[a]
 		nr := int32(0)
 		hi, root := 0.0, int32(-1)
 		for _, it := range its {
@@ -447,6 +493,12 @@ func (s *Segmenter) closure(vals []float64, theta float64, uf *unionFind) {
 		}
 		s.rcnt[a] = nr
 	}
+}
+
+// sweeps joins, for every clique, the runs of its atoms that come within
+// theta of each other.
+func (s *Segmenter) sweeps(theta float64, uf *unionFind) {
+	g := s.g
 	for k := range g.NumCliques() {
 		atoms := g.cliqAtoms[g.cliqStart[k]:g.cliqStart[k+1]]
 		if len(atoms) == 2 {
@@ -548,7 +600,9 @@ func (s *Segmenter) compact(uf *unionFind, label, via []int32) int {
 }
 
 // atomRegions fills s.items with the distinct regions (of label, nr of
-// them) of every atom, in increasing value of vals.
+// them) of every atom, in increasing value of vals. Every cable of an atom
+// lies in one of the atom's stage-1 runs, and a run lies in one region, so
+// the runs' representatives name all of the atom's regions.
 func (s *Segmenter) atomRegions(label []int32, nr int, vals []float64) {
 	g := s.g
 	st := growI(s.stamp, nr)
@@ -559,7 +613,7 @@ func (s *Segmenter) atomRegions(label []int32, nr int, vals []float64) {
 	for a := range g.NumAtoms() {
 		base := g.atomStart[a]
 		n := int32(0)
-		for _, c := range g.atomCables[base:g.atomStart[a+1]] {
+		for _, c := range s.runRep[base : base+s.rcnt[a]] {
 			r := label[c]
 			if st[r] != int32(a) {
 				st[r] = int32(a)

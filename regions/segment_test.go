@@ -396,3 +396,29 @@ func TestSmoothingStopsLeaks(t *testing.T) {
 		t.Errorf("score Monet %.3f (want ≤ 0.5: the leak), robust %.3f (want ≥ 0.95)", monet.Score, robust.Score)
 	}
 }
+
+// An atom with more distinct value buckets than bucketRuns keeps is
+// sorted instead: a star of 30 cables, values 3 apart chain (θp 4), values
+// 5 apart do not.
+func TestStage1ManyBuckets(t *testing.T) {
+	var cables []Cable
+	for i := range 30 {
+		cables = append(cables, Cable{From: 0, To: int32(i + 1)})
+	}
+	g, err := HopGraph(31, cables, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		step float64
+		want int
+	}{{3, 1}, {5, 30}} {
+		vals := make([]float64, 30)
+		for i := range vals {
+			vals[(i*7)%30] = float64(i) * tc.step // not in cable order
+		}
+		if got := len(segment(t, g, Params{ThetaP: 4, Delta: 1}, vals).Regions); got != tc.want {
+			t.Errorf("step %v: %d regions, want %d", tc.step, got, tc.want)
+		}
+	}
+}
