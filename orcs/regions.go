@@ -33,6 +33,7 @@ func init() {
 			&cli.IntFlag{Name: "delta", Value: d.Delta, Usage: "δ: neighbourhood distance (hops; L1 on generated tori and meshes)"},
 			&cli.IntFlag{Name: "smooth", Usage: "robust variant: median-filter rounds before stage 1 and reassignment after stage 4 (0: Monet's method)"},
 			&cli.IntFlag{Name: "threads", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "goroutines segmenting windows"},
+			&cli.StringFlag{Name: "min-severity", Value: "negligible", Usage: "list only regions of this class or higher in the windows: `negligible|low|medium|high` (tracks count all)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or json"},
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the result to `FILE`"},
 		),
@@ -42,7 +43,8 @@ func init() {
 
 func regionsAction(c *cli.Context) error {
 	p := regions.Params{ThetaP: c.Float64("theta-p"), ThetaR: c.Float64("theta-r"), Sigma: c.Int("sigma"), Delta: c.Int("delta"), Smooth: c.Int("smooth")}
-	if err := errors.Join(regions.CheckFormat(c.String("format")), p.Check()); err != nil {
+	minSev, sevErr := regions.ParseSeverity(c.String("min-severity"))
+	if err := errors.Join(regions.CheckFormat(c.String("format")), p.Check(), sevErr); err != nil {
 		return fmt.Errorf("regions: %w", err)
 	}
 	if kind := c.String("synthetic"); kind != "" {
@@ -69,5 +71,6 @@ func regionsAction(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("regions: %w", err)
 	}
+	res.MinSeverity = minSev
 	return writeOutput(c.String("output_file"), func(w io.Writer) error { return res.Write(w, c.String("format")) })
 }

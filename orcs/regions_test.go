@@ -138,3 +138,16 @@ func TestRegionsSynthetic(t *testing.T) {
 		t.Errorf("output %q", out)
 	}
 }
+
+// --min-severity leaves lower classes out of the windows, not out of the
+// tracks.
+func TestRegionsMinSeverity(t *testing.T) {
+	out := string(runBin(t, append(perfqueryArgs(), "--format", "json", "--min-severity", "medium")...))
+	if strings.Contains(out, `"severity": "negligible"`) || !strings.Contains(out, `"severity": "medium"`) || !strings.Contains(out, `"peak_severity": "negligible"`) {
+		t.Errorf("output:\n%s", out)
+	}
+	_, errOut, status := runStatus(t, append(perfqueryArgs(), "--min-severity", "huge")...)
+	if status != 1 || !strings.Contains(errOut, `unknown severity "huge"`) {
+		t.Errorf("status %d: %s", status, errOut)
+	}
+}

@@ -59,6 +59,10 @@ type Result struct {
 	// Tracks and Transitions are the tracker's.
 	Tracks      []Track
 	Transitions [4][4]int
+	// MinSeverity leaves the regions of lower classes out of the windows
+	// written (tracks and transitions count every region); the negligible
+	// region that covers most of a fabric is large in JSON.
+	MinSeverity Severity
 
 	f *lft.Fabric
 }
@@ -169,6 +173,9 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	for _, win := range r.Windows {
 		jw := jsonWindow{Time: win.Time, Regions: []jsonRegion{}}
 		for i, reg := range win.Regions {
+			if reg.Severity() < r.MinSeverity {
+				continue
+			}
 			jr := jsonRegion{ID: win.Track[i], Size: len(reg.Cables), Growth: win.Growth[i],
 				Mean: round4(reg.Mean), Max: round4(reg.Max), Severity: reg.Severity().String()}
 			jr.Cables = make([][4]any, len(reg.Cables))
@@ -198,8 +205,21 @@ func (r *Result) WriteText(w io.Writer) error {
 	}
 	b.WriteString("\n")
 	for _, win := range r.Windows {
-		fmt.Fprintf(&b, "\nwindow %g: %d regions\n", win.Time, len(win.Regions))
+		if r.MinSeverity > Negligible {
+			n := 0
+			for _, reg := range win.Regions {
+				if reg.Severity() >= r.MinSeverity {
+					n++
+				}
+			}
+			fmt.Fprintf(&b, "\nwindow %g: %d regions, %d %s or higher\n", win.Time, len(win.Regions), n, r.MinSeverity)
+		} else {
+			fmt.Fprintf(&b, "\nwindow %g: %d regions\n", win.Time, len(win.Regions))
+		}
 		for i, reg := range win.Regions {
+			if reg.Severity() < r.MinSeverity {
+				continue
+			}
 			hosts, sws := Touched(r.f, reg.Cables)
 			fmt.Fprintf(&b, "  track %-4d %6d cables (%+d)  mean %6.2f %%  max %6.2f %%  %-10s  %d hosts, %d switches: %s\n",
 				win.Track[i], len(reg.Cables), win.Growth[i], reg.Mean, reg.Max, reg.Severity(),

@@ -29,6 +29,16 @@ func (s Severity) String() string {
 	return Classes[s]
 }
 
+// ParseSeverity returns the class named name.
+func ParseSeverity(name string) (Severity, error) {
+	for i, c := range Classes {
+		if c == name {
+			return Severity(i), nil
+		}
+	}
+	return 0, fmt.Errorf("unknown severity %q: want negligible, low, medium or high", name)
+}
+
 // Classify returns the severity class of a mean stall in percent.
 func Classify(mean float64) Severity {
 	switch {
