@@ -239,7 +239,7 @@ type Score struct {
 	// Score is Monet's: (1/n)·Σ IoU(Aᵢ, B_jᵢ) · n/max(n, m), the planted
 	// regions Aᵢ taken from smallest to largest, B_jᵢ the found region of
 	// largest overlap with Aᵢ, n planted and m found regions; found regions
-	// of mean below 5 % are ignored.
+	// of mean below 5 % in their own stall are ignored.
 	Score float64
 	// Precision and Recall are by cable: a cable is found when it is in a
 	// region that counts, and planted when it is in a planted region.
@@ -254,7 +254,7 @@ func ScoreSample(s Sample, credit, inq Segment) Score {
 	var found []Region // significant regions of both passes
 	for _, seg := range []Segment{credit, inq} {
 		for _, r := range seg.Regions {
-			if significant(r, s) {
+			if significant(r) {
 				found = append(found, r)
 			}
 		}
@@ -270,7 +270,7 @@ func ScoreSample(s Sample, credit, inq Segment) Score {
 			dst = inInq
 		}
 		for _, r := range seg.Regions {
-			if !significant(r, s) {
+			if !significant(r) {
 				continue
 			}
 			k++
@@ -392,20 +392,13 @@ func RunBench(b *Bench, p Params, samples int, seed uint64) (BenchResult, error)
 }
 
 // significant reports whether a found region counts: Monet ignores regions
-// whose credit and inq stall means are both below 5 %. A region is found
-// in one pass; its mean there is its value, and its mean in the other
-// metric is computed from the sample.
-func significant(r Region, s Sample) bool {
-	return r.Mean >= SignificantStall || meanOf(s.Values, r.Cables) >= SignificantStall ||
-		meanOf(s.Inq, r.Cables) >= SignificantStall
-}
-
-func meanOf(v []float64, cables []int32) float64 {
-	sum := 0.0
-	for _, c := range cables {
-		sum += v[c]
-	}
-	return sum / float64(max(len(cables), 1))
+// whose stall is below 5 %. Each stall is segmented on its own, so a
+// region counts by its mean in the stall it was found in; judged by both
+// stalls ("credit and inq both below 5 %"), the background region of one
+// stall would count whenever the other stall's planted regions lift its
+// mean above 5 % (4 of the 100 torus samples of seed 1).
+func significant(r Region) bool {
+	return r.Mean >= SignificantStall
 }
 
 // Synthetic runs the benchmark of kind (torus or fattree) with p over
