@@ -62,3 +62,6 @@ e2e "4096 hosts: 1000 runs bisect_fb_sym with --hot 10 --cables --format json" \
   bin/orcs -i gen:kary:k=16,n=3 -p bisect_fb_sym --metric hist_acc_band -n 1000 --seed 1 --hot 10 --cables --format json -o "$out/report-4096.json"
 e2e "4096 hosts: orcs report of that result" bin/orcs report "$out/report-4096.json" -o "$out/report-4096.html"
 ls -l "$out/report-4096.json" "$out/report-4096.html" | awk '{printf "%s: %.2f MB\n", $NF, $5/1e6}'
+
+echo "== congestion regions: 10 000 windows on the 4096-host 16-ary 3-tree (all cores)"
+go test -run '^$' -bench 'Regions10k|Segment4096' -benchtime 1x ./regions/ | tee "$out/regions.txt" | grep Benchmark

@@ -15,7 +15,7 @@ var defaultsThatDiffer = map[string]string{
 	"input_file": "the classic simulation reads standard input like ORCS; the commands want a fabric named",
 	"num_runs":   "ORCS's default is 1 run; compare compares distributions, 100 runs by default",
 	"metric":     "ORCS's default is hist_max_cong; compare compares bandwidths (hist_acc_band)",
-	"seed":       "the classic simulation draws a seed and prints it, as ORCS drew one; compare and samplingsim default to a fixed seed so that two of their runs compare",
+	"seed":       "the classic simulation draws a seed and prints it, as ORCS drew one; compare, samplingsim and regions --synthetic default to a fixed seed so that two of their runs compare",
 	"format":     "each command's own set of formats",
 	"ptrn":       "map places a job by its own communication (a pattern, a pattern file or --traffic): no default pattern",
 }

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const regionsData = "../testdata/regions"
+
+func perfqueryArgs() []string {
+	args := []string{"regions", "--topo", filepath.Join(regionsData, "ft16-ibnetdiscover.txt"), "--names", "desc", "--sigma", "4"}
+	for _, n := range []string{"0", "1", "2", "3", "4-reset"} {
+		args = append(args, "--perfquery", filepath.Join(regionsData, "ft16-perfquery-"+n+".txt"))
+	}
+	return args
+}
+
+// The text and JSON outputs, pinned. Hand-derived beside them: the CSV's
+// window 120 holds a high region of 5 cables of mean 32.6 (TestReadCSV in
+// package regions), the counters' windows 2 and 3 regions of 5 and 17
+// cables (TestCountersOnShippedFabric).
+func TestRegionsGolden(t *testing.T) {
+	csvArgs := []string{"regions", "-i", "../testdata/ft16.dot", "--counters", filepath.Join(regionsData, "ft16-stalls.csv"), "--sigma", "3"}
+	text := string(runBin(t, csvArgs...))
+	checkGolden(t, filepath.Join("testdata", "golden", "regions-ft16-csv.txt"), text)
+	if !strings.Contains(text, "track 2         5 cables (+0)  mean  32.60 %  max  42.00 %  high") {
+		t.Errorf("the hand-derived region is missing:\n%s", text)
+	}
+	js := string(runBin(t, append(perfqueryArgs(), "--format", "json")...))
+	checkGolden(t, filepath.Join("testdata", "golden", "regions-ft16-perfquery.json"), js)
+}
+
+// The JSON has the documented names and shapes, which other tools read.
+func TestRegionsJSONShape(t *testing.T) {
+	out := runBin(t, append(perfqueryArgs(), "--format", "json")...)
+	var doc struct {
+		Fabric string             `json:"fabric"`
+		Source string             `json:"source"`
+		Params map[string]float64 `json:"params"`
+		Wins   []struct {
+			Time    float64 `json:"time"`
+			Regions []struct {
+				ID       int     `json:"id"`
+				Cables   [][]any `json:"cables"`
+				Size     int     `json:"size"`
+				Mean     float64 `json:"mean_stall"`
+				Max      float64 `json:"max_stall"`
+				Severity string  `json:"severity"`
+				Hosts    []string
+				Switches []string
+			} `json:"regions"`
+		} `json:"windows"`
+		Tracks []map[string]any `json:"tracks"`
+		Trans  struct {
+			Classes []string `json:"classes"`
+			Counts  [][]int  `json:"counts"`
+		} `json:"transitions"`
+	}
+	if err := json.Unmarshal(out, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if doc.Source != "counters" || doc.Params["theta_p"] != 4 || doc.Params["theta_r"] != 4 || doc.Params["sigma"] != 4 || doc.Params["delta"] != 2 {
+		t.Errorf("source %q params %v", doc.Source, doc.Params)
+	}
+	if len(doc.Wins) != 4 || len(doc.Trans.Classes) != 4 || len(doc.Trans.Counts) != 4 || len(doc.Trans.Counts[0]) != 4 {
+		t.Fatalf("%d windows, transitions %+v", len(doc.Wins), doc.Trans)
+	}
+	found := false
+	for _, r := range doc.Wins[2].Regions {
+		if r.Size == 17 {
+			found = true
+			c := r.Cables[0]
+			if len(c) != 4 || len(r.Cables) != 17 || r.Severity != "medium" || len(r.Hosts) != 1 || r.Hosts[0] != "H-0" {
+				t.Errorf("region %+v", r)
+			}
+			if _, ok := c[0].(string); !ok {
+				t.Errorf("cable %v: want [from, from_port, to, to_port]", c)
+			}
+		}
+	}
+	if !found {
+		t.Error("no 17-cable region in window 3")
+	}
+	for _, k := range []string{"id", "first_time", "last_time", "windows", "max_size", "peak_severity"} {
+		if _, ok := doc.Tracks[0][k]; !ok {
+			t.Errorf("track without %q", k)
+		}
+	}
+}
+
+// Bad input: an error naming the file and line, exit status 1, no output.
+func TestRegionsErrors(t *testing.T) {
+	dir := t.TempDir()
+	bad := filepath.Join(dir, "bad.csv")
+	os.WriteFile(bad, []byte("time,from,from_port,to,to_port,stall_percent\n1,S0_0,,H0,,40\n2,S0_0,,H99,,3\n"), 0o644)
+	out := filepath.Join(dir, "out.json")
+	for _, c := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"-i", "../testdata/ft16.dot", "--counters", bad, "-o", out}, "bad.csv:3: unknown node \"H99\""},
+		{[]string{"-i", "../testdata/ft16.dot", "-o", out}, "give one source"},
+		{[]string{"-i", "../testdata/ft16.dot", "--counters", bad, "--analyzer", bad, "-o", out}, "give one source"},
+		{[]string{"-i", "../testdata/ft16.dot", "--perfquery", filepath.Join(regionsData, "ft16-perfquery-0.txt"), "--perfquery", filepath.Join(regionsData, "ft16-perfquery-1.txt"), "-o", out}, "no LIDs"},
+		{[]string{"-i", "../testdata/ft16.dot", "--counters", bad, "--theta-p", "-1", "-o", out}, "θp"},
+		{[]string{"-i", "../testdata/ft16.dot", "--counters", bad, "--format", "xml", "-o", out}, "unknown format"},
+		{[]string{"--synthetic", "cube", "-o", out}, "want torus or fattree"},
+	} {
+		_, errOut, status := runStatus(t, append([]string{"regions"}, c.args...)...)
+		if status != 1 || !strings.Contains(errOut, c.msg) {
+			t.Errorf("%v: status %d, stderr %q, want 1 and %q", c.args, status, errOut, c.msg)
+		}
+		if _, err := os.Stat(out); err == nil {
+			t.Fatalf("%v: an output file was left", c.args)
+		}
+	}
+}
+
+// The same result on 1 and 2 threads, byte for byte.
+func TestRegionsThreads(t *testing.T) {
+	args := []string{"regions", "-i", "gen:kary:k=4,n=3", "--samplingsim", filepath.Join(regionsData, "k4n3-hotspot-samplingsim.json"), "--sigma", "4", "--format", "json"}
+	one := runBin(t, append(args, "-j", "1")...)
+	two := runBin(t, append(args, "-j", "2")...)
+	if string(one) != string(two) {
+		t.Error("the result depends on the thread count")
+	}
+	if !strings.Contains(string(one), `"severity": "high"`) {
+		t.Error("the hot spot's run has no high region")
+	}
+}
+
+func TestRegionsSynthetic(t *testing.T) {
+	out := string(runBin(t, "regions", "--synthetic", "torus", "--samples", "2", "--seed", "1", "--theta-p", "12", "--theta-r", "8"))
+	if !strings.HasPrefix(out, "synthetic torus benchmark, 2 samples, seed 1, θp 12, θr 8, σ 20, δ 2") || !strings.Contains(out, "score ") {
+		t.Errorf("output %q", out)
+	}
+}
+
+// --min-severity leaves lower classes out of the windows, not out of the
+// tracks.
+func TestRegionsMinSeverity(t *testing.T) {
+	out := string(runBin(t, append(perfqueryArgs(), "--format", "json", "--min-severity", "medium")...))
+	if strings.Contains(out, `"severity": "negligible"`) || !strings.Contains(out, `"severity": "medium"`) || !strings.Contains(out, `"peak_severity": "negligible"`) {
+		t.Errorf("output:\n%s", out)
+	}
+	_, errOut, status := runStatus(t, append(perfqueryArgs(), "--min-severity", "huge")...)
+	if status != 1 || !strings.Contains(errOut, `unknown severity "huge"`) {
+		t.Errorf("status %d: %s", status, errOut)
+	}
+}

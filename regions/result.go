@@ -1,0 +1,317 @@
+package regions
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"math"
+	"slices"
+	"strings"
+
+	"orcs/gen"
+	"orcs/lft"
+)
+
+// Sources of stall values, as named in the output.
+const (
+	SourceSamplingsim = "samplingsim"
+	SourceAnalyzer    = "analyzer"
+	SourceCounters    = "counters"
+	SourceCSV         = "csv"
+	SourceSynthetic   = "synthetic"
+)
+
+// Series is a sequence of time windows with one stall value (percent of
+// the window a cable stalled for credits, or a stall-like percentage) per
+// cable of a fabric (per lft.Link).
+type Series struct {
+	// Source names where the values come from (Source* constants).
+	Source string
+	// Times gives each window's time, as the input gives it.
+	Times []float64
+	// Values[w][l] is the stall value of link l in window w.
+	Values [][]float64
+}
+
+// FabricGraph returns the segmentation graph of a fabric's directed links:
+// L1 distance on the coordinates of a generated torus or mesh (grid not
+// nil), hop distance otherwise.
+func FabricGraph(f *lft.Fabric, grid *gen.Grid, delta int) (*Graph, error) {
+	cables := make([]Cable, len(f.Links))
+	for i, l := range f.Links {
+		cables[i] = Cable{From: l.From, To: l.To}
+	}
+	if grid != nil {
+		return GridGraph(cables, grid.Coord, grid.Dims, grid.Torus, delta)
+	}
+	return HopGraph(len(f.Nodes), cables, delta)
+}
+
+// Result is the outcome of a region extraction over a series.
+type Result struct {
+	// Fabric names the fabric; Source the values' source.
+	Fabric, Source string
+	// Params are the segmentation's parameters; Metric the distance.
+	Params Params
+	Metric Metric
+	// Windows are the regions of every window.
+	Windows []WindowRegions
+	// Tracks and Transitions are the tracker's.
+	Tracks      []Track
+	Transitions [4][4]int
+	// MinSeverity leaves the regions of lower classes out of the windows
+	// written (tracks and transitions count every region); the negligible
+	// region that covers most of a fabric is large in JSON.
+	MinSeverity Severity
+
+	f *lft.Fabric
+}
+
+// Extract segments every window of s on f (graph g, built by FabricGraph
+// for p.Delta) on threads goroutines (< 1: all cores) and tracks the
+// regions across windows. The result does not depend on threads.
+func Extract(f *lft.Fabric, name string, g *Graph, p Params, s Series, threads int) (*Result, error) {
+	if len(s.Times) != len(s.Values) {
+		return nil, fmt.Errorf("%d window times for %d windows", len(s.Times), len(s.Values))
+	}
+	if g.NumCables() != len(f.Links) {
+		return nil, fmt.Errorf("graph of %d cables for a fabric of %d links", g.NumCables(), len(f.Links))
+	}
+	tr := NewTracker(g.NumCables())
+	res := &Result{Fabric: name, Source: s.Source, Params: p, Metric: g.Metric, f: f}
+	err := Run(g, p, len(s.Values), threads, func(w int) []float64 { return s.Values[w] }, func(w int, sg Segment) error {
+		res.Windows = append(res.Windows, tr.Add(s.Times[w], sg))
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	res.Tracks = tr.Tracks()
+	res.Transitions = tr.Transitions()
+	return res, nil
+}
+
+// Touched returns the names of the hosts and of the switches (and routers)
+// at either end of the cables, sorted.
+func Touched(f *lft.Fabric, cables []int32) (hosts, switches []string) {
+	seen := map[int32]bool{}
+	for _, c := range cables {
+		l := f.Links[c]
+		for _, v := range []int32{l.From, l.To} {
+			if seen[v] {
+				continue
+			}
+			seen[v] = true
+			if f.Nodes[v].Kind == lft.Host {
+				hosts = append(hosts, f.Nodes[v].Name)
+			} else {
+				switches = append(switches, f.Nodes[v].Name)
+			}
+		}
+	}
+	slices.Sort(hosts)
+	slices.Sort(switches)
+	if hosts == nil {
+		hosts = []string{}
+	}
+	if switches == nil {
+		switches = []string{}
+	}
+	return hosts, switches
+}
+
+type jsonResult struct {
+	Fabric      string       `json:"fabric"`
+	Source      string       `json:"source"`
+	Metric      Metric       `json:"metric"`
+	Params      Params       `json:"params"`
+	Windows     []jsonWindow `json:"windows"`
+	Tracks      []Track      `json:"tracks"`
+	Transitions jsonTrans    `json:"transitions"`
+}
+
+type jsonWindow struct {
+	Time    float64      `json:"time"`
+	Regions []jsonRegion `json:"regions"`
+}
+
+type jsonRegion struct {
+	ID       int      `json:"id"`
+	Cables   [][4]any `json:"cables"`
+	Size     int      `json:"size"`
+	Growth   int      `json:"growth"`
+	Mean     float64  `json:"mean_stall"`
+	Max      float64  `json:"max_stall"`
+	Severity string   `json:"severity"`
+	Hosts    []string `json:"hosts"`
+	Switches []string `json:"switches"`
+}
+
+type jsonTrans struct {
+	Classes []string  `json:"classes"`
+	Counts  [4][4]int `json:"counts"`
+}
+
+// round4 rounds to 4 decimals, so that outputs do not carry float noise.
+func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
+
+// WriteJSON writes the result as one JSON document:
+//
+//	{"fabric", "source", "metric", "params": {theta_p, theta_r, sigma, delta},
+//	 "windows": [{"time", "regions": [{"id" (track), "cables": [[from, from_port,
+//	 to, to_port], …], "size", "growth", "mean_stall", "max_stall", "severity",
+//	 "hosts", "switches"}]}], "tracks": [{"id", "first_time", "last_time",
+//	 "windows", "first_size", "last_size", "max_size", "peak_severity"}],
+//	 "transitions": {"classes", "counts": [from][to]}}
+func (r *Result) WriteJSON(w io.Writer) error {
+	out := jsonResult{Fabric: r.Fabric, Source: r.Source, Metric: r.Metric, Params: r.Params,
+		Windows: []jsonWindow{}, Tracks: r.Tracks,
+		Transitions: jsonTrans{Classes: Classes[:], Counts: r.Transitions}}
+	if out.Tracks == nil {
+		out.Tracks = []Track{}
+	}
+	for _, win := range r.Windows {
+		jw := jsonWindow{Time: win.Time, Regions: []jsonRegion{}}
+		for i, reg := range win.Regions {
+			if reg.Severity() < r.MinSeverity {
+				continue
+			}
+			jr := jsonRegion{ID: win.Track[i], Size: len(reg.Cables), Growth: win.Growth[i],
+				Mean: round4(reg.Mean), Max: round4(reg.Max), Severity: reg.Severity().String()}
+			jr.Cables = make([][4]any, len(reg.Cables))
+			for k, c := range reg.Cables {
+				l := r.f.Links[c]
+				jr.Cables[k] = [4]any{r.f.Nodes[l.From].Name, l.FromPort, r.f.Nodes[l.To].Name, l.ToPort}
+			}
+			jr.Hosts, jr.Switches = Touched(r.f, reg.Cables)
+			jw.Regions = append(jw.Regions, jr)
+		}
+		out.Windows = append(out.Windows, jw)
+	}
+	enc := json.NewEncoder(w)
+	enc.SetIndent("", " ")
+	return enc.Encode(out)
+}
+
+// WriteText writes the result for a person: the parameters, per window
+// its regions (track, size, growth, mean and max stall, severity, hosts
+// and switches touched), the tracks and the transition matrix.
+func (r *Result) WriteText(w io.Writer) error {
+	var b strings.Builder
+	p := r.Params
+	fmt.Fprintf(&b, "regions of %s (%s), %s distance: θp %g, θr %g, σ %d, δ %d", r.Fabric, r.Source, r.Metric, p.ThetaP, p.ThetaR, p.Sigma, p.Delta)
+	if p.Smooth > 0 {
+		fmt.Fprintf(&b, ", smoothing %d", p.Smooth)
+	}
+	b.WriteString("\n")
+	for _, win := range r.Windows {
+		if r.MinSeverity > Negligible {
+			n := 0
+			for _, reg := range win.Regions {
+				if reg.Severity() >= r.MinSeverity {
+					n++
+				}
+			}
+			fmt.Fprintf(&b, "\nwindow %g: %d regions, %d %s or higher\n", win.Time, len(win.Regions), n, r.MinSeverity)
+		} else {
+			fmt.Fprintf(&b, "\nwindow %g: %d regions\n", win.Time, len(win.Regions))
+		}
+		for i, reg := range win.Regions {
+			if reg.Severity() < r.MinSeverity {
+				continue
+			}
+			hosts, sws := Touched(r.f, reg.Cables)
+			fmt.Fprintf(&b, "  track %-4d %6d cables (%+d)  mean %6.2f %%  max %6.2f %%  %-10s  %d hosts, %d switches: %s\n",
+				win.Track[i], len(reg.Cables), win.Growth[i], reg.Mean, reg.Max, reg.Severity(),
+				len(hosts), len(sws), abbreviate(append(sws, hosts...), 4))
+		}
+	}
+	fmt.Fprintf(&b, "\n%d tracks\n", len(r.Tracks))
+	for _, t := range r.Tracks {
+		fmt.Fprintf(&b, "  track %-4d windows %d (%g–%g)  size %d → %d (max %d)  peak %s\n",
+			t.ID, t.Windows, t.FirstTime, t.LastTime, t.FirstSize, t.LastSize, t.MaxSize, t.PeakSeverity)
+	}
+	b.WriteString("\nseverity transitions (from row to column)\n")
+	fmt.Fprintf(&b, "  %-10s", "")
+	for _, c := range Classes {
+		fmt.Fprintf(&b, " %10s", c)
+	}
+	b.WriteString("\n")
+	for i, row := range r.Transitions {
+		fmt.Fprintf(&b, "  %-10s", Classes[i])
+		for _, v := range row {
+			fmt.Fprintf(&b, " %10d", v)
+		}
+		b.WriteString("\n")
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+// abbreviate joins names, at most n of them, with the count of the rest.
+func abbreviate(names []string, n int) string {
+	if len(names) <= n {
+		return strings.Join(names, " ")
+	}
+	return fmt.Sprintf("%s … (+%d)", strings.Join(names[:n], " "), len(names)-n)
+}
+
+// Write writes the result in format text or json.
+func (r *Result) Write(w io.Writer, format string) error {
+	switch format {
+	case "json":
+		return r.WriteJSON(w)
+	case "text", "":
+		return r.WriteText(w)
+	}
+	return fmt.Errorf("unknown format %q: want text or json", format)
+}
+
+// CheckFormat reports whether format is one of the output formats.
+func CheckFormat(format string) error {
+	if format != "text" && format != "json" {
+		return fmt.Errorf("unknown format %q: want text or json", format)
+	}
+	return nil
+}
+
+// ExtractFabric builds the graph of f for p.Delta (L1 on a generated torus
+// or mesh, whose network nw has a grid; hops otherwise) and extracts the
+// regions of s.
+func ExtractFabric(f *lft.Fabric, name string, nw *gen.Network, p Params, s Series, threads int) (*Result, error) {
+	if err := p.Check(); err != nil {
+		return nil, err
+	}
+	var grid *gen.Grid
+	if nw != nil {
+		grid = nw.Grid
+	}
+	g, err := FabricGraph(f, grid, p.Delta)
+	if err != nil {
+		return nil, err
+	}
+	return Extract(f, name, g, p, s, threads)
+}
+
+// Help describes the command for orcs regions --help.
+const Help = `Congestion regions after Monet (NSDI 2020): per time window, the fabric's
+directed cables are segmented into regions of similar stall (percent of the
+window stalled for credits) in four stages: (1) cables within δ whose values
+differ by at most θp, transitively; (2) neighbouring regions whose means
+differ by at most θr; (3) regions smaller than σ merged into the neighbour of
+closest mean; (4) the rest smaller than σ dropped. Severity by mean stall:
+negligible < 5 %, low 5–15 %, medium 15–25 %, high > 25 %. Regions that
+overlap from one window to the next form tracks (duration, growth, severity
+transitions).
+
+Sources (one): --counters CSV (time,from,from_port,to,to_port,stall_percent),
+--perfquery SNAPSHOT... (perfquery [-x] output; 100·ΔPortXmitWait /
+(ΔPortXmitData + ΔPortXmitWait) per port, on a --topo fabric with LIDs),
+--samplingsim RUN.json (credit stall of the simulation's ground truth),
+--analyzer LOADS.csv (get_cable_cong loads, 100 · load / largest load).
+--synthetic torus|fattree runs Monet's synthetic benchmark instead.
+
+Examples:
+  orcs regions -i fabric.dot --counters stalls.csv --format json
+  orcs regions --topo ibnetdiscover.txt --perfquery t0.txt --perfquery t1.txt
+  orcs regions --synthetic torus --samples 100 --seed 1 --theta-p 12 --theta-r 8`

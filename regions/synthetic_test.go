@@ -1,0 +1,146 @@
+package regions
+
+import (
+	"math"
+	"testing"
+)
+
+// Scores of hand-made segmentations of one planted sample.
+func TestScoreByHand(t *testing.T) {
+	// 20 cables; planted A = 0–9 (credit), B = 10–13 (inq).
+	s := Sample{Values: make([]float64, 20), Inq: make([]float64, 20),
+		Planted: [][]int32{span(0, 10), span(10, 14)}, OnInq: []bool{false, true}}
+	for _, c := range span(0, 10) {
+		s.Values[c] = 30
+	}
+	for _, c := range span(10, 14) {
+		s.Inq[c] = 30
+	}
+	empty := seg(20, nil)
+	for _, tc := range []struct {
+		name           string
+		credit, inq    Segment
+		score, pr, rec float64
+	}{
+		{"perfect", seg(20, map[float64][]int32{30: span(0, 10)}), seg(20, map[float64][]int32{30: span(10, 14)}), 1, 1, 1},
+		// A found as 0–7: IoU 8/10; B perfect; (0.8 + 1)/2.
+		{"partial", seg(20, map[float64][]int32{30: span(0, 8)}), seg(20, map[float64][]int32{30: span(10, 14)}), 0.9, 1, 12.0 / 14},
+		// A split in two: m = 3, best IoU of A 5/10; (0.5+1)/2 · 2/3.
+		{"split", seg(20, map[float64][]int32{30: span(0, 5), 31: span(5, 10)}), seg(20, map[float64][]int32{30: span(10, 14)}), 0.5, 1, 1},
+		// A found with 5 background cables: IoU 10/15, precision 14/19.
+		{"too big", seg(20, map[float64][]int32{30: span(0, 15)}), seg(20, map[float64][]int32{30: span(10, 14)}), (10.0/15 + 1) / 2, 14.0 / 19, 1},
+		// Nothing found: score 0, recall 0, precision 1 (nothing claimed).
+		{"nothing", empty, empty, 0, 1, 0},
+	} {
+		sc := ScoreSample(s, tc.credit, tc.inq)
+		if math.Abs(sc.Score-tc.score) > 1e-9 || math.Abs(sc.Precision-tc.pr) > 1e-9 || math.Abs(sc.Recall-tc.rec) > 1e-9 {
+			t.Errorf("%s: %+v, want score %v precision %v recall %v", tc.name, sc, tc.score, tc.pr, tc.rec)
+		}
+	}
+	// A found region of mean below 5 % is ignored (in both metrics).
+	low := seg(20, map[float64][]int32{30: span(0, 10), 1: span(15, 20)})
+	if sc := ScoreSample(s, low, seg(20, map[float64][]int32{30: span(10, 14)})); sc.Found != 2 || sc.Score != 1 {
+		t.Errorf("negligible region counted: %+v", sc)
+	}
+}
+
+// Samples are reproducible and follow Monet's recipe.
+func TestSyntheticSamples(t *testing.T) {
+	b, err := NewBench("torus", 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if b.Graph.NumCables() != 6*24*24*24 {
+		t.Fatalf("%d cables", b.Graph.NumCables())
+	}
+	a, c := b.Sample(9, 3), b.Sample(9, 3)
+	for i := range a.Values {
+		if a.Values[i] != c.Values[i] {
+			t.Fatal("same seed and index, different values")
+		}
+	}
+	for i := range 20 {
+		s := b.Sample(1, i)
+		if n := len(s.Planted); n < 1 || n > 8 {
+			t.Errorf("sample %d: %d regions", i, n)
+		}
+		for _, p := range s.Planted {
+			// a cuboid of sides a, b, c links holds 2·(a(b+1)(c+1) + …) cables
+			if len(p) < 2*3*3*4*4 || len(p) > 2*3*9*10*10 {
+				t.Errorf("sample %d: a region of %d cables", i, len(p))
+			}
+		}
+	}
+	// The noise has σ 2.5 around 0 outside the regions.
+	s := b.Sample(1, 0)
+	in := map[int32]bool{}
+	for _, p := range s.Planted {
+		for _, c := range p {
+			in[c] = true
+		}
+	}
+	var sum, sq, n float64
+	for c, v := range s.Inq {
+		if !in[int32(c)] {
+			sum += v
+			sq += v * v
+			n++
+		}
+	}
+	mean, sd := sum/n, math.Sqrt(sq/n-(sum/n)*(sum/n))
+	if math.Abs(mean) > 0.05 || math.Abs(sd-2.5) > 0.05 {
+		t.Errorf("noise mean %.3f sd %.3f, want 0 and 2.5", mean, sd)
+	}
+}
+
+// The benchmark on both fabrics, a few samples (the README's 100 come from
+// orcs regions --synthetic): Monet's method and the robust one.
+func TestSyntheticBench(t *testing.T) {
+	if testing.Short() {
+		t.Skip("segments 2×10 torus samples")
+	}
+	for _, tc := range []struct {
+		kind     string
+		p        Params
+		minScore float64
+	}{
+		{"torus", Params{ThetaP: 8, ThetaR: 8, Sigma: 20, Delta: 2, Smooth: 1}, 0.70},
+		{"fattree", Params{ThetaP: 8, ThetaR: 8, Sigma: 20, Delta: 2, Smooth: 1}, 0.65},
+	} {
+		r, err := Synthetic(tc.kind, tc.p, 10, 1, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		t.Logf("%s %+v: score %.3f precision %.3f recall %.3f", tc.kind, tc.p, r.Score, r.Precision, r.Recall)
+		if r.Score < tc.minScore {
+			t.Errorf("%s: score %.3f < %.2f", tc.kind, r.Score, tc.minScore)
+		}
+	}
+}
+
+// The ceiling of the README: the oracle's mean score over the 100 samples
+// of seed 1 (every overlap of planted regions is a region of its own and
+// counts in m).
+func TestOracleCeiling(t *testing.T) {
+	if testing.Short() {
+		t.Skip("draws 200 samples")
+	}
+	for _, tc := range []struct {
+		kind string
+		want float64
+	}{{"torus", 0.860}, {"fattree", 0.730}} {
+		b, err := NewBench(tc.kind, 2)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sum := 0.0
+		for i := range 100 {
+			s := b.Sample(1, i)
+			c, q := Oracle(s)
+			sum += ScoreSample(s, c, q).Score
+		}
+		if got := sum / 100; math.Abs(got-tc.want) > 0.0005 {
+			t.Errorf("%s: oracle %.4f, the README says %.3f", tc.kind, got, tc.want)
+		}
+	}
+}
