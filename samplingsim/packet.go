@@ -17,6 +17,15 @@ type packet struct {
 	sent Time
 	// tagged says whether the packet carries a sampling header.
 	tagged bool
+	// Adaptive routing (route_adaptive.go): the routing mode, the virtual
+	// lane, the phase of its route, the switches it has crossed and its
+	// intermediate group (phaseValiant).
+	mode              RouteMode
+	lane, phase, hops uint8
+	via               int32
+	// inj is when the packet started leaving its NIC and stall how long it
+	// waited there for credits (noise.go).
+	inj, stall Time
 	// hdr is the sampling header.
 	hdr header
 }

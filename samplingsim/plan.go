@@ -13,6 +13,9 @@ type Job struct {
 	Name string
 	// Hosts are host indices, one per rank.
 	Hosts []int32
+	// Alltoall marks an alltoall workload: Application-Aware routing uses
+	// Increasingly Minimal Bias instead of Adaptive for it.
+	Alltoall bool
 }
 
 // Message is one message of a Plan.
@@ -41,6 +44,8 @@ type Plan struct {
 	Jobs []Job
 	// Msgs are the messages; a message's index is its id.
 	Msgs []Message
+	// Iters are the iterations of the workloads that have them (noise.go).
+	Iters []IterSpan
 
 	gates    int32
 	sigStart []int32 // signals of message m: sig[sigStart[m]:sigStart[m+1]]

@@ -94,6 +94,17 @@ type sim struct {
 	curEnd   Time
 
 	events, hops, packets int64
+
+	// Adaptive routing and virtual lanes (route_adaptive.go, lanes.go):
+	// with lanes > 1 every per-link slice is per channel c = lane·nl + link.
+	ad      *adaptive
+	routing Routing
+	nl      int32 // physical links
+	lanes   int32
+	laneRR  []uint8 // per physical link: the lane to serve first
+	retLat  []Time  // per channel: credit return latency (nil: Latency)
+	adCand  []int32 // scratch
+	stats   runStats
 }
 
 // restrictKind says which links a receiver updates for a probabilistic
@@ -145,10 +156,13 @@ func Run(f *lft.Fabric, cfg Config, plan *Plan) (*Result, error) {
 }
 
 func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
-	L := len(f.Links)
 	H := f.NumHosts()
 	s := &sim{cfg: cfg, f: f, plan: plan, markAt: cfg.MarkAt}
-	s.maxWindow = MaxWindowCells/max(len(f.Links), 1) - 1
+	if err := s.setupRouting(); err != nil {
+		return nil, err
+	}
+	L := s.channels()
+	s.maxWindow = MaxWindowCells/max(L, 1) - 1
 	var packets, bytes int64
 	for _, m := range plan.Msgs {
 		packets += (m.Bytes + int64(cfg.MTU) - 1) / int64(cfg.MTU)
@@ -205,6 +219,11 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 		portBits = portBitsFor(maxPort)
 	}
 	hostInCount := make([]int32, H+1)
+	for l := range s.out {
+		p := &s.out[l]
+		p.credits, p.wakeAt, p.stallSince, p.waitHead = s.bcap, -1, -1, -1
+		s.in[l].nextWait = -1
+	}
 	for l, lk := range f.Links {
 		p := &s.out[l]
 		p.credits, p.wakeAt, p.stallSince, p.waitHead = s.bcap, -1, -1, -1
@@ -233,6 +252,8 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	if s.qcap < 1 {
 		return nil, fmt.Errorf("output queue must hold a packet")
 	}
+	s.setupLanes()
+	s.setupGlobalLatency()
 	s.hostInStart = make([]int32, H+1)
 	for h := range H {
 		s.hostInStart[h+1] = s.hostInStart[h] + hostInCount[h+1]
@@ -257,6 +278,7 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 		s.slow[h] = true
 	}
 
+	s.setupStats()
 	s.msgs = make([]msgState, len(plan.Msgs))
 	for i, m := range plan.Msgs {
 		n := int32((m.Bytes + int64(cfg.MTU) - 1) / int64(cfg.MTU))
@@ -373,8 +395,8 @@ func (s *sim) creditLoop() []int32 {
 		return s.pk[s.headIn(l)].out
 	}
 	// seen[l] is 1 + the start of the walk that reached l first, or 0.
-	seen := make([]int32, len(s.f.Links))
-	for start := range int32(len(s.f.Links)) {
+	seen := make([]int32, len(s.out))
+	for start := range int32(len(s.out)) {
 		var walk []int32
 		l := start
 		for l >= 0 && seen[l] == 0 {
@@ -387,7 +409,11 @@ func (s *sim) creditLoop() []int32 {
 		}
 		loop := walk[slices.Index(walk, l):]
 		first := slices.Index(loop, slices.Min(loop))
-		return slices.Concat(loop[first:], loop[:first])
+		loop = slices.Concat(loop[first:], loop[:first])
+		for i, c := range loop {
+			loop[i] = s.phys(c)
+		}
+		return loop
 	}
 	return nil
 }
@@ -438,7 +464,7 @@ func (s *sim) mark(pid int32, l int32, q int32) {
 	pk := &s.pk[pid]
 	if pk.tagged && s.fromHost[l] < 0 {
 		env := &s.hopArgs
-		env.id, env.link, env.code, env.congested = pk.id, l, s.codes[l], cong
+		env.id, env.link, env.code, env.congested = pk.id, s.phys(l), s.codes[l], cong
 		s.scheme.hop(&pk.hdr, env)
 	}
 }
@@ -463,7 +489,11 @@ func (s *sim) receive(pid int32) {
 	env := &s.recvArgs
 	env.id, env.t, env.bytes, env.now = pk.id, ts[w], int64(pk.bytes), s.now
 	if s.scheme.probabilistic {
-		env.cands, env.codes = s.candidates(pk.src, pk.dst)
+		if s.ad != nil && s.restrict == restrictRoute {
+			env.cands, env.codes = s.adaptiveCandidates(pk.src, pk.dst)
+		} else {
+			env.cands, env.codes = s.candidates(pk.src, pk.dst)
+		}
 	}
 	s.scheme.receive(&pk.hdr, env)
 }

@@ -1,0 +1,310 @@
+package samplingsim
+
+import (
+	"math"
+	"slices"
+)
+
+// runStats holds the per-message latency and stall sums of a run and the
+// state of the routing modes per job and NIC.
+type runStats struct {
+	// jobMode is the routing mode of job 0 and of the other jobs.
+	jobMode   []RouteMode
+	bgRouting Routing
+	// Per message: latency and NIC stall summed over its packets, and the
+	// mode it was sent with.
+	msgLat, msgStall []Time
+	msgMode          []RouteMode
+	msgNonMin        []int32 // packets that took a non-minimal path
+	app              []appNIC // per host, for ModeApp
+	// Stamps of adaptiveCandidates.
+	seenLink, seenState []uint32
+	stamp               uint32
+}
+
+func (s *sim) setupStats() {
+	n := len(s.plan.Msgs)
+	s.stats.msgLat = make([]Time, n)
+	s.stats.msgStall = make([]Time, n)
+	s.stats.msgMode = make([]RouteMode, n)
+	s.stats.msgNonMin = make([]int32, n)
+	if s.ad != nil {
+		s.stats.app = make([]appNIC, s.f.NumHosts())
+	}
+}
+
+// injected records that packet pid starts leaving its NIC now; the link
+// was busy until prevBusy, so the time after max(formed, prevBusy) was
+// spent waiting for credits.
+func (s *sim) injected(pid int32, prevBusy Time) {
+	pk := &s.pk[pid]
+	pk.inj = s.now
+	pk.stall = s.now - max(pk.sent, prevBusy)
+}
+
+// delivered records the latency (NIC departure to arrival) and stall of
+// packet pid, which has just arrived at its destination.
+func (s *sim) delivered(pid int32) {
+	pk := &s.pk[pid]
+	lat := s.now - pk.inj
+	s.stats.msgLat[pk.msg] += lat
+	s.stats.msgStall[pk.msg] += pk.stall
+	if pk.phase != phaseMin {
+		s.stats.msgNonMin[pk.msg]++
+	}
+	if s.stats.app != nil && s.jobMode(pk.msg) == ModeApp {
+		appCount(&s.stats.app[pk.src], pk.mode, lat, pk.stall)
+	}
+}
+
+// jobMode returns the configured routing mode of message m's job.
+func (s *sim) jobMode(m int32) RouteMode {
+	return s.stats.jobMode[min(int(s.plan.Msgs[m].Job), 1)]
+}
+
+// msgMode returns the routing mode of the packet that host h forms next
+// of message m, choosing it as the message's first packet is formed.
+func (s *sim) msgMode(h, m, formed int32) RouteMode {
+	if formed > 0 {
+		return s.stats.msgMode[m]
+	}
+	mode := s.jobMode(m)
+	if mode == ModeApp {
+		rt := &s.routing
+		if s.plan.Msgs[m].Job != 0 {
+			rt = &s.stats.bgRouting
+		}
+		ad := ModeAdaptive
+		if j := s.plan.Msgs[m].Job; int(j) < len(s.plan.Jobs) && s.plan.Jobs[j].Alltoall {
+			ad = ModeIMB
+		}
+		mode = appDecide(&s.stats.app[h], &rt.App, ad, s.plan.Msgs[m].Bytes, int(s.msgs[m].packets))
+	}
+	s.stats.msgMode[m] = mode
+	return mode
+}
+
+func (s *sim) fillStats(r *Result) {
+	r.MsgLatency, r.MsgStall, r.MsgMode, r.MsgNonMinimal = s.stats.msgLat, s.stats.msgStall, s.stats.msgMode, s.stats.msgNonMin
+}
+
+// Quartiles returns the first quartile, the median and the third quartile
+// of xs (linear interpolation between order statistics: the quantile q
+// of n sorted values is x[h] + (h−⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]) with h = q(n−1),
+// numpy's default). xs is not changed; NaNs for no values.
+func Quartiles(xs []float64) (q1, median, q3 float64) {
+	if len(xs) == 0 {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	v := slices.Clone(xs)
+	slices.Sort(v)
+	at := func(q float64) float64 {
+		h := q * float64(len(v)-1)
+		i := int(h)
+		if i+1 >= len(v) {
+			return v[len(v)-1]
+		}
+		return v[i] + (h-float64(i))*(v[i+1]-v[i])
+	}
+	return at(0.25), at(0.5), at(0.75)
+}
+
+// QCD returns the quartile coefficient of dispersion (Q3−Q1)/(Q3+Q1) of
+// xs (De Sensi §3.3); 0 when Q3+Q1 = 0.
+func QCD(xs []float64) float64 {
+	q1, _, q3 := Quartiles(xs)
+	if q1+q3 == 0 {
+		return 0
+	}
+	return (q3 - q1) / (q3 + q1)
+}
+
+// IterSpan is one iteration of a job: the messages First … End−1.
+type IterSpan struct {
+	Job        int32
+	First, End int32
+}
+
+// markIteration records that the messages added to b since first form
+// one iteration.
+func (b *JobBuilder) markIteration(first int32) {
+	b.plan.Iters = append(b.plan.Iters, IterSpan{Job: b.job, First: first, End: int32(len(b.plan.Msgs))})
+}
+
+// NoiseStats summarises a job of a run as De Sensi et al. measure network
+// noise: iteration times, their median and QCD, packet latency and stalls.
+type NoiseStats struct {
+	// Iterations are the iteration times (the last message finished minus
+	// the first message ready), in order.
+	Iterations []Time
+	// Q1, Median, Q3 and QCD describe the iteration times (ps).
+	Q1, Median, Q3, QCD float64
+	// Mean is the mean iteration time.
+	Mean float64
+	// Latency is the mean latency of the job's packets (NIC departure to
+	// arrival), LatencyQCD the QCD of its messages' mean packet latencies.
+	Latency, LatencyQCD float64
+	// Stall is the mean time a packet waited at its NIC for credits.
+	Stall float64
+	// Packets is the number of the job's packets; AdaptiveShare the
+	// fraction of them sent with an adaptive mode other than High bias.
+	Packets       int64
+	AdaptiveShare float64
+	// NonMinimal is the fraction of the packets that took a non-minimal
+	// (Valiant) path.
+	NonMinimal float64
+	// Unfinished counts iterations that did not finish.
+	Unfinished int
+}
+
+// Noise returns the noise statistics of job j. Without iteration spans
+// the whole job is one iteration.
+func (r *Result) Noise(j int) NoiseStats {
+	var st NoiseStats
+	spans := []IterSpan{}
+	for _, sp := range r.Plan.Iters {
+		if int(sp.Job) == j {
+			spans = append(spans, sp)
+		}
+	}
+	if len(spans) == 0 {
+		first, end := int32(-1), int32(0)
+		for i, m := range r.Plan.Msgs {
+			if int(m.Job) == j {
+				if first < 0 {
+					first = int32(i)
+				}
+				end = int32(i + 1)
+			}
+		}
+		if first >= 0 {
+			spans = append(spans, IterSpan{Job: int32(j), First: first, End: end})
+		}
+	}
+	var its, lats []float64
+	var latSum, stallSum float64
+	var adaptive, nonmin int64
+	for _, sp := range spans {
+		start, end, done := Time(math.MaxInt64), Time(0), true
+		for m := sp.First; m < sp.End; m++ {
+			if r.MsgFinish[m] < 0 {
+				done = false
+				continue
+			}
+			start, end = min(start, r.MsgReady[m]), max(end, r.MsgFinish[m])
+		}
+		if !done {
+			st.Unfinished++
+			continue
+		}
+		st.Iterations = append(st.Iterations, end-start)
+		its = append(its, float64(end-start))
+	}
+	for m, msg := range r.Plan.Msgs {
+		if int(msg.Job) != j || r.MsgFinish[m] < 0 {
+			continue
+		}
+		p := (msg.Bytes + int64(r.Config.MTU) - 1) / int64(r.Config.MTU)
+		st.Packets += p
+		latSum += float64(r.MsgLatency[m])
+		stallSum += float64(r.MsgStall[m])
+		lats = append(lats, float64(r.MsgLatency[m])/float64(p))
+		nonmin += int64(r.MsgNonMinimal[m])
+		if mo := r.MsgMode[m]; mo != ModeHigh && mo != ModeStatic {
+			adaptive += p
+		}
+	}
+	st.Q1, st.Median, st.Q3 = Quartiles(its)
+	st.QCD = QCD(its)
+	for _, x := range its {
+		st.Mean += x / float64(len(its))
+	}
+	if st.Packets > 0 {
+		st.Latency = latSum / float64(st.Packets)
+		st.Stall = stallSum / float64(st.Packets)
+		st.AdaptiveShare = float64(adaptive) / float64(st.Packets)
+		st.NonMinimal = float64(nonmin) / float64(st.Packets)
+	}
+	st.LatencyQCD = QCD(lats)
+	return st
+}
+
+// adaptiveCandidates returns the links a packet from src to dst may have
+// crossed under adaptive routing (the one-bit receivers' route
+// restriction, §5.2): every switch link on an allowed path — minimal
+// paths, and on a Dragonfly the Valiant paths through every other group.
+func (s *sim) adaptiveCandidates(src, dst int32) ([]int32, []uint32) {
+	a := s.ad
+	s.cands, s.candCode = s.cands[:0], s.candCode[:0]
+	if s.stats.seenLink == nil {
+		s.stats.seenLink = make([]uint32, s.nl)
+		s.stats.seenState = make([]uint32, a.nsw*(a.ng+2))
+	}
+	s.stats.stamp++
+	stamp := s.stats.stamp
+	target := a.leaf[dst]
+	srcSw := a.leaf[src]
+	// States: (switch, k) with k = 0 minimal, 1 final phase, 2+g towards
+	// group g.
+	type state struct{ sw, k int32 }
+	var work []state
+	visit := func(sw, k int32) {
+		i := int(sw)*(a.ng+2) + int(k)
+		if s.stats.seenState[i] != stamp {
+			s.stats.seenState[i] = stamp
+			work = append(work, state{sw, k})
+		}
+	}
+	addLink := func(l int32) {
+		if s.stats.seenLink[l] != stamp {
+			s.stats.seenLink[l] = stamp
+			s.cands = append(s.cands, l)
+		}
+	}
+	visit(srcSw, 0)
+	for len(work) > 0 {
+		st := work[len(work)-1]
+		work = work[:len(work)-1]
+		sw := st.sw
+		if sw == target && st.k < 2 {
+			addLink(s.f.NextHop(src, s.f.SwitchNode(int(sw)), dst))
+			continue
+		}
+		var next []int32
+		switch {
+		case st.k >= 2:
+			g := st.k - 2
+			if a.groups[sw] == g {
+				visit(sw, 1)
+				continue
+			}
+			next = a.towardGroup(s.adCand[:0], sw, g)
+		case st.k == 0 && a.groups == nil:
+			next = a.minimal(s.adCand[:0], sw, target)
+			if def := s.f.NextHop(src, s.f.SwitchNode(int(sw)), dst); !slices.Contains(next, def) {
+				next = append(next, def)
+			}
+		default:
+			next = a.minimal(s.adCand[:0], sw, target)
+			if st.k == 0 && a.lanes > 1 && a.groups[sw] == a.groups[srcSw] {
+				for g := range int32(a.ng) {
+					if g != a.groups[srcSw] && g != a.groups[target] {
+						for _, l := range a.towardGroup(nil, sw, g) {
+							addLink(l)
+							visit(a.switchAt(l, s.f), 2+g)
+						}
+					}
+				}
+			}
+		}
+		s.adCand = next
+		for _, l := range next {
+			addLink(l)
+			visit(a.switchAt(l, s.f), st.k)
+		}
+	}
+	for _, l := range s.cands {
+		s.candCode = append(s.candCode, s.codes[l])
+	}
+	return s.cands, s.candCode
+}

@@ -1,0 +1,67 @@
+package samplingsim
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"strings"
+	"text/tabwriter"
+	"time"
+
+	"orcs/lft"
+)
+
+// RoutingRow is the outcome of one routing of a comparison: the primary
+// job's noise statistics.
+type RoutingRow struct {
+	// Routing is the --routing spec of the primary job.
+	Routing string
+	// Stats are the primary job's statistics.
+	Stats NoiseStats
+	// End is the simulated end of the run, Hops its packet-hops and CPU
+	// the CPU time of its event loop.
+	End  Time
+	Hops int64
+	CPU  time.Duration
+}
+
+// CompareRouting runs plan once per routing of the primary job (the other
+// jobs keep cfg.BackgroundRouting, or cfg.Routing when that is empty) and
+// returns the primary job's noise statistics of each run.
+func CompareRouting(f *lft.Fabric, cfg Config, plan *Plan, routings []string) ([]RoutingRow, error) {
+	if cfg.BackgroundRouting == "" {
+		cfg.BackgroundRouting = cfg.Routing
+	}
+	var rows []RoutingRow
+	for _, rt := range routings {
+		c := cfg
+		c.Routing = rt
+		r, err := Run(f, c, plan)
+		if err != nil {
+			return nil, fmt.Errorf("routing %s: %w", rt, err)
+		}
+		rows = append(rows, RoutingRow{Routing: rt, Stats: r.Noise(0), End: r.End, Hops: r.PacketHops, CPU: r.CPU})
+	}
+	return rows, nil
+}
+
+// WriteRoutingTable prints rows as a table: iterations, their quartiles,
+// median and QCD in µs, mean packet latency and its QCD, stalls per packet,
+// the share sent adaptively and the median relative to the best median.
+func WriteRoutingTable(w io.Writer, rows []RoutingRow) error {
+	best := math.Inf(1)
+	for _, r := range rows {
+		best = math.Min(best, r.Stats.Median)
+	}
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
+	fmt.Fprintln(tw, "routing\titers\tmedian µs\tQ1 µs\tQ3 µs\tQCD\tlatency ns\tlatency QCD\tstall ns/pkt\tadaptive %\tnon-min %\tvs best\t")
+	us := func(x float64) float64 { return x / float64(Microsecond) }
+	ns := func(x float64) float64 { return x / float64(Nanosecond) }
+	for _, r := range rows {
+		s := r.Stats
+		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%.4f\t%.1f\t%.4f\t%.2f\t%.1f\t%.1f\t%+.1f%%\t\n",
+			strings.TrimPrefix(r.Routing, "adaptive:"), len(s.Iterations), us(s.Median), us(s.Q1), us(s.Q3), s.QCD,
+			ns(s.Latency), s.LatencyQCD, ns(s.Stall), 100*s.AdaptiveShare, 100*s.NonMinimal, 100*(s.Median/best-1))
+	}
+	return tw.Flush()
+}
