@@ -15,7 +15,7 @@ type runStats struct {
 	// mode it was sent with.
 	msgLat, msgStall []Time
 	msgMode          []RouteMode
-	msgNonMin        []int32 // packets that took a non-minimal path
+	msgNonMin        []int32  // packets that took a non-minimal path
 	app              []appNIC // per host, for ModeApp
 	// Stamps of adaptiveCandidates.
 	seenLink, seenState []uint32
