@@ -206,6 +206,8 @@ type adaptive struct {
 	groups []int32
 	ng     int
 	gdist  []uint8
+	// global[l] says whether link l joins two groups.
+	global []bool
 	// lanes is the number of virtual lanes: 3 with groups (a lane per
 	// global hop taken: Valiant paths have two), else 1.
 	lanes int
@@ -276,6 +278,10 @@ func newAdaptive(f *lft.Fabric, groups []int32, r *rng.Stream) (*adaptive, error
 			a.ng = max(a.ng, int(g)+1)
 		}
 		a.dragonflyDistances()
+		a.global = make([]bool, len(f.Links))
+		for j, l := range a.links {
+			a.global[l] = groups[a.to[j]] != groups[f.SwitchIndex(f.Links[l].From)]
+		}
 		a.gdist = make([]uint8, S*a.ng)
 		for i := range a.gdist {
 			a.gdist[i] = 255
@@ -461,21 +467,11 @@ func (s *sim) routeAdaptive(node int32, pid int32) int32 {
 		l = s.chooseAdaptive(sw, node, target, pk)
 	}
 	c := l + int32(pk.lane)*s.nl
-	if a.groups != nil && a.groups[a.to[a.linkIdx(sw, l)]] != a.groups[sw] {
+	if a.global != nil && a.global[l] {
 		pk.lane++
 	}
 	pk.hops++
 	return c
-}
-
-// linkIdx returns the index in a.links of switch sw's link l.
-func (a *adaptive) linkIdx(sw, l int32) int32 {
-	for j := a.start[sw]; j < a.start[sw+1]; j++ {
-		if a.links[j] == l {
-			return j
-		}
-	}
-	panic("samplingsim: adaptive route left the switch graph")
 }
 
 // chooseAdaptive returns the physical link packet pk leaves switch sw
