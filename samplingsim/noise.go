@@ -15,8 +15,13 @@ type runStats struct {
 	// mode it was sent with.
 	msgLat, msgStall []Time
 	msgMode          []RouteMode
-	msgNonMin        []int32  // packets that took a non-minimal path
-	app              []appNIC // per host, for ModeApp
+	msgNonMin        []int32 // packets that took a non-minimal path
+	// lat0 is the latency of every delivered packet of job 0.
+	lat0 []PacketLatency
+	app  []appNIC // per host, for ModeApp
+	// backlog is the number of packets of the messages in each NIC's
+	// injection queue not yet started (with ModeApp).
+	backlog []int64
 	// Stamps of adaptiveCandidates.
 	seenLink, seenState []uint32
 	stamp               uint32
@@ -30,6 +35,9 @@ func (s *sim) setupStats() {
 	s.stats.msgNonMin = make([]int32, n)
 	if s.ad != nil {
 		s.stats.app = make([]appNIC, s.f.NumHosts())
+		if s.routing.Mode == ModeApp || s.stats.bgRouting.Mode == ModeApp {
+			s.stats.backlog = make([]int64, s.f.NumHosts())
+		}
 	}
 }
 
@@ -51,6 +59,9 @@ func (s *sim) delivered(pid int32) {
 	s.stats.msgStall[pk.msg] += pk.stall
 	if pk.phase != phaseMin {
 		s.stats.msgNonMin[pk.msg]++
+	}
+	if s.plan.Msgs[pk.msg].Job == 0 {
+		s.stats.lat0 = append(s.stats.lat0, PacketLatency{Src: pk.src, Dst: pk.dst, Latency: lat})
 	}
 	if s.stats.app != nil && s.jobMode(pk.msg) == ModeApp {
 		appCount(&s.stats.app[pk.src], pk.mode, lat, pk.stall)
@@ -78,7 +89,14 @@ func (s *sim) msgMode(h, m, formed int32) RouteMode {
 		if j := s.plan.Msgs[m].Job; int(j) < len(s.plan.Jobs) && s.plan.Jobs[j].Alltoall {
 			ad = ModeIMB
 		}
-		mode = appDecide(&s.stats.app[h], &rt.App, ad, s.plan.Msgs[m].Bytes, int(s.msgs[m].packets))
+		p := int64(s.msgs[m].packets)
+		if rt.App.Backlog {
+			p = s.stats.backlog[h]
+		}
+		mode = appDecide(&s.stats.app[h], &rt.App, ad, s.plan.Msgs[m].Bytes, int(p))
+	}
+	if s.stats.backlog != nil {
+		s.stats.backlog[h] -= int64(s.msgs[m].packets)
 	}
 	s.stats.msgMode[m] = mode
 	return mode
@@ -86,6 +104,7 @@ func (s *sim) msgMode(h, m, formed int32) RouteMode {
 
 func (s *sim) fillStats(r *Result) {
 	r.MsgLatency, r.MsgStall, r.MsgMode, r.MsgNonMinimal = s.stats.msgLat, s.stats.msgStall, s.stats.msgMode, s.stats.msgNonMin
+	r.PacketLatency = s.stats.lat0
 }
 
 // Quartiles returns the first quartile, the median and the third quartile
@@ -142,7 +161,11 @@ type NoiseStats struct {
 	// Mean is the mean iteration time.
 	Mean float64
 	// Latency is the mean latency of the job's packets (NIC departure to
-	// arrival), LatencyQCD the QCD of its messages' mean packet latencies.
+	// arrival). LatencyQCD is the variability of the latency of the same
+	// communication over time: for job 0 the mean over its host pairs with
+	// at least 4 packets of the QCD of the pair's packet latencies; for
+	// other jobs (or without such pairs) the QCD of the messages' mean
+	// packet latencies.
 	Latency, LatencyQCD float64
 	// Stall is the mean time a packet waited at its NIC for credits.
 	Stall float64
@@ -226,6 +249,11 @@ func (r *Result) Noise(j int) NoiseStats {
 		st.NonMinimal = float64(nonmin) / float64(st.Packets)
 	}
 	st.LatencyQCD = QCD(lats)
+	if j == 0 {
+		if q, ok := pairQCD(r.PacketLatency); ok {
+			st.LatencyQCD = q
+		}
+	}
 	return st
 }
 
@@ -307,4 +335,42 @@ func (s *sim) adaptiveCandidates(src, dst int32) ([]int32, []uint32) {
 		s.candCode = append(s.candCode, s.codes[l])
 	}
 	return s.cands, s.candCode
+}
+
+// PacketLatency is the latency of one delivered packet.
+type PacketLatency struct {
+	Src, Dst int32
+	Latency  Time
+}
+
+// pairQCD returns the mean over host pairs with at least 4 packets of the
+// QCD of each pair's packet latencies; ok is false without such pairs.
+func pairQCD(ps []PacketLatency) (float64, bool) {
+	v := slices.Clone(ps)
+	slices.SortStableFunc(v, func(a, b PacketLatency) int {
+		if a.Src != b.Src {
+			return int(a.Src - b.Src)
+		}
+		return int(a.Dst - b.Dst)
+	})
+	var sum float64
+	var n int
+	xs := []float64{}
+	for i := 0; i < len(v); {
+		j := i
+		xs = xs[:0]
+		for j < len(v) && v[j].Src == v[i].Src && v[j].Dst == v[i].Dst {
+			xs = append(xs, float64(v[j].Latency))
+			j++
+		}
+		if len(xs) >= 4 {
+			sum += QCD(xs)
+			n++
+		}
+		i = j
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
 }

@@ -27,6 +27,9 @@ type Result struct {
 	// MsgNonMinimal counts each message's packets that took a non-minimal
 	// (Valiant) path.
 	MsgNonMinimal []int32
+	// PacketLatency is the latency of every delivered packet of the
+	// primary job (job 0), in delivery order.
+	PacketLatency []PacketLatency
 	// Truth is the ground truth, Truth[window][link].
 	Truth [][]LinkTruth
 	// Events is the number of events processed, PacketHops the number of

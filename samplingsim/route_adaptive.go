@@ -70,6 +70,11 @@ type AppParams struct {
 	// MaxAge is the number of decisions after which a mode's measurements
 	// are discarded.
 	MaxAge int
+	// Backlog makes p, the packets of the cost model, every packet in the
+	// NIC's injection queue from this message on (the work the choice
+	// affects while the NIC streams messages back to back); false: the
+	// message's own packets, as in the paper.
+	Backlog bool
 }
 
 // Default biases, in packets of estimated occupancy (a port's estimate is
@@ -109,6 +114,7 @@ func init() {
 				{Key: "lambda", Default: "0.8", Doc: "app: latency under high bias / under adaptive, for stale measurements"},
 				{Key: "sigma", Default: "1.5", Doc: "app: stalls under high bias / under adaptive, for stale measurements"},
 				{Key: "age", Default: "8", Doc: "app: decisions after which a mode's measurements are stale"},
+				{Key: "p", Default: "backlog", Doc: "app: packets of the cost model: message (the paper's) or backlog (the message and those queued behind it)"},
 			},
 			build: buildAdaptiveRouting,
 		})
@@ -119,6 +125,13 @@ func buildAdaptiveRouting(r *registry.Reader) (Routing, error) {
 	mode := r.String("mode")
 	bias := r.Int("bias")
 	rt.App = AppParams{Threshold: int64(r.Int("threshold")), Lambda: r.Float("lambda"), Sigma: r.Float("sigma"), MaxAge: r.Int("age")}
+	switch pm := r.String("p"); pm {
+	case "backlog":
+		rt.App.Backlog = true
+	case "message":
+	default:
+		r.Failf("p=%q: want message or backlog", pm)
+	}
 	if err := r.Err(); err != nil {
 		return rt, err
 	}

@@ -458,3 +458,50 @@ func TestNoiseWorkloads(t *testing.T) {
 		t.Errorf("allreduce on 12 ranks: %v messages, err %v; want 32", len(p.Msgs), err)
 	}
 }
+
+// TestPairQCD: pair 0→1 has latencies 1…9 (QCD 0.4), pair 1→0 has 1…4
+// (QCD 0.3), pair 2→3 only three packets (left out): mean 0.35. The QCD
+// of all 16 latencies together would differ (it mixes the pairs).
+func TestPairQCD(t *testing.T) {
+	var ps []PacketLatency
+	for i := 9; i >= 1; i-- {
+		ps = append(ps, PacketLatency{Src: 0, Dst: 1, Latency: Time(i)})
+	}
+	for i := 1; i <= 4; i++ {
+		ps = append(ps, PacketLatency{Src: 1, Dst: 0, Latency: Time(i)})
+	}
+	ps = append(ps, PacketLatency{Src: 2, Dst: 3, Latency: 100}, PacketLatency{Src: 2, Dst: 3, Latency: 1}, PacketLatency{Src: 2, Dst: 3, Latency: 50})
+	got, ok := pairQCD(ps)
+	if !ok || math.Abs(got-0.35) > 1e-12 {
+		t.Errorf("pair QCD %g (%v), want 0.35", got, ok)
+	}
+	if _, ok := pairQCD(ps[13:]); ok {
+		t.Errorf("three packets of one pair gave a pair QCD")
+	}
+}
+
+// TestAppRatios: λ and σ from the Adaptive and High rows.
+func TestAppRatios(t *testing.T) {
+	rows := []RoutingRow{
+		{Routing: "static", Stats: NoiseStats{Latency: 1, Stall: 1}},
+		{Routing: "adaptive", Stats: NoiseStats{Latency: 1000, Stall: 20}},
+		{Routing: "adaptive:mode=high", Stats: NoiseStats{Latency: 800, Stall: 30}},
+	}
+	l, s, ok := AppRatios(rows)
+	if !ok || l != 0.8 || s != 1.5 {
+		t.Errorf("λ %g σ %g (%v), want 0.8 1.5", l, s, ok)
+	}
+	if _, _, ok := AppRatios(rows[:2]); ok {
+		t.Errorf("ratios without a high-bias row")
+	}
+	rt, err := ParseRouting("adaptive:mode=app,p=message")
+	if err != nil || rt.App.Backlog {
+		t.Errorf("p=message: %+v %v", rt.App, err)
+	}
+	if rt, _ := ParseRouting("adaptive:mode=app"); !rt.App.Backlog {
+		t.Errorf("default p is not backlog")
+	}
+	if _, err := ParseRouting("adaptive:mode=app,p=flits"); err == nil {
+		t.Errorf("p=flits accepted")
+	}
+}

@@ -63,5 +63,37 @@ func WriteRoutingTable(w io.Writer, rows []RoutingRow) error {
 			strings.TrimPrefix(r.Routing, "adaptive:"), len(s.Iterations), us(s.Median), us(s.Q1), us(s.Q3), s.QCD,
 			ns(s.Latency), s.LatencyQCD, ns(s.Stall), 100*s.AdaptiveShare, 100*s.NonMinimal, 100*(s.Median/best-1))
 	}
-	return tw.Flush()
+	if err := tw.Flush(); err != nil {
+		return err
+	}
+	if lambda, sigma, ok := AppRatios(rows); ok {
+		_, err := fmt.Fprintf(w, "high bias / adaptive: latency λ = %.3f, stall σ = %.3f\n", lambda, sigma)
+		return err
+	}
+	return nil
+}
+
+// AppRatios returns the ratios of High bias to Adaptive of the mean packet
+// latency (λ) and of the mean stall per packet (σ), the scaling factors of
+// Application-Aware routing, from the rows "adaptive" (or
+// "adaptive:mode=adaptive") and "adaptive:mode=high"; ok is false when
+// either row is missing or Adaptive had no latency or no stall.
+func AppRatios(rows []RoutingRow) (lambda, sigma float64, ok bool) {
+	var ad, hi *NoiseStats
+	for i := range rows {
+		rt, err := ParseRouting(rows[i].Routing)
+		if err != nil || rt.Bias != 0 && rt.Mode != ModeHigh {
+			continue
+		}
+		switch {
+		case rt.Mode == ModeAdaptive:
+			ad = &rows[i].Stats
+		case rt.Mode == ModeHigh && rt.Bias == defaultHighBias:
+			hi = &rows[i].Stats
+		}
+	}
+	if ad == nil || hi == nil || ad.Latency == 0 || ad.Stall == 0 {
+		return 0, 0, false
+	}
+	return hi.Latency / ad.Latency, hi.Stall / ad.Stall, true
 }

@@ -433,6 +433,9 @@ func (s *sim) enterNIC(m int32) {
 	src := s.plan.Msgs[m].Src
 	n := &s.nics[src]
 	n.ready = append(n.ready, m)
+	if s.stats.backlog != nil {
+		s.stats.backlog[src] += int64(s.msgs[m].packets)
+	}
 	s.pump(src)
 }
 
