@@ -40,6 +40,7 @@ func (s *sim) setupRouting() error {
 		return err
 	}
 	s.lanes = int32(s.ad.lanes)
+	s.adCand, s.adCand2 = make([]int32, 0, 256), make([]int32, 0, 256)
 	return nil
 }
 

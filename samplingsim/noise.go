@@ -16,8 +16,10 @@ type runStats struct {
 	msgLat, msgStall []Time
 	msgMode          []RouteMode
 	msgNonMin        []int32 // packets that took a non-minimal path
-	// lat0 is the latency of every delivered packet of job 0.
-	lat0 []PacketLatency
+	// lat0 is the latency of every delivered packet of job 0, kept
+	// (keepLat) when the plan has iterations (the noise workloads).
+	lat0    []PacketLatency
+	keepLat bool
 	app  []appNIC // per host, for ModeApp
 	// backlog is the number of packets of the messages in each NIC's
 	// injection queue not yet started (with ModeApp).
@@ -33,6 +35,7 @@ func (s *sim) setupStats() {
 	s.stats.msgStall = make([]Time, n)
 	s.stats.msgMode = make([]RouteMode, n)
 	s.stats.msgNonMin = make([]int32, n)
+	s.stats.keepLat = len(s.plan.Iters) > 0
 	if s.ad != nil {
 		s.stats.app = make([]appNIC, s.f.NumHosts())
 		if s.routing.Mode == ModeApp || s.stats.bgRouting.Mode == ModeApp {
@@ -60,7 +63,7 @@ func (s *sim) delivered(pid int32) {
 	if pk.phase != phaseMin {
 		s.stats.msgNonMin[pk.msg]++
 	}
-	if s.plan.Msgs[pk.msg].Job == 0 {
+	if s.stats.keepLat && s.plan.Msgs[pk.msg].Job == 0 {
 		s.stats.lat0 = append(s.stats.lat0, PacketLatency{Src: pk.src, Dst: pk.dst, Latency: lat})
 	}
 	if s.stats.app != nil && s.jobMode(pk.msg) == ModeApp {

@@ -28,7 +28,8 @@ type Result struct {
 	// (Valiant) path.
 	MsgNonMinimal []int32
 	// PacketLatency is the latency of every delivered packet of the
-	// primary job (job 0), in delivery order.
+	// primary job (job 0), in delivery order, when the plan has
+	// iterations (Plan.Iters); else nil.
 	PacketLatency []PacketLatency
 	// Truth is the ground truth, Truth[window][link].
 	Truth [][]LinkTruth

@@ -221,6 +221,10 @@ type adaptive struct {
 	gdist  []uint8
 	// global[l] says whether link l joins two groups.
 	global []bool
+	// Precomputed allowed links (when the tables fit maxAllowedTable):
+	// minimal links from a towards b are minL[minS[a*nsw+b]:minS[a*nsw+b+1]],
+	// links from a towards group g grpL[grpS[a*ng+g]:grpS[a*ng+g+1]].
+	minS, minL, grpS, grpL []int32
 	// lanes is the number of virtual lanes: 3 with groups (a lane per
 	// global hop taken: Valiant paths have two), else 1.
 	lanes int
@@ -307,7 +311,60 @@ func newAdaptive(f *lft.Fabric, groups []int32, r *rng.Stream) (*adaptive, error
 		}
 		a.lanes = 3
 	}
+	a.precompute()
 	return a, nil
+}
+
+// maxAllowedTable bounds the switch pairs for which the allowed links are
+// tabulated; larger fabrics compute them per hop.
+const maxAllowedTable = 1 << 22
+
+// precompute tabulates the allowed links of every switch towards every
+// switch and group, so that a hop looks them up instead of scanning the
+// switch's links.
+func (a *adaptive) precompute() {
+	if a.nsw*a.nsw > maxAllowedTable {
+		return
+	}
+	minS := make([]int32, 1, a.nsw*a.nsw+1)
+	var minL []int32
+	for x := range int32(a.nsw) {
+		for y := range int32(a.nsw) {
+			minL = a.minimal(minL, x, y)
+			minS = append(minS, int32(len(minL)))
+		}
+	}
+	var grpS, grpL []int32
+	if a.groups != nil {
+		grpS = make([]int32, 1, a.nsw*a.ng+1)
+		for x := range int32(a.nsw) {
+			for g := range int32(a.ng) {
+				grpL = a.towardGroup(grpL, x, g)
+				grpS = append(grpS, int32(len(grpL)))
+			}
+		}
+	}
+	a.minS, a.minL, a.grpS, a.grpL = minS, minL, grpS, grpL
+}
+
+// minimalOf returns the minimal links from sw towards target, from the
+// table or computed into scratch.
+func (a *adaptive) minimalOf(scratch []int32, sw, target int32) []int32 {
+	if a.minS != nil {
+		i := int(sw)*a.nsw + int(target)
+		return a.minL[a.minS[i]:a.minS[i+1]]
+	}
+	return a.minimal(scratch[:0], sw, target)
+}
+
+// towardGroupOf returns the links from sw towards group g, from the table
+// or computed into scratch.
+func (a *adaptive) towardGroupOf(scratch []int32, sw, g int32) []int32 {
+	if a.grpS != nil {
+		i := int(sw)*a.ng + int(g)
+		return a.grpL[a.grpS[i]:a.grpS[i+1]]
+	}
+	return a.towardGroup(scratch[:0], sw, g)
 }
 
 // dragonflyDistances replaces the hop distances by those of Dragonfly
@@ -494,8 +551,7 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 	lane := int32(pk.lane)
 	if pk.phase == phaseValiant {
 		if a.groups[sw] != pk.via {
-			s.adCand = a.towardGroup(s.adCand[:0], sw, pk.via)
-			c, _ := s.least(s.adCand, lane)
+			c, _ := s.least(a.towardGroupOf(s.adCand, sw, pk.via), lane)
 			return c - lane*s.nl
 		}
 		pk.phase = phaseFinal
@@ -504,20 +560,19 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 	if a.groups == nil {
 		def := s.f.NextHop(pk.src, node, pk.dst)
 		defEst := s.estimate(def)
-		s.adCand = a.minimal(s.adCand[:0], sw, target)
 		alt := s.adCand[:0]
-		for _, l := range s.adCand {
+		for _, l := range a.minimalOf(s.adCand2, sw, target) {
 			if l != def {
 				alt = append(alt, l)
 			}
 		}
+		s.adCand = alt
 		if c, e := s.least(alt, 0); c >= 0 && e+bias < defEst {
 			return c
 		}
 		return def
 	}
-	s.adCand = a.minimal(s.adCand[:0], sw, target)
-	best, bestEst := s.least(s.adCand, lane)
+	best, bestEst := s.least(a.minimalOf(s.adCand, sw, target), lane)
 	best -= lane * s.nl
 	srcG, dstG := a.groups[a.leaf[pk.src]], a.groups[target]
 	if pk.phase != phaseMin || a.groups[sw] != srcG || a.ng < 3 {
@@ -535,8 +590,7 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 		if pk.hops > 0 && a.gdist[int(sw)*a.ng+int(g)] != 1 {
 			continue
 		}
-		s.adCand = a.towardGroup(s.adCand[:0], sw, g)
-		if c, e := s.least(s.adCand, lane); c >= 0 && e+bias < bestEst {
+		if c, e := s.least(a.towardGroupOf(s.adCand, sw, g), lane); c >= 0 && e+bias < bestEst {
 			best, bestEst = c-lane*s.nl, e+bias
 			pk.via = g
 			pk.phase = phaseValiant

@@ -104,6 +104,7 @@ type sim struct {
 	laneRR  []uint8 // per physical link: the lane to serve first
 	retLat  []Time  // per channel: credit return latency (nil: Latency)
 	adCand  []int32 // scratch
+	adCand2 []int32 // scratch
 	stats   runStats
 }
 
