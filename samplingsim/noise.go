@@ -20,7 +20,7 @@ type runStats struct {
 	// (keepLat) when the plan has iterations (the noise workloads).
 	lat0    []PacketLatency
 	keepLat bool
-	app  []appNIC // per host, for ModeApp
+	app     []appNIC // per host, for ModeApp
 	// backlog is the number of packets of the messages in each NIC's
 	// injection queue not yet started (with ModeApp).
 	backlog []int64
