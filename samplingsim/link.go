@@ -165,7 +165,7 @@ func (s *sim) transmit(l int32, pid int32) {
 	bytes := s.pk[pid].bytes
 	p.credits--
 	ser := s.ser(bytes)
-	if s.fromHost[l] >= 0 {
+	if s.stats.on && s.fromHost[l] >= 0 {
 		s.injected(pid, p.busyUntil)
 	}
 	p.busyUntil = s.now + ser

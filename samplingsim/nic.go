@@ -70,7 +70,9 @@ func (s *sim) pump(h int32) {
 // receiver reads its header and the packet waits for the consumer.
 func (s *sim) arriveHost(l int32, h int32, pid int32) {
 	s.pushIn(l, pid)
-	s.delivered(pid)
+	if s.stats.on {
+		s.delivered(pid)
+	}
 	s.receive(pid)
 	if !s.nics[h].consuming {
 		s.startConsume(h)

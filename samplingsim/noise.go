@@ -20,7 +20,10 @@ type runStats struct {
 	// (keepLat) when the plan has iterations (the noise workloads).
 	lat0    []PacketLatency
 	keepLat bool
-	app     []appNIC // per host, for ModeApp
+	// on says whether latencies and stalls are measured: with adaptive
+	// routing or iterated workloads.
+	on  bool
+	app []appNIC // per host, for ModeApp
 	// backlog is the number of packets of the messages in each NIC's
 	// injection queue not yet started (with ModeApp).
 	backlog []int64
@@ -36,6 +39,7 @@ func (s *sim) setupStats() {
 	s.stats.msgMode = make([]RouteMode, n)
 	s.stats.msgNonMin = make([]int32, n)
 	s.stats.keepLat = len(s.plan.Iters) > 0
+	s.stats.on = s.stats.keepLat || s.ad != nil
 	if s.ad != nil {
 		s.stats.app = make([]appNIC, s.f.NumHosts())
 		if s.routing.Mode == ModeApp || s.stats.bgRouting.Mode == ModeApp {
@@ -49,17 +53,20 @@ func (s *sim) setupStats() {
 // spent waiting for credits.
 func (s *sim) injected(pid int32, prevBusy Time) {
 	pk := &s.pk[pid]
-	pk.inj = s.now
-	pk.stall = s.now - max(pk.sent, prevBusy)
+	stall := s.now - max(pk.sent, prevBusy)
+	pk.sent = s.now
+	s.stats.msgStall[pk.msg] += stall
+	if s.stats.app != nil && s.jobMode(pk.msg) == ModeApp {
+		appStall(&s.stats.app[pk.src], pk.mode, stall)
+	}
 }
 
 // delivered records the latency (NIC departure to arrival) and stall of
 // packet pid, which has just arrived at its destination.
 func (s *sim) delivered(pid int32) {
 	pk := &s.pk[pid]
-	lat := s.now - pk.inj
+	lat := s.now - pk.sent
 	s.stats.msgLat[pk.msg] += lat
-	s.stats.msgStall[pk.msg] += pk.stall
 	if pk.phase != phaseMin {
 		s.stats.msgNonMin[pk.msg]++
 	}
@@ -67,7 +74,7 @@ func (s *sim) delivered(pid int32) {
 		s.stats.lat0 = append(s.stats.lat0, PacketLatency{Src: pk.src, Dst: pk.dst, Latency: lat})
 	}
 	if s.stats.app != nil && s.jobMode(pk.msg) == ModeApp {
-		appCount(&s.stats.app[pk.src], pk.mode, lat, pk.stall)
+		appCount(&s.stats.app[pk.src], pk.mode, lat)
 	}
 }
 

@@ -13,7 +13,9 @@ type packet struct {
 	bytes int32
 	// out is the link the packet leaves its current switch on.
 	out int32
-	// sent is the time the NIC formed the packet.
+	// sent is the time the NIC formed the packet; when latencies are
+	// measured (noise.go), from then on the time it started leaving the
+	// NIC.
 	sent Time
 	// tagged says whether the packet carries a sampling header.
 	tagged bool
@@ -22,10 +24,7 @@ type packet struct {
 	// intermediate group (phaseValiant).
 	mode              RouteMode
 	lane, phase, hops uint8
-	via               int32
-	// inj is when the packet started leaving its NIC and stall how long it
-	// waited there for credits (noise.go).
-	inj, stall Time
+	via               int16
 	// hdr is the sampling header.
 	hdr header
 }

@@ -2,6 +2,7 @@ package samplingsim
 
 import (
 	"fmt"
+	"math"
 	"strings"
 
 	"orcs/lft"
@@ -294,6 +295,9 @@ func newAdaptive(f *lft.Fabric, groups []int32, r *rng.Stream) (*adaptive, error
 		for _, g := range groups {
 			a.ng = max(a.ng, int(g)+1)
 		}
+		if a.ng > math.MaxInt16 {
+			return nil, fmt.Errorf("adaptive routing: %d groups, at most %d are supported", a.ng, math.MaxInt16)
+		}
 		a.dragonflyDistances()
 		a.global = make([]bool, len(f.Links))
 		for j, l := range a.links {
@@ -550,8 +554,8 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 	a := s.ad
 	lane := int32(pk.lane)
 	if pk.phase == phaseValiant {
-		if a.groups[sw] != pk.via {
-			c, _ := s.least(a.towardGroupOf(s.adCand, sw, pk.via), lane)
+		if a.groups[sw] != int32(pk.via) {
+			c, _ := s.least(a.towardGroupOf(s.adCand, sw, int32(pk.via)), lane)
 			return c - lane*s.nl
 		}
 		pk.phase = phaseFinal
@@ -592,7 +596,7 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 		}
 		if c, e := s.least(a.towardGroupOf(s.adCand, sw, g), lane); c >= 0 && e+bias < bestEst {
 			best, bestEst = c-lane*s.nl, e+bias
-			pk.via = g
+			pk.via = int16(g)
 			pk.phase = phaseValiant
 		}
 	}

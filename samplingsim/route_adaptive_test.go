@@ -392,20 +392,23 @@ func TestAppAware(t *testing.T) {
 	// Adaptive measured L = 1000, s = 10 per packet; High bias derived:
 	// L = 500, s = 20. For p packets: High iff 500+20p < 1000+10p, p < 50.
 	for range 4 {
-		appCount(&st, ModeAdaptive, 1000, 10)
+		appCount(&st, ModeAdaptive, 1000)
+		appStall(&st, ModeAdaptive, 10)
 	}
 	if m := appDecide(&st, &par, ModeAdaptive, 8192, 2); m != ModeHigh {
 		t.Errorf("2 packets: %v, want high (500+40 < 1000+20)", m)
 	}
 	// Now High is current; measured: L = 900, s = 0. Adaptive's values
 	// (1000, 10) are one decision old, so still used: 900 < 1000+10p.
-	appCount(&st, ModeHigh, 900, 0)
+	appCount(&st, ModeHigh, 900)
+	appStall(&st, ModeHigh, 0)
 	if m := appDecide(&st, &par, ModeAdaptive, 1<<20, 256); m != ModeHigh {
 		t.Errorf("after high measured cheaper: %v, want high", m)
 	}
 	// High measured with large stalls: L = 400, s = 100: for 256 packets
 	// 400+25600 > 1000+2560: back to adaptive; for an alltoall job IMB.
-	appCount(&st, ModeHigh, 400, 100)
+	appCount(&st, ModeHigh, 400)
+	appStall(&st, ModeHigh, 100)
 	if m := appDecide(&st, &par, ModeIMB, 1<<20, 256); m != ModeIMB {
 		t.Errorf("high with stalls: %v, want imb", m)
 	}

@@ -26,7 +26,8 @@ type appNIC struct {
 	cur     RouteMode
 	cum     int64
 	// Counters since the last read, for packets sent with High bias (0)
-	// and with the adaptive mode (1): latency and stall sums, packets.
+	// and with the adaptive mode (1): latency sums and packets (counted at
+	// delivery), stall sums (counted as packets leave the NIC).
 	lat, stall [2]Time
 	pkts       [2]int64
 	// Last measured (or derived) means and the decisions since each mode
@@ -77,13 +78,21 @@ func appDecide(st *appNIC, par *AppParams, ad RouteMode, bytes int64, packets in
 	return st.cur
 }
 
-// appCount adds a delivered packet of mode to its NIC's counters.
-func appCount(st *appNIC, mode RouteMode, lat, stall Time) {
-	i := 1
-	if mode == ModeHigh {
-		i = 0
-	}
+// appCount adds the latency of a delivered packet of mode to its NIC's
+// counters.
+func appCount(st *appNIC, mode RouteMode, lat Time) {
+	i := modeIndex(mode)
 	st.lat[i] += lat
-	st.stall[i] += stall
 	st.pkts[i]++
+}
+
+// appStall adds the stall of a packet of mode leaving the NIC.
+func appStall(st *appNIC, mode RouteMode, stall Time) { st.stall[modeIndex(mode)] += stall }
+
+// modeIndex is 0 for High bias and 1 for the adaptive mode.
+func modeIndex(mode RouteMode) int {
+	if mode == ModeHigh {
+		return 0
+	}
+	return 1
 }
