@@ -88,9 +88,12 @@ const (
 
 // DefaultAppParams are the defaults of Application-Aware routing: the
 // paper's 4 KiB threshold; Lambda and Sigma are the medians of the ratios
-// High/Adaptive measured over the noise experiments of samplingsim's
-// README (pingpong, barrier, allreduce, alltoall, halo3d on the Dragonfly).
-var DefaultAppParams = AppParams{Threshold: 4096, Lambda: 0.8, Sigma: 1.5, MaxAge: 8}
+// High bias / Adaptive of the mean packet latency and of the stall per
+// packet that --compare-routing printed for the Dragonfly noise
+// experiments of samplingsim's README (ping-pong 64 KiB, small and large
+// alltoall, halo3d; barrier and allreduce had no stalls): λ 0.600–0.869,
+// σ 1.16–2.85.
+var DefaultAppParams = AppParams{Threshold: 4096, Lambda: 0.76, Sigma: 1.87, MaxAge: 8}
 
 // routingKind is a registered routing: static or adaptive.
 type routingKind struct {
@@ -112,8 +115,8 @@ func init() {
 				{Key: "mode", Default: "adaptive", Doc: "adaptive (no bias), imb (increasingly minimal bias), low, high, app (Application-Aware)"},
 				{Key: "bias", Default: "-1", Doc: "bias in packets (low 2, high 6) or the imb step per hop (2); -1 = the mode's"},
 				{Key: "threshold", Default: "4096", Doc: "app: cumulative message bytes between decisions"},
-				{Key: "lambda", Default: "0.8", Doc: "app: latency under high bias / under adaptive, for stale measurements"},
-				{Key: "sigma", Default: "1.5", Doc: "app: stalls under high bias / under adaptive, for stale measurements"},
+				{Key: "lambda", Default: "0.76", Doc: "app: latency under high bias / under adaptive, for stale measurements"},
+				{Key: "sigma", Default: "1.87", Doc: "app: stalls under high bias / under adaptive, for stale measurements"},
 				{Key: "age", Default: "8", Doc: "app: decisions after which a mode's measurements are stale"},
 				{Key: "p", Default: "backlog", Doc: "app: packets of the cost model: message (the paper's) or backlog (the message and those queued behind it)"},
 			},
