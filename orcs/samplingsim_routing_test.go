@@ -17,7 +17,7 @@ func TestSamplingsimCompareRouting(t *testing.T) {
 		t.Fatal(err)
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n")
-	if len(lines) != 6 || !strings.Contains(lines[1], "median µs") || !strings.Contains(lines[1], "non-min %") {
+	if len(lines) != 6 || !strings.Contains(lines[1], "median µs") || !strings.Contains(lines[1], "detour %") {
 		t.Fatalf("want a title, a header and 4 rows:\n%s", out)
 	}
 	for i, name := range []string{"static", "adaptive", "mode=high", "mode=app"} {

@@ -15,7 +15,7 @@ type runStats struct {
 	// mode it was sent with.
 	msgLat, msgStall []Time
 	msgMode          []RouteMode
-	msgNonMin        []int32 // packets that took a non-minimal path
+	msgDetour        []int32 // packets that took an alternative port (Packet.detour)
 	// lat0 is the latency of every delivered packet of job 0, kept
 	// (keepLat) when the plan has iterations (the noise workloads).
 	lat0    []PacketLatency
@@ -37,7 +37,7 @@ func (s *sim) setupStats() {
 	s.stats.msgLat = make([]Time, n)
 	s.stats.msgStall = make([]Time, n)
 	s.stats.msgMode = make([]RouteMode, n)
-	s.stats.msgNonMin = make([]int32, n)
+	s.stats.msgDetour = make([]int32, n)
 	s.stats.keepLat = len(s.plan.Iters) > 0
 	s.stats.on = s.stats.keepLat || s.ad != nil
 	if s.ad != nil {
@@ -67,8 +67,8 @@ func (s *sim) delivered(pid int32) {
 	pk := &s.pk[pid]
 	lat := s.now - pk.sent
 	s.stats.msgLat[pk.msg] += lat
-	if pk.phase != phaseMin {
-		s.stats.msgNonMin[pk.msg]++
+	if pk.detour {
+		s.stats.msgDetour[pk.msg]++
 	}
 	if s.stats.keepLat && s.plan.Msgs[pk.msg].Job == 0 {
 		s.stats.lat0 = append(s.stats.lat0, PacketLatency{Src: pk.src, Dst: pk.dst, Latency: lat})
@@ -113,7 +113,7 @@ func (s *sim) msgMode(h, m, formed int32) RouteMode {
 }
 
 func (s *sim) fillStats(r *Result) {
-	r.MsgLatency, r.MsgStall, r.MsgMode, r.MsgNonMinimal = s.stats.msgLat, s.stats.msgStall, s.stats.msgMode, s.stats.msgNonMin
+	r.MsgLatency, r.MsgStall, r.MsgMode, r.MsgDetour = s.stats.msgLat, s.stats.msgStall, s.stats.msgMode, s.stats.msgDetour
 	r.PacketLatency = s.stats.lat0
 }
 
@@ -183,9 +183,10 @@ type NoiseStats struct {
 	// fraction of them sent with an adaptive mode other than High bias.
 	Packets       int64
 	AdaptiveShare float64
-	// NonMinimal is the fraction of the packets that took a non-minimal
-	// (Valiant) path.
-	NonMinimal float64
+	// Detour is the fraction of the packets that left their preferred
+	// ports at least once: a Valiant path on a Dragonfly, a port other
+	// than the forwarding table's on a fat tree.
+	Detour float64
 	// Unfinished counts iterations that did not finish.
 	Unfinished int
 }
@@ -216,7 +217,7 @@ func (r *Result) Noise(j int) NoiseStats {
 	}
 	var its, lats []float64
 	var latSum, stallSum float64
-	var adaptive, nonmin int64
+	var adaptive, detour int64
 	for _, sp := range spans {
 		start, end, done := Time(math.MaxInt64), Time(0), true
 		for m := sp.First; m < sp.End; m++ {
@@ -242,7 +243,7 @@ func (r *Result) Noise(j int) NoiseStats {
 		latSum += float64(r.MsgLatency[m])
 		stallSum += float64(r.MsgStall[m])
 		lats = append(lats, float64(r.MsgLatency[m])/float64(p))
-		nonmin += int64(r.MsgNonMinimal[m])
+		detour += int64(r.MsgDetour[m])
 		if mo := r.MsgMode[m]; mo != ModeHigh && mo != ModeStatic {
 			adaptive += p
 		}
@@ -256,7 +257,7 @@ func (r *Result) Noise(j int) NoiseStats {
 		st.Latency = latSum / float64(st.Packets)
 		st.Stall = stallSum / float64(st.Packets)
 		st.AdaptiveShare = float64(adaptive) / float64(st.Packets)
-		st.NonMinimal = float64(nonmin) / float64(st.Packets)
+		st.Detour = float64(detour) / float64(st.Packets)
 	}
 	st.LatencyQCD = QCD(lats)
 	if j == 0 {

@@ -24,7 +24,9 @@ type packet struct {
 	// intermediate group (phaseValiant).
 	mode              RouteMode
 	lane, phase, hops uint8
-	via               int16
+	// detour says the packet left its preferred ports once (noise.go).
+	detour bool
+	via    int16
 	// hdr is the sampling header.
 	hdr header
 }

@@ -24,9 +24,10 @@ type Result struct {
 	// NIC for credits; MsgMode is the routing mode it was sent with.
 	MsgLatency, MsgStall []Time
 	MsgMode              []RouteMode
-	// MsgNonMinimal counts each message's packets that took a non-minimal
-	// (Valiant) path.
-	MsgNonMinimal []int32
+	// MsgDetour counts each message's packets that left their preferred
+	// ports (a Valiant path on a Dragonfly, another port than the table's
+	// on a fat tree).
+	MsgDetour []int32
 	// PacketLatency is the latency of every delivered packet of the
 	// primary job (job 0), in delivery order, when the plan has
 	// iterations (Plan.Iters); else nil.

@@ -575,6 +575,7 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 		}
 		s.adCand = alt
 		if c, e := s.least(alt, 0); c >= 0 && e+bias < defEst {
+			pk.detour = true
 			return c
 		}
 		return def
@@ -601,6 +602,7 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 			best, bestEst = c-lane*s.nl, e+bias
 			pk.via = int16(g)
 			pk.phase = phaseValiant
+			pk.detour = true
 		}
 	}
 	return best

@@ -261,8 +261,8 @@ func TestAdaptiveNoDeadlockUnderLoad(t *testing.T) {
 		t.Fatal(err)
 	}
 	st := r.Noise(0)
-	if st.NonMinimal < 0.1 {
-		t.Errorf("non-minimal share %.3f: Valiant paths were hardly used", st.NonMinimal)
+	if st.Detour < 0.1 {
+		t.Errorf("non-minimal share %.3f: Valiant paths were hardly used", st.Detour)
 	}
 	r2, err := Run(f, cfg, p)
 	if err != nil {
@@ -506,5 +506,72 @@ func TestAppRatios(t *testing.T) {
 	}
 	if _, err := ParseRouting("adaptive:mode=app,p=flits"); err == nil {
 		t.Errorf("p=flits accepted")
+	}
+}
+
+// TestAdaptiveRouteSet: the links one-bit receivers update for a packet
+// (its adaptive route set, --restrict route) include every link its flow
+// actually crossed. The flow H0 → H(last) runs beside group-adversarial
+// traffic, so many of its packets go non-minimal; the reservoir headers of
+// its job sample links the packets crossed, and every sampled link must be
+// in the set. On a fat tree the set is the minimal paths only.
+func TestAdaptiveRouteSet(t *testing.T) {
+	for _, c := range []struct {
+		spec, bg string
+	}{
+		{"dragonfly:a=4,h=2,p=2", "ring:shift=4,size=65536,iters=4"},
+		{"kary:k=4,n=3", "ring:shift=16,size=65536,iters=4"},
+	} {
+		n := network(t, c.spec)
+		f := n.Fabric
+		H := f.NumHosts()
+		var others []int32
+		for h := 1; h < H-1; h++ {
+			others = append(others, int32(h))
+		}
+		p, err := BuildPlan(f, []JobSpec{
+			{Workload: "flow:msgs=20,size=65536", Hosts: []int32{0, int32(H - 1)}},
+			{Workload: c.bg, Hosts: others},
+		}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := DefaultConfig()
+		cfg.Routing, cfg.Groups = "adaptive", n.Groups
+		r, err := Run(f, cfg, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if d := r.Noise(0).Detour; d == 0 {
+			t.Errorf("%s: the flow never left its preferred ports", c.spec)
+		}
+		s, err := newSim(f, cfg, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		set, _ := s.adaptiveCandidates(0, int32(H-1))
+		in := map[int32]bool{}
+		for _, l := range set {
+			in[l] = true
+		}
+		sampled := 0
+		for l, e := range r.Estimates(0, -1) {
+			if e.Packets > 0 {
+				sampled++
+				if !in[int32(l)] {
+					t.Errorf("%s: link %s sampled but not in the route set", c.spec, f.LinkName(int32(l)))
+				}
+			}
+		}
+		if sampled < 4 {
+			t.Errorf("%s: only %d links sampled", c.spec, sampled)
+		}
+		// kary:k=4,n=3, H0 → H63: the leaf's 4 up-links, 4 middle switches
+		// × 4 up-links, 16 top switches × 1 link down, 4 middle switches ×
+		// 1 link down to H63's leaf, and the link into H63: 41.
+		if n.Groups == nil && len(set) != 41 {
+			t.Errorf("%s: %d links in the route set, want 41", c.spec, len(set))
+		}
+		t.Logf("%s: %d links in the route set, %d sampled", c.spec, len(set), sampled)
 	}
 }

@@ -54,14 +54,14 @@ func WriteRoutingTable(w io.Writer, rows []RoutingRow) error {
 		best = math.Min(best, r.Stats.Median)
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "routing\titers\tmedian µs\tQ1 µs\tQ3 µs\tQCD\tlatency ns\tlatency QCD\tstall ns/pkt\tadaptive %\tnon-min %\tvs best\t")
+	fmt.Fprintln(tw, "routing\titers\tmedian µs\tQ1 µs\tQ3 µs\tQCD\tlatency ns\tlatency QCD\tstall ns/pkt\tadaptive %\tdetour %\tvs best\t")
 	us := func(x float64) float64 { return x / float64(Microsecond) }
 	ns := func(x float64) float64 { return x / float64(Nanosecond) }
 	for _, r := range rows {
 		s := r.Stats
 		fmt.Fprintf(tw, "%s\t%d\t%.3f\t%.3f\t%.3f\t%.4f\t%.1f\t%.4f\t%.2f\t%.1f\t%.1f\t%+.1f%%\t\n",
 			strings.TrimPrefix(r.Routing, "adaptive:"), len(s.Iterations), us(s.Median), us(s.Q1), us(s.Q3), s.QCD,
-			ns(s.Latency), s.LatencyQCD, ns(s.Stall), 100*s.AdaptiveShare, 100*s.NonMinimal, 100*(s.Median/best-1))
+			ns(s.Latency), s.LatencyQCD, ns(s.Stall), 100*s.AdaptiveShare, 100*s.Detour, 100*(s.Median/best-1))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
