@@ -567,6 +567,9 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 	if a.groups == nil {
 		def := s.f.NextHop(pk.src, node, pk.dst)
 		defEst := s.estimate(def)
+		if defEst <= bias {
+			return def // no estimate is below 0: no alternative can win
+		}
 		alt := s.adCand[:0]
 		for _, l := range a.minimalOf(s.adCand2, sw, target) {
 			if l != def {
@@ -583,7 +586,7 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 	best, bestEst := s.least(a.minimalOf(s.adCand, sw, target), lane)
 	best -= lane * s.nl
 	srcG, dstG := a.groups[a.leaf[pk.src]], a.groups[target]
-	if pk.phase != phaseMin || a.groups[sw] != srcG || a.ng < 3 {
+	if pk.phase != phaseMin || a.groups[sw] != srcG || a.ng < 3 || bestEst <= bias {
 		return best
 	}
 	// Two random intermediate groups, neither the source's nor the
