@@ -3,6 +3,7 @@ package samplingsim
 import (
 	"fmt"
 	"math"
+	"strconv"
 	"strings"
 
 	"orcs/lft"
@@ -114,10 +115,10 @@ func init() {
 			params: []registry.Param{
 				{Key: "mode", Default: "adaptive", Doc: "adaptive (no bias), imb (increasingly minimal bias), low, high, app (Application-Aware)"},
 				{Key: "bias", Default: "-1", Doc: "bias in packets (low 2, high 6) or the imb step per hop (2); -1 = the mode's"},
-				{Key: "threshold", Default: "4096", Doc: "app: cumulative message bytes between decisions"},
-				{Key: "lambda", Default: "0.76", Doc: "app: latency under high bias / under adaptive, for stale measurements"},
-				{Key: "sigma", Default: "1.87", Doc: "app: stalls under high bias / under adaptive, for stale measurements"},
-				{Key: "age", Default: "8", Doc: "app: decisions after which a mode's measurements are stale"},
+				{Key: "threshold", Default: strconv.FormatInt(DefaultAppParams.Threshold, 10), Doc: "app: cumulative message bytes between decisions"},
+				{Key: "lambda", Default: strconv.FormatFloat(DefaultAppParams.Lambda, 'g', -1, 64), Doc: "app: latency under high bias / under adaptive, for stale measurements"},
+				{Key: "sigma", Default: strconv.FormatFloat(DefaultAppParams.Sigma, 'g', -1, 64), Doc: "app: stalls under high bias / under adaptive, for stale measurements"},
+				{Key: "age", Default: strconv.Itoa(DefaultAppParams.MaxAge), Doc: "app: decisions after which a mode's measurements are stale"},
 				{Key: "p", Default: "backlog", Doc: "app: packets of the cost model: message (the paper's) or backlog (the message and those queued behind it)"},
 			},
 			build: buildAdaptiveRouting,
