@@ -150,7 +150,9 @@ func QCD(xs []float64) float64 {
 
 // IterSpan is one iteration of a job: the messages First … End−1.
 type IterSpan struct {
-	Job        int32
+	// Job is the job's index in Plan.Jobs.
+	Job int32
+	// First and End delimit the iteration's message ids.
 	First, End int32
 }
 
@@ -350,8 +352,10 @@ func (s *sim) adaptiveCandidates(src, dst int32) ([]int32, []uint32) {
 
 // PacketLatency is the latency of one delivered packet.
 type PacketLatency struct {
+	// Src and Dst are the packet's hosts (host indices).
 	Src, Dst int32
-	Latency  Time
+	// Latency is the time from leaving the source NIC to arriving.
+	Latency Time
 }
 
 // pairQCD returns the mean over host pairs with at least 4 packets of the

@@ -575,3 +575,21 @@ func TestAdaptiveRouteSet(t *testing.T) {
 		t.Logf("%s: %d links in the route set, %d sampled", c.spec, len(set), sampled)
 	}
 }
+
+// FuzzParseRouting: any spec either parses into a known mode with sane
+// parameters or gives an error; never a panic.
+func FuzzParseRouting(f *testing.F) {
+	for _, s := range []string{"static", "adaptive", "adaptive:mode=imb", "adaptive:mode=high,bias=7",
+		"adaptive:mode=app,threshold=0,lambda=0.5,sigma=2,age=1,p=message", "adaptive:mode=", "adaptive:bias=x", ":", "adaptive:mode=app,p=backlog,,"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		rt, err := ParseRouting(s)
+		if err != nil {
+			return
+		}
+		if rt.Mode > ModeApp || rt.Bias < 0 || rt.Mode != ModeStatic && (rt.App.Lambda <= 0 || rt.App.Sigma <= 0 || rt.App.MaxAge < 1 || rt.App.Threshold < 0) {
+			t.Errorf("%q parsed into %+v", s, rt)
+		}
+	})
+}
