@@ -593,3 +593,41 @@ func FuzzParseRouting(f *testing.F) {
 		}
 	})
 }
+
+// TestLanesTakeTurns: when two lanes of a link both have a packet and a
+// credit, the lane after the last sender goes first.
+func TestLanesTakeTurns(t *testing.T) {
+	n := network(t, "dragonfly:a=3,h=1,p=1")
+	f := n.Fabric
+	p, err := BuildPlan(f, []JobSpec{{Workload: "pingpong:iters=1", Hosts: allHosts(f.NumHosts())}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Routing, cfg.Groups = "adaptive", n.Groups
+	s, err := newSim(f, cfg, p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if s.lanes != 3 {
+		t.Fatalf("%d lanes, want 3", s.lanes)
+	}
+	l := s.ad.links[0]
+	l1, l2 := l+s.nl, l+2*s.nl
+	s.out[l].queue.n, s.out[l1].queue.n, s.out[l2].queue.n = 1, 1, 0
+	if got := s.laneTurn(l1); got != l {
+		t.Errorf("first turn: channel %d, want lane 0's %d", got, l)
+	}
+	s.out[l].busyUntil = 1000
+	s.laneBusy(l) // lane 0 sent: lane 1's turn
+	if got := s.laneTurn(l); got != l1 {
+		t.Errorf("after lane 0 sent: channel %d, want lane 1's %d", got, l1)
+	}
+	if s.out[l1].busyUntil != 1000 || s.out[l2].busyUntil != 1000 {
+		t.Errorf("the other lanes are not busy with the link")
+	}
+	s.out[l1].credits = 0
+	if got := s.laneTurn(l); got != l {
+		t.Errorf("lane 1 without credits: channel %d, want lane 0's %d", got, l)
+	}
+}
