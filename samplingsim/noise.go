@@ -1,6 +1,8 @@
 package samplingsim
 
 import (
+	"fmt"
+	"io"
 	"math"
 	"slices"
 )
@@ -388,4 +390,28 @@ func pairQCD(ps []PacketLatency) (float64, bool) {
 		return 0, false
 	}
 	return sum / float64(n), true
+}
+
+// writeNoise prints, for a job whose workload has iterations, its routing
+// and noise statistics (one indented line each); nothing for others.
+func (r *Result) writeNoise(w io.Writer, name string) {
+	j := slices.IndexFunc(r.Plan.Jobs, func(x Job) bool { return x.Name == name })
+	if j < 0 || !slices.ContainsFunc(r.Plan.Iters, func(sp IterSpan) bool { return int(sp.Job) == j }) {
+		return
+	}
+	rt := r.Config.Routing
+	if j > 0 && r.Config.BackgroundRouting != "" {
+		rt = r.Config.BackgroundRouting
+	}
+	if rt == "" {
+		rt = "static"
+	}
+	st := r.Noise(j)
+	fmt.Fprintf(w, "  routing %s: %d iterations, median %s (Q1 %s, Q3 %s, QCD %.4f)",
+		rt, len(st.Iterations), FormatTime(Time(st.Median)), FormatTime(Time(st.Q1)), FormatTime(Time(st.Q3)), st.QCD)
+	if st.Unfinished > 0 {
+		fmt.Fprintf(w, ", %d unfinished", st.Unfinished)
+	}
+	fmt.Fprintf(w, "\n  packets: latency %s (QCD %.4f), stall %s per packet, %.1f %% detoured\n",
+		FormatTime(Time(st.Latency)), st.LatencyQCD, FormatTime(Time(st.Stall)), 100*st.Detour)
 }

@@ -3,6 +3,7 @@ package samplingsim
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 
 	"orcs/gen"
@@ -629,5 +630,32 @@ func TestLanesTakeTurns(t *testing.T) {
 	s.out[l1].credits = 0
 	if got := s.laneTurn(l); got != l {
 		t.Errorf("lane 1 without credits: channel %d, want lane 0's %d", got, l)
+	}
+}
+
+// TestNoiseSummary: the summary adds the routing and noise lines for an
+// iterated workload only.
+func TestNoiseSummary(t *testing.T) {
+	f := fabric(t, "kary:k=4,n=2")
+	for _, c := range []struct {
+		wl, routing string
+		want        bool
+	}{{"barrier:iters=4", "adaptive:mode=high", true}, {"ring:iters=2", "adaptive", false}, {"pingpong:iters=3", "static", true}} {
+		p, err := BuildPlan(f, []JobSpec{{Workload: c.wl, Hosts: allHosts(16)}}, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cfg := DefaultConfig()
+		cfg.Routing = c.routing
+		r, err := Run(f, cfg, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		r.WriteSummary(&b, "x")
+		got := strings.Contains(b.String(), "  routing "+c.routing+": ")
+		if got != c.want || got && !strings.Contains(b.String(), "  packets: latency ") {
+			t.Errorf("%s with %s: noise lines %v, want %v:\n%s", c.wl, c.routing, got, c.want, b.String())
+		}
 	}
 }
