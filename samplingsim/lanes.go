@@ -75,6 +75,9 @@ func (s *sim) setupLanes() {
 func (s *sim) laneTurn(l int32) int32 {
 	p := s.phys(l)
 	first := int32(s.laneRR[p])
+	if l == p+first*s.nl && s.availCredits(l) > 0 {
+		return l // its turn, and it can send
+	}
 	for i := range s.lanes {
 		lane := (first + i) % s.lanes
 		c := p + lane*s.nl

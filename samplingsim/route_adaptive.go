@@ -500,8 +500,12 @@ func (s *sim) estimate(c int32) int32 {
 func (s *sim) least(links []int32, lane int32) (int32, int32) {
 	best, bestEst := int32(-1), int32(1<<30)
 	n := len(links)
-	if n == 0 {
+	switch n {
+	case 0:
 		return best, bestEst
+	case 1:
+		c := links[0] + lane*s.nl
+		return c, s.estimate(c)
 	}
 	off := 0
 	if n > 1 {
