@@ -1,6 +1,8 @@
 package samplingsim
 
 import (
+	"fmt"
+
 	"orcs/rng"
 )
 
@@ -123,10 +125,13 @@ func (s *sim) foldLanes() {
 
 // setupGlobalLatency gives the links between Dragonfly groups the latency
 // GlobalLatency, for packets and for returning credits.
-func (s *sim) setupGlobalLatency() {
+func (s *sim) setupGlobalLatency() error {
 	g := s.cfg.Groups
 	if s.cfg.GlobalLatency <= 0 || g == nil {
-		return
+		return nil
+	}
+	if len(g) != s.f.NumSwitches() {
+		return fmt.Errorf("global latency: %d group numbers for %d switches", len(g), s.f.NumSwitches())
 	}
 	s.retLat = make([]Time, len(s.out))
 	for c := range s.retLat {
@@ -139,4 +144,5 @@ func (s *sim) setupGlobalLatency() {
 		}
 	}
 	s.q.addClass(s.serMTU + s.cfg.GlobalLatency + s.cfg.RouterDelay)
+	return nil
 }

@@ -214,6 +214,10 @@ type jsonConfig struct {
 	FPConfidence  float64 `json:"false_positive_confidence"`
 	WindowUs      float64 `json:"window_us"`
 	Seed          uint64  `json:"seed"`
+	// Adaptive routing (only when not static; see setRouting).
+	Routing           string  `json:"routing,omitempty"`
+	BackgroundRouting string  `json:"background_routing,omitempty"`
+	GlobalLatencyNs   float64 `json:"global_latency_ns,omitempty"`
 }
 
 type jsonWindow struct {
@@ -239,6 +243,7 @@ func (r *Result) WriteJSON(out io.Writer, view View, d *Diagnosis) error {
 		View: r.ViewName(view), EndUs: float64(r.End) / 1e6, Events: r.Events, PacketHops: r.PacketHops,
 		Packets: r.Packets, WallS: r.Wall.Seconds(), Jobs: r.Jobs(), Diagnosis: d,
 	}
+	rep.Config.setRouting(&c)
 	rows := r.Rows(view, false)
 	byWindow := map[int][]LinkRow{}
 	for _, row := range rows {

@@ -659,3 +659,29 @@ func TestNoiseSummary(t *testing.T) {
 		}
 	}
 }
+
+// TestJSONRouting: the JSON configuration names an adaptive routing and
+// says nothing of a static one (whose JSON stays as it was).
+func TestJSONRouting(t *testing.T) {
+	f := fabric(t, "kary:k=4,n=2")
+	p, err := BuildPlan(f, []JobSpec{{Workload: "pingpong:iters=2", Hosts: allHosts(16)}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, rt := range []string{"static", "adaptive:mode=low"} {
+		cfg := DefaultConfig()
+		cfg.Routing = rt
+		r, err := Run(f, cfg, p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b strings.Builder
+		if err := r.WriteJSON(&b, AllJobs, nil); err != nil {
+			t.Fatal(err)
+		}
+		has := strings.Contains(b.String(), `"routing": "adaptive:mode=low"`)
+		if has != (rt != "static") || strings.Contains(b.String(), `"routing": "static"`) {
+			t.Errorf("%s: JSON routing field %v:\n%.400s", rt, has, b.String())
+		}
+	}
+}

@@ -97,3 +97,17 @@ func AppRatios(rows []RoutingRow) (lambda, sigma float64, ok bool) {
 	}
 	return hi.Latency / ad.Latency, hi.Stall / ad.Stall, true
 }
+
+// setRouting records the routing of c in the JSON configuration when a
+// job routes adaptively (static runs keep their JSON as before).
+func (j *jsonConfig) setRouting(c *Config) {
+	bg := c.BackgroundRouting
+	if bg == "" {
+		bg = c.Routing
+	}
+	if (c.Routing == "" || c.Routing == "static") && (bg == "" || bg == "static") {
+		return
+	}
+	j.Routing, j.BackgroundRouting = c.Routing, bg
+	j.GlobalLatencyNs = float64(c.GlobalLatency) / 1e3
+}

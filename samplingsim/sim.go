@@ -254,7 +254,9 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 		return nil, fmt.Errorf("output queue must hold a packet")
 	}
 	s.setupLanes()
-	s.setupGlobalLatency()
+	if err := s.setupGlobalLatency(); err != nil {
+		return nil, err
+	}
 	s.hostInStart = make([]int32, H+1)
 	for h := range H {
 		s.hostInStart[h+1] = s.hostInStart[h] + hostInCount[h+1]
