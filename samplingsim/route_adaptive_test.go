@@ -685,3 +685,40 @@ func TestJSONRouting(t *testing.T) {
 		}
 	}
 }
+
+// TestNoiseByHand: iteration times, quartiles, latency, stall and detour
+// shares of a made-up result.
+func TestNoiseByHand(t *testing.T) {
+	p := &Plan{Jobs: []Job{{Name: "a"}, {Name: "b"}}}
+	for i := range 6 {
+		p.Add(Message{Src: 0, Dst: 1, Bytes: 8192, Job: int32(i / 4), Wait: -1}) // 2 packets of 4 KiB
+	}
+	p.Iters = []IterSpan{{Job: 0, First: 0, End: 2}, {Job: 0, First: 2, End: 4}}
+	r := &Result{Config: DefaultConfig(), Plan: p,
+		MsgReady:   []Time{0, 10, 100, 100, 0, 0},
+		MsgFinish:  []Time{50, 40, 130, 300, 5, 5},
+		MsgLatency: []Time{20, 20, 40, 120, 0, 0},
+		MsgStall:   []Time{0, 4, 0, 4, 0, 0},
+		MsgMode:    []RouteMode{ModeHigh, ModeAdaptive, ModeAdaptive, ModeAdaptive, 0, 0},
+		MsgDetour:  []int32{0, 1, 2, 1, 0, 0},
+	}
+	st := r.Noise(0)
+	// Iterations: 50−0 = 50 and 300−100 = 200; quartiles of {50, 200}:
+	// 87.5, 125, 162.5; QCD 75/250.
+	if !slices.Equal(st.Iterations, []Time{50, 200}) || st.Q1 != 87.5 || st.Median != 125 || st.Q3 != 162.5 || math.Abs(st.QCD-0.3) > 1e-12 {
+		t.Errorf("iterations %v, quartiles %g %g %g, QCD %g", st.Iterations, st.Q1, st.Median, st.Q3, st.QCD)
+	}
+	// 8 packets, latency 200/8, stall 8/8, detour 4/8, adaptive 6/8.
+	if st.Packets != 8 || st.Latency != 25 || st.Stall != 1 || st.Detour != 0.5 || st.AdaptiveShare != 0.75 {
+		t.Errorf("packets %d, latency %g, stall %g, detour %g, adaptive %g", st.Packets, st.Latency, st.Stall, st.Detour, st.AdaptiveShare)
+	}
+	// Job b has no spans: one iteration from 0 to 5.
+	if st := r.Noise(1); !slices.Equal(st.Iterations, []Time{5}) {
+		t.Errorf("job b: iterations %v, want [5]", st.Iterations)
+	}
+	// An unfinished message makes its iteration unfinished.
+	r.MsgFinish[3] = -1
+	if st := r.Noise(0); st.Unfinished != 1 || len(st.Iterations) != 1 {
+		t.Errorf("unfinished: %d, iterations %v", st.Unfinished, st.Iterations)
+	}
+}
