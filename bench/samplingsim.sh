@@ -19,6 +19,12 @@ echo "== event loop benchmarks (one core)"
 go test -run '^$' -bench . -benchtime 5x -count 1 ./samplingsim
 
 echo
+echo "== adaptive routing and network noise: barrier beside random traffic, 528-host Dragonfly"
+"$tmp/orcs" samplingsim --gen dragonfly:a=8,h=4,p=2 --global-latency 300ns --workload barrier:iters=30 \
+	--background random:msgs=20,size=65536 --alloc interleaved --background-routing adaptive --scheme none \
+	--compare-routing 'static;adaptive;adaptive:mode=imb;adaptive:mode=low;adaptive:mode=high;adaptive:mode=app'
+
+echo
 echo "== naive reduction vs binomial reduce, 3564 hosts (thesis Table 3.1 'Full' host count)"
 for topo in "fattree3:pods=11,leaves=18,hosts=18" "fattree2:leaves=198,hosts=18,up=18,spines=18" "kary:k=18,n=3 --hosts 3564"; do
 	for wl in naive-reduce binomial-reduce; do

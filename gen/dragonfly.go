@@ -168,5 +168,11 @@ func buildDragonfly(s Spec) (*Network, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Network{Fabric: f}, nil
+	groups := make([]int32, f.NumSwitches())
+	for G := range g {
+		for r := range a {
+			groups[f.SwitchIndex(router(G, r))] = int32(G)
+		}
+	}
+	return &Network{Fabric: f, Groups: groups}, nil
 }

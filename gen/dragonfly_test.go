@@ -1,6 +1,7 @@
 package gen
 
 import (
+	"strconv"
 	"strings"
 	"testing"
 
@@ -204,5 +205,26 @@ func TestTaffetSystems(t *testing.T) {
 		if len(route) != 6 {
 			t.Errorf("%s: route across pods has %d links, want 6", c.spec, len(route))
 		}
+	}
+}
+
+// TestDragonflyGroups: Network.Groups gives every switch the group its
+// name S<G>_<r> says.
+func TestDragonflyGroups(t *testing.T) {
+	for _, spec := range dragonflySpecs {
+		n := build(t, spec)
+		f := n.Fabric
+		if len(n.Groups) != f.NumSwitches() {
+			t.Fatalf("%s: %d groups for %d switches", spec, len(n.Groups), f.NumSwitches())
+		}
+		for sw := range f.NumSwitches() {
+			v := f.SwitchNode(sw)
+			if want := "S" + strconv.Itoa(int(n.Groups[sw])); group(f, v) != want {
+				t.Errorf("%s: switch %s in group %d", spec, f.Nodes[v].Name, n.Groups[sw])
+			}
+		}
+	}
+	if n := build(t, "kary:k=2,n=2"); n.Groups != nil {
+		t.Errorf("a fat tree has groups")
 	}
 }

@@ -94,6 +94,9 @@ type Network struct {
 	Tree *Tree
 	// Grid gives the coordinates of a torus or mesh; nil for others.
 	Grid *Grid
+	// Groups gives the group of every switch of a Dragonfly (by switch
+	// index, lft.Fabric.SwitchIndex); nil for others.
+	Groups []int32
 }
 
 // Routing names the routing the generator built, e.g. "d-mod-k" or

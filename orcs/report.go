@@ -26,7 +26,7 @@ func init() {
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the page to `FILE`"},
 			&cli.StringFlag{Name: "title", Usage: "the page's `TITLE` (default: orcs report: FABRIC)"},
-			&cli.StringFlag{Name: "routing", Usage: "name the routing (engine) `NAME` when no input records it"},
+			&cli.StringFlag{Name: "routed-by", Usage: "name the routing (engine) `NAME` that made the tables when no input records it"},
 			&cli.IntFlag{Name: "max-lines", Value: 1500, Usage: "draw up to `N` cables one by one, beyond that the hosts of a leaf switch as one block"},
 		},
 		Action: func(c *cli.Context) error {
@@ -37,7 +37,7 @@ func init() {
 			if err != nil {
 				return fmt.Errorf("report: %w", err)
 			}
-			opt := report.Options{Title: c.String("title"), Engine: c.String("routing"), MaxLines: c.Int("max-lines")}
+			opt := report.Options{Title: c.String("title"), Engine: c.String("routed-by"), MaxLines: c.Int("max-lines")}
 			return writeOutput(c.String("output_file"), func(w io.Writer) error { return report.Write(w, in, opt) })
 		},
 	})

@@ -30,8 +30,9 @@ func samplingsimCommand() *cli.Command {
 			"Workloads (--workload, --background):\n  " + strings.Join(samplingsim.WorkloadNames(), "\n  ") +
 			"\n\nBuffer policies (--buffers):\n  " + strings.Join(samplingsim.BufferNames(), "\n  ") +
 			"\n\nMarking policies (--marking):\n  " + strings.Join(samplingsim.MarkingNames(), "\n  ") +
-			"\n\nSampling schemes (--scheme):\n  " + strings.Join(samplingsim.SchemeNames(), "\n  "),
-		Flags: append(fabricFlags(""),
+			"\n\nSampling schemes (--scheme):\n  " + strings.Join(samplingsim.SchemeNames(), "\n  ") +
+			"\n\nRoutings (--routing):\n  " + strings.Join(samplingsim.RoutingNames(), "\n  "),
+		Flags: append(append(fabricFlags(""),
 			&cli.StringFlag{Name: "gen", Usage: "generate the fabric from `SPEC` (see orcs gen --help), e.g. kary:k=4,n=3; the same as -i gen:SPEC"},
 			&cli.StringFlag{Name: "workload", Aliases: []string{"w"}, Value: "naive-reduce", Usage: "workload `SPEC` of the (primary) job"},
 			&cli.StringFlag{Name: "background", Usage: "workload `SPEC` of a second job on the other hosts"},
@@ -70,7 +71,7 @@ func samplingsimCommand() *cli.Command {
 			&cli.StringFlag{Name: "messages", Usage: "write per-message times to CSV `FILE`"},
 			&cli.StringFlag{Name: "svg", Usage: "write congested-fraction plots to `PREFIX`-all.svg and PREFIX-wNNN.svg (one per window)"},
 			&cli.StringFlag{Name: "plot-source", Value: "estimate", Usage: "what the plots show: estimate or truth"},
-		),
+		), routingFlags()...),
 		Action: samplingsimAction,
 	}
 }
@@ -106,6 +107,9 @@ func samplingsimAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if err := applyRouting(c, src, &cfg); err != nil {
+		return err
+	}
 	jobs, err := samplingsim.Jobs(f, samplingsim.JobsOptions{Workload: c.String("workload"), Background: c.String("background"),
 		Alloc: c.String("alloc"), Hosts: firstHosts, Allocation: alloc, Mapping: c.String("mapping")})
 	if err != nil {
@@ -113,6 +117,9 @@ func samplingsimAction(c *cli.Context) error {
 	}
 	plan, err := samplingsim.BuildPlan(f, jobs, cfg.Seed)
 	if err != nil {
+		return err
+	}
+	if done, err := compareRouting(c, src, cfg, plan); done {
 		return err
 	}
 	res, runErr := samplingsim.Run(f, cfg, plan)

@@ -234,7 +234,7 @@ func fabricRows(in *Inputs, opt Options) ([][2]string, []string) {
 		engine = "compared: " + strings.Join(names, ", ")
 	}
 	if engine == "" {
-		engine = "not recorded in the inputs (orcs report --routing NAME names it)"
+		engine = "not recorded in the inputs (orcs report --routed-by NAME names it)"
 	}
 	rows = append(rows, [2]string{"routing engine", engine})
 	return rows, warn

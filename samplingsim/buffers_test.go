@@ -3,6 +3,7 @@ package samplingsim
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -282,6 +283,29 @@ func TestDampFlowControlDelay(t *testing.T) {
 		want := c.want(serTime(4096, cfg.Bandwidth), cfg.Latency, cfg.RouterDelay)
 		if got := r.MsgFinish[0]; got != want {
 			t.Errorf("%s: message finished at %s, want %s", c.policy, FormatTime(got), FormatTime(want))
+		}
+	}
+}
+
+// TestDampeningRefusesLanes: the dampening policies model one buffer per
+// port; with adaptive routing on a Dragonfly (a virtual lane per phase) a
+// run is refused with the reason instead of mixing the two.
+func TestDampeningRefusesLanes(t *testing.T) {
+	n := network(t, "dragonfly:a=3,h=1,p=1")
+	p, err := BuildPlan(n.Fabric, []JobSpec{{Workload: "random:msgs=2,size=8192", Hosts: allHosts(n.Fabric.NumHosts())}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Scheme, cfg.Routing, cfg.Groups = "none", "adaptive", n.Groups
+	for _, buffers := range []string{"fifo", "hashed:j=2"} {
+		cfg.Buffers = buffers
+		_, err := Run(n.Fabric, cfg, p)
+		if buffers == "fifo" && err != nil {
+			t.Errorf("fifo with lanes: %v", err)
+		}
+		if buffers != "fifo" && (err == nil || !strings.Contains(err.Error(), "virtual lanes")) {
+			t.Errorf("%s with lanes: err = %v, want a refusal", buffers, err)
 		}
 	}
 }

@@ -121,6 +121,19 @@ type Config struct {
 	// SlowFactor is the consumer rate of SlowHosts relative to the line
 	// rate, in (0, 1].
 	SlowFactor float64
+	// Routing is the routing of the primary job (job 0): "static" (the
+	// forwarding tables) or "adaptive[:mode=…,bias=…]" (see ParseRouting).
+	Routing string
+	// BackgroundRouting is the routing of the other jobs; "" = Routing.
+	BackgroundRouting string
+	// Groups gives the Dragonfly group of every switch (by switch index)
+	// for adaptive routing's non-minimal paths; nil for other fabrics.
+	Groups []int32
+	// GlobalLatency, if positive, is the latency of the links between
+	// Dragonfly groups (long optical cables; needs Groups); credits travel
+	// back with it too. 0 = Latency.
+	GlobalLatency Time
+
 	// Seed selects the random streams (sampling draws, tagging, marking).
 	Seed uint64
 	// MaxTime stops the run at this simulated time; 0 = no limit.
@@ -150,6 +163,7 @@ func DefaultConfig() Config {
 		FalsePositiveConfidence: 0.99,
 		PacketIDs:               "connection",
 		SlowFactor:              1,
+		Routing:                 "static",
 		Seed:                    1,
 	}
 }
@@ -216,6 +230,20 @@ func (c *Config) Validate() error {
 	}
 	if !(c.SlowFactor > 0 && c.SlowFactor <= 1) {
 		bad("slow factor %g: must be in (0, 1]", c.SlowFactor)
+	}
+	if _, err := parseRoutingOrStatic(c.Routing); err != nil {
+		bad("--routing %q: %v", c.Routing, err)
+	}
+	if c.BackgroundRouting != "" {
+		if _, err := ParseRouting(c.BackgroundRouting); err != nil {
+			bad("background routing %q: %v", c.BackgroundRouting, err)
+		}
+	}
+	if c.GlobalLatency < 0 {
+		bad("global latency %d ps: must not be negative", c.GlobalLatency)
+	}
+	if c.GlobalLatency > 0 && c.Groups == nil {
+		bad("global latency: only a Dragonfly (a fabric with groups) has global links")
 	}
 	if c.MaxTime < 0 {
 		bad("max time %d ps: must not be negative", c.MaxTime)

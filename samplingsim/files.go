@@ -93,6 +93,7 @@ func (r *Result) WriteSummary(w io.Writer, name string) {
 			fin = FormatTime(Time(j.FinishUs*1e6) - Time(j.StartUs*1e6))
 		}
 		fmt.Fprintf(w, "job %s: %d hosts, %d messages, finished after %s\n", j.Name, j.Hosts, j.Messages, fin)
+		r.writeNoise(w, j.Name)
 	}
 	if r.Buffers != nil {
 		r.Buffers.Write(w)

@@ -47,6 +47,9 @@ func (s *sim) availCredits(l int32) int32 {
 func (s *sim) returnCredit(l int32, pid int32) {
 	p := &s.out[l]
 	t := s.now + s.cfg.Latency
+	if s.retLat != nil {
+		t = s.now + s.retLat[l]
+	}
 	s.returns.push(&p.returns, l, t)
 	if s.damp != nil {
 		s.returnTag(l, pid, t)
@@ -124,6 +127,11 @@ func (s *sim) trySend(l int32) {
 		s.wakeForNext(l)
 		return
 	}
+	if s.lanes > 1 {
+		if o := s.laneTurn(l); o != l {
+			l, p = o, &s.out[o]
+		}
+	}
 	if s.damp == nil && s.availCredits(l) == 0 {
 		if p.stallSince < 0 {
 			p.stallSince = s.now
@@ -170,7 +178,13 @@ func (s *sim) transmit(l int32, pid int32) {
 		p.credits-- // under a dampening policy the packet reserved it
 	}
 	ser := s.ser(bytes)
+	if s.stats.on && s.fromHost[l] >= 0 {
+		s.injected(pid, p.busyUntil)
+	}
 	p.busyUntil = s.now + ser
+	if s.lanes > 1 {
+		s.laneBusy(l)
+	}
 	t := s.nowTruth(l)
 	t.Packets++
 	t.Bytes += int64(bytes)

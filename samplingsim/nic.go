@@ -54,6 +54,9 @@ func (s *sim) pump(h int32) {
 		default:
 			pk.tagged = s.rTag.Float64() < s.cfg.TagFraction
 		}
+		if s.ad != nil {
+			pk.mode = s.msgMode(h, n.cur, n.formed)
+		}
 		n.formed++
 		if n.formed == s.msgs[n.cur].packets {
 			n.cur = -1
@@ -70,6 +73,9 @@ func (s *sim) pump(h int32) {
 // receiver reads its header and the packet waits for the consumer.
 func (s *sim) arriveHost(l int32, h int32, pid int32) {
 	s.pushIn(l, pid)
+	if s.stats.on {
+		s.delivered(pid)
+	}
 	s.receive(pid)
 	if !s.nics[h].consuming {
 		s.startConsume(h)

@@ -215,6 +215,10 @@ type jsonConfig struct {
 	PacketIDs     string  `json:"packet_ids,omitempty"`
 	WindowUs      float64 `json:"window_us"`
 	Seed          uint64  `json:"seed"`
+	// Adaptive routing (only when not static; see setRouting).
+	Routing           string  `json:"routing,omitempty"`
+	BackgroundRouting string  `json:"background_routing,omitempty"`
+	GlobalLatencyNs   float64 `json:"global_latency_ns,omitempty"`
 }
 
 type jsonWindow struct {
@@ -243,6 +247,7 @@ func (r *Result) WriteJSON(out io.Writer, view View, d *Diagnosis) error {
 	if c.PacketIDs != DefaultConfig().PacketIDs {
 		rep.Config.PacketIDs = c.PacketIDs
 	}
+	rep.Config.setRouting(&c)
 	rows := r.Rows(view, false)
 	byWindow := map[int][]LinkRow{}
 	for _, row := range rows {

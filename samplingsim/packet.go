@@ -13,10 +13,20 @@ type packet struct {
 	bytes int32
 	// out is the link the packet leaves its current switch on.
 	out int32
-	// sent is the time the NIC formed the packet.
+	// sent is the time the NIC formed the packet; when latencies are
+	// measured (noise.go), from then on the time it started leaving the
+	// NIC.
 	sent Time
 	// tagged says whether the packet carries a sampling header.
 	tagged bool
+	// Adaptive routing (route_adaptive.go): the routing mode, the virtual
+	// lane, the phase of its route, the switches it has crossed and its
+	// intermediate group (phaseValiant).
+	mode              RouteMode
+	lane, phase, hops uint8
+	// detour says the packet left its preferred ports once (noise.go).
+	detour bool
+	via    int16
 	// hdr is the sampling header.
 	hdr header
 }

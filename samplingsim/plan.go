@@ -13,6 +13,9 @@ type Job struct {
 	Name string
 	// Hosts are host indices, one per rank.
 	Hosts []int32
+	// Alltoall marks an alltoall workload: Application-Aware routing uses
+	// Increasingly Minimal Bias instead of Adaptive for it.
+	Alltoall bool
 }
 
 // Message is one message of a Plan.
@@ -46,6 +49,8 @@ type Plan struct {
 	// network (the hot spots of Kuszmaul and Kuszmaul). A run with stopped
 	// hosts ends when only messages to them are left, or at Config.MaxTime.
 	Stopped []int32
+	// Iters are the iterations of the workloads that have them (noise.go).
+	Iters []IterSpan
 
 	gates    int32
 	sigStart []int32 // signals of message m: sig[sigStart[m]:sigStart[m+1]]

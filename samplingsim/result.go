@@ -19,6 +19,19 @@ type Result struct {
 	// MsgReady is when each message entered its sender's injection queue
 	// and MsgFinish when its last packet was consumed (−1 = never).
 	MsgReady, MsgFinish []Time
+	// MsgLatency and MsgStall are the sums over each message's packets of
+	// the latency (NIC departure to arrival) and of the time waited at the
+	// NIC for credits; MsgMode is the routing mode it was sent with.
+	MsgLatency, MsgStall []Time
+	MsgMode              []RouteMode
+	// MsgDetour counts each message's packets that left their preferred
+	// ports (a Valiant path on a Dragonfly, another port than the table's
+	// on a fat tree).
+	MsgDetour []int32
+	// PacketLatency is the latency of every delivered packet of the
+	// primary job (job 0), in delivery order, when the plan has
+	// iterations (Plan.Iters); else nil.
+	PacketLatency []PacketLatency
 	// Truth is the ground truth, Truth[window][link].
 	Truth [][]LinkTruth
 	// Events is the number of events processed, PacketHops the number of
@@ -52,15 +65,17 @@ func (s *sim) result(wall time.Duration) *Result {
 		r.z = normalQuantile(s.cfg.FalsePositiveConfidence)
 	}
 	// Close the open intervals (queues, buffers, stalls) at the end.
-	for l := range s.f.Links {
+	for l := range s.out {
 		s.occupancy(int32(l), queueArea, s.out[l].queue.n, &s.out[l].qSince)
 		s.occupancy(int32(l), bufferArea, s.in[l].buf.n, &s.in[l].since)
 		if p := &s.out[l]; p.stallSince >= 0 {
 			s.spread(int32(l), p.stallSince, s.now, addStalled)
 		}
 	}
+	s.foldLanes()
 	r.Truth = s.truth
 	r.Buffers = s.bufferStats()
+	s.fillStats(r)
 	return r
 }
 

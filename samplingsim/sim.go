@@ -113,6 +113,18 @@ type sim struct {
 	curEnd   Time
 
 	events, hops, packets int64
+
+	// Adaptive routing and virtual lanes (route_adaptive.go, lanes.go):
+	// with lanes > 1 every per-link slice is per channel c = lane·nl + link.
+	ad      *adaptive
+	routing Routing
+	nl      int32 // physical links
+	lanes   int32
+	laneRR  []uint8 // per physical link: the lane to serve first
+	retLat  []Time  // per channel: credit return latency (nil: Latency)
+	adCand  []int32 // scratch
+	adCand2 []int32 // scratch
+	stats   runStats
 }
 
 // restrictKind says which links a receiver updates for a probabilistic
@@ -164,10 +176,13 @@ func Run(f *lft.Fabric, cfg Config, plan *Plan) (*Result, error) {
 }
 
 func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
-	L := len(f.Links)
 	H := f.NumHosts()
 	s := &sim{cfg: cfg, f: f, plan: plan, markAt: cfg.MarkAt}
-	s.maxWindow = MaxWindowCells/max(len(f.Links), 1) - 1
+	if err := s.setupRouting(); err != nil {
+		return nil, err
+	}
+	L := s.channels()
+	s.maxWindow = MaxWindowCells/max(L, 1) - 1
 	var packets, bytes int64
 	for _, m := range plan.Msgs {
 		packets += (m.Bytes + int64(cfg.MTU) - 1) / int64(cfg.MTU)
@@ -224,6 +239,11 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 		portBits = portBitsFor(maxPort)
 	}
 	hostInCount := make([]int32, H+1)
+	for l := range s.out {
+		p := &s.out[l]
+		p.credits, p.wakeAt, p.stallSince, p.waitHead = s.bcap, -1, -1, -1
+		s.in[l].nextWait = -1
+	}
 	for l, lk := range f.Links {
 		p := &s.out[l]
 		p.credits, p.wakeAt, p.stallSince, p.waitHead = s.bcap, -1, -1, -1
@@ -251,6 +271,10 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	}
 	if s.qcap < 1 {
 		return nil, fmt.Errorf("output queue must hold a packet")
+	}
+	s.setupLanes()
+	if err := s.setupGlobalLatency(); err != nil {
+		return nil, err
 	}
 	s.hostInStart = make([]int32, H+1)
 	for h := range H {
@@ -282,11 +306,13 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 		return nil, err
 	}
 	s.serving = -1
+	if s.damp != nil && s.lanes > 1 {
+		return nil, fmt.Errorf("--buffers %s: the dampening policies model one buffer per port, and adaptive routing on this fabric uses %d virtual lanes per link; use --buffers fifo with it", cfg.Buffers, s.lanes)
+	}
 	if s.damp != nil {
 		s.retTag = newRingSlab[int32](L, s.bcap)
 		s.retTime = newRingSlab[Time](L, s.bcap)
 		s.dret = make([]ring, L)
-		s.formed = make([]int32, len(plan.Msgs))
 		s.formed = make([]int32, len(plan.Msgs))
 	}
 	s.slow = make([]bool, H)
@@ -297,6 +323,7 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 		s.slow[h] = true
 	}
 
+	s.setupStats()
 	s.msgs = make([]msgState, len(plan.Msgs))
 	for i, m := range plan.Msgs {
 		n := int32((m.Bytes + int64(cfg.MTU) - 1) / int64(cfg.MTU))
@@ -426,8 +453,8 @@ func (s *sim) creditLoop() []int32 {
 		return s.pk[s.headIn(l)].out
 	}
 	// seen[l] is 1 + the start of the walk that reached l first, or 0.
-	seen := make([]int32, len(s.f.Links))
-	for start := range int32(len(s.f.Links)) {
+	seen := make([]int32, len(s.out))
+	for start := range int32(len(s.out)) {
 		var walk []int32
 		l := start
 		for l >= 0 && seen[l] == 0 {
@@ -440,7 +467,11 @@ func (s *sim) creditLoop() []int32 {
 		}
 		loop := walk[slices.Index(walk, l):]
 		first := slices.Index(loop, slices.Min(loop))
-		return slices.Concat(loop[first:], loop[:first])
+		loop = slices.Concat(loop[first:], loop[:first])
+		for i, c := range loop {
+			loop[i] = s.phys(c)
+		}
+		return loop
 	}
 	return nil
 }
@@ -460,6 +491,9 @@ func (s *sim) enterNIC(m int32) {
 	src := s.plan.Msgs[m].Src
 	n := &s.nics[src]
 	n.ready = append(n.ready, m)
+	if s.stats.backlog != nil {
+		s.stats.backlog[src] += int64(s.msgs[m].packets)
+	}
 	s.pump(src)
 }
 
@@ -491,7 +525,7 @@ func (s *sim) mark(pid int32, l int32, q int32) {
 	pk := &s.pk[pid]
 	if pk.tagged && s.fromHost[l] < 0 {
 		env := &s.hopArgs
-		env.id, env.pid, env.link, env.code, env.congested = pk.id, pid, l, s.codes[l], cong
+		env.id, env.pid, env.link, env.code, env.congested = pk.id, pid, s.phys(l), s.codes[l], cong
 		s.scheme.hop(&pk.hdr, env)
 	}
 }
@@ -516,7 +550,11 @@ func (s *sim) receive(pid int32) {
 	env := &s.recvArgs
 	env.id, env.pid, env.t, env.bytes, env.now = pk.id, pid, ts[w], int64(pk.bytes), s.now
 	if s.scheme.probabilistic {
-		env.cands, env.codes = s.candidates(pk.src, pk.dst)
+		if s.ad != nil && s.restrict == restrictRoute {
+			env.cands, env.codes = s.adaptiveCandidates(pk.src, pk.dst)
+		} else {
+			env.cands, env.codes = s.candidates(pk.src, pk.dst)
+		}
 	}
 	s.scheme.receive(&pk.hdr, env)
 }

@@ -1,0 +1,48 @@
+package main
+
+import (
+	"strings"
+	"testing"
+)
+
+// TestSamplingsimCompareRouting: --compare-routing prints one row per
+// routing, and the Dragonfly's groups reach adaptive routing (a Valiant
+// path needs them: the non-minimal share is above 0 for Adaptive).
+func TestSamplingsimCompareRouting(t *testing.T) {
+	out, err := runSampling(t, "--gen", "dragonfly:a=4,h=2,p=2", "--workload", "barrier:iters=5",
+		"--background", "ring:shift=4,size=65536,iters=3", "--alloc", "interleaved", "--scheme", "none",
+		"--background-routing", "adaptive", "--global-latency", "300ns",
+		"--compare-routing", "static;adaptive;adaptive:mode=high;adaptive:mode=app")
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 6 || !strings.Contains(lines[1], "median µs") || !strings.Contains(lines[1], "detour %") {
+		t.Fatalf("want a title, a header and 4 rows:\n%s", out)
+	}
+	for i, name := range []string{"static", "adaptive", "mode=high", "mode=app"} {
+		if f := strings.Fields(lines[2+i]); f[0] != name || f[1] != "5" {
+			t.Errorf("row %d: %q, want %s with 5 iterations", i, lines[2+i], name)
+		}
+	}
+	if f := strings.Fields(lines[3]); f[10] == "0.0" {
+		t.Errorf("adaptive took no non-minimal path: %s", lines[3])
+	}
+}
+
+func TestSamplingsimRoutingErrors(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"--routing", "adaptive:mode=fast"}, `mode="fast"`},
+		{[]string{"--routing", "oblivious"}, `unknown routing "oblivious"`},
+		{[]string{"--global-latency", "300ns"}, "only a Dragonfly"},
+		{[]string{"--global-latency", "soon"}, "--global-latency"},
+	} {
+		_, err := runSampling(t, append([]string{"--gen", "kary:k=2,n=2", "--workload", "pingpong:iters=1"}, c.args...)...)
+		if err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%v: error %v, want %q", c.args, err, c.want)
+		}
+	}
+}

@@ -1,0 +1,148 @@
+package samplingsim
+
+import (
+	"fmt"
+
+	"orcs/rng"
+)
+
+// Random stream of adaptive routing's choices (tie breaks, intermediate
+// groups).
+const streamRoute = 4
+
+// parseRoutingOrStatic is ParseRouting with "" meaning static.
+func parseRoutingOrStatic(text string) (Routing, error) {
+	if text == "" {
+		return Routing{Mode: ModeStatic}, nil
+	}
+	return ParseRouting(text)
+}
+
+// setupRouting reads the routing of the jobs and, if any job routes
+// adaptively, analyses the fabric for it. Static routing leaves s.ad nil:
+// the event loop then runs exactly as without adaptive routing.
+func (s *sim) setupRouting() error {
+	s.nl, s.lanes = int32(len(s.f.Links)), 1
+	var err error
+	if s.routing, err = parseRoutingOrStatic(s.cfg.Routing); err != nil {
+		return err
+	}
+	bg := s.routing
+	if s.cfg.BackgroundRouting != "" {
+		if bg, err = ParseRouting(s.cfg.BackgroundRouting); err != nil {
+			return err
+		}
+	}
+	s.stats.jobMode = []RouteMode{s.routing.Mode, bg.Mode}
+	s.stats.bgRouting = bg
+	if s.routing.Mode == ModeStatic && bg.Mode == ModeStatic {
+		return nil
+	}
+	if s.ad, err = newAdaptive(s.f, s.cfg.Groups, rng.New(s.cfg.Seed, streamRoute)); err != nil {
+		return err
+	}
+	s.lanes = int32(s.ad.lanes)
+	s.adCand, s.adCand2 = make([]int32, 0, 256), make([]int32, 0, 256)
+	return nil
+}
+
+// channels returns the number of channels: links × lanes.
+func (s *sim) channels() int { return int(s.nl * s.lanes) }
+
+// phys returns the physical link of channel c.
+func (s *sim) phys(c int32) int32 {
+	for c >= s.nl {
+		c -= s.nl
+	}
+	return c
+}
+
+// setupLanes gives the channels of every lane above 0 the properties of
+// their physical link.
+func (s *sim) setupLanes() {
+	if s.lanes == 1 {
+		return
+	}
+	s.laneRR = make([]uint8, s.nl)
+	for c := s.nl; c < int32(len(s.out)); c++ {
+		l := s.phys(c)
+		s.fromHost[c], s.toHost[c], s.arrLat[c], s.codes[c] = s.fromHost[l], s.toHost[l], s.arrLat[l], s.codes[l]
+	}
+}
+
+// laneTurn returns the channel of l's physical link that sends next when
+// the link is idle: lanes take turns (round robin from the lane after the
+// last sender) among those with a queued packet and a credit; l itself
+// when no lane can send.
+func (s *sim) laneTurn(l int32) int32 {
+	p := s.phys(l)
+	first := int32(s.laneRR[p])
+	if l == p+first*s.nl && s.availCredits(l) > 0 {
+		return l // its turn, and it can send
+	}
+	for i := range s.lanes {
+		lane := (first + i) % s.lanes
+		c := p + lane*s.nl
+		if s.out[c].queue.n > 0 && s.availCredits(c) > 0 {
+			return c
+		}
+	}
+	return l
+}
+
+// laneBusy marks every channel of l's physical link busy until l's
+// transmission ends, passes the turn to the next lane and makes the other
+// lanes with queued packets try again then.
+func (s *sim) laneBusy(l int32) {
+	p := s.phys(l)
+	until := s.out[l].busyUntil
+	s.laneRR[p] = uint8((l/s.nl + 1) % s.lanes)
+	for lane := range s.lanes {
+		c := p + lane*s.nl
+		if c == l {
+			continue
+		}
+		s.out[c].busyUntil = until
+		if s.out[c].queue.n > 0 {
+			s.wakeForNext(c)
+		}
+	}
+}
+
+// foldLanes adds the truth of every lane's channel into its physical link
+// and drops the channels, so that the result has one truth per link.
+func (s *sim) foldLanes() {
+	if s.lanes == 1 {
+		return
+	}
+	for w, t := range s.truth {
+		for c := s.nl; c < int32(len(t)); c++ {
+			t[s.phys(c)].add(&t[c])
+		}
+		s.truth[w] = t[:s.nl]
+	}
+}
+
+// setupGlobalLatency gives the links between Dragonfly groups the latency
+// GlobalLatency, for packets and for returning credits.
+func (s *sim) setupGlobalLatency() error {
+	g := s.cfg.Groups
+	if s.cfg.GlobalLatency <= 0 || g == nil {
+		return nil
+	}
+	if len(g) != s.f.NumSwitches() {
+		return fmt.Errorf("global latency: %d group numbers for %d switches", len(g), s.f.NumSwitches())
+	}
+	s.retLat = make([]Time, len(s.out))
+	for c := range s.retLat {
+		s.retLat[c] = s.cfg.Latency
+		lk := s.f.Links[s.phys(int32(c))]
+		a, b := s.f.SwitchIndex(lk.From), s.f.SwitchIndex(lk.To)
+		if a >= 0 && b >= 0 && g[a] != g[b] {
+			s.retLat[c] = s.cfg.GlobalLatency
+			s.arrLat[c] = s.cfg.GlobalLatency + s.cfg.RouterDelay
+		}
+	}
+	s.q.addClass(s.serMTU + s.cfg.GlobalLatency + s.cfg.RouterDelay)
+	return nil
+}

@@ -1,0 +1,417 @@
+package samplingsim
+
+import (
+	"fmt"
+	"io"
+	"math"
+	"slices"
+)
+
+// runStats holds the per-message latency and stall sums of a run and the
+// state of the routing modes per job and NIC.
+type runStats struct {
+	// jobMode is the routing mode of job 0 and of the other jobs.
+	jobMode   []RouteMode
+	bgRouting Routing
+	// Per message: latency and NIC stall summed over its packets, and the
+	// mode it was sent with.
+	msgLat, msgStall []Time
+	msgMode          []RouteMode
+	msgDetour        []int32 // packets that took an alternative port (Packet.detour)
+	// lat0 is the latency of every delivered packet of job 0, kept
+	// (keepLat) when the plan has iterations (the noise workloads).
+	lat0    []PacketLatency
+	keepLat bool
+	// on says whether latencies and stalls are measured: with adaptive
+	// routing or iterated workloads.
+	on  bool
+	app []appNIC // per host, for ModeApp
+	// backlog is the number of packets of the messages in each NIC's
+	// injection queue not yet started (with ModeApp).
+	backlog []int64
+	// Stamps of adaptiveCandidates.
+	seenLink, seenState []uint32
+	stamp               uint32
+}
+
+func (s *sim) setupStats() {
+	n := len(s.plan.Msgs)
+	s.stats.msgLat = make([]Time, n)
+	s.stats.msgStall = make([]Time, n)
+	s.stats.msgMode = make([]RouteMode, n)
+	s.stats.msgDetour = make([]int32, n)
+	s.stats.keepLat = len(s.plan.Iters) > 0
+	s.stats.on = s.stats.keepLat || s.ad != nil
+	if s.ad != nil {
+		s.stats.app = make([]appNIC, s.f.NumHosts())
+		if s.routing.Mode == ModeApp || s.stats.bgRouting.Mode == ModeApp {
+			s.stats.backlog = make([]int64, s.f.NumHosts())
+		}
+	}
+}
+
+// injected records that packet pid starts leaving its NIC now; the link
+// was busy until prevBusy, so the time after max(formed, prevBusy) was
+// spent waiting for credits.
+func (s *sim) injected(pid int32, prevBusy Time) {
+	pk := &s.pk[pid]
+	stall := s.now - max(pk.sent, prevBusy)
+	pk.sent = s.now
+	s.stats.msgStall[pk.msg] += stall
+	if s.stats.app != nil && s.jobMode(pk.msg) == ModeApp {
+		appStall(&s.stats.app[pk.src], pk.mode, stall)
+	}
+}
+
+// delivered records the latency (NIC departure to arrival) and stall of
+// packet pid, which has just arrived at its destination.
+func (s *sim) delivered(pid int32) {
+	pk := &s.pk[pid]
+	lat := s.now - pk.sent
+	s.stats.msgLat[pk.msg] += lat
+	if pk.detour {
+		s.stats.msgDetour[pk.msg]++
+	}
+	if s.stats.keepLat && s.plan.Msgs[pk.msg].Job == 0 {
+		s.stats.lat0 = append(s.stats.lat0, PacketLatency{Src: pk.src, Dst: pk.dst, Latency: lat})
+	}
+	if s.stats.app != nil && s.jobMode(pk.msg) == ModeApp {
+		appCount(&s.stats.app[pk.src], pk.mode, lat)
+	}
+}
+
+// jobMode returns the configured routing mode of message m's job.
+func (s *sim) jobMode(m int32) RouteMode {
+	return s.stats.jobMode[min(int(s.plan.Msgs[m].Job), 1)]
+}
+
+// msgMode returns the routing mode of the packet that host h forms next
+// of message m, choosing it as the message's first packet is formed.
+func (s *sim) msgMode(h, m, formed int32) RouteMode {
+	if formed > 0 {
+		return s.stats.msgMode[m]
+	}
+	mode := s.jobMode(m)
+	if mode == ModeApp {
+		rt := &s.routing
+		if s.plan.Msgs[m].Job != 0 {
+			rt = &s.stats.bgRouting
+		}
+		ad := ModeAdaptive
+		if j := s.plan.Msgs[m].Job; int(j) < len(s.plan.Jobs) && s.plan.Jobs[j].Alltoall {
+			ad = ModeIMB
+		}
+		p := int64(s.msgs[m].packets)
+		if rt.App.Backlog {
+			p = s.stats.backlog[h]
+		}
+		mode = appDecide(&s.stats.app[h], &rt.App, ad, s.plan.Msgs[m].Bytes, int(p))
+	}
+	if s.stats.backlog != nil {
+		s.stats.backlog[h] -= int64(s.msgs[m].packets)
+	}
+	s.stats.msgMode[m] = mode
+	return mode
+}
+
+func (s *sim) fillStats(r *Result) {
+	r.MsgLatency, r.MsgStall, r.MsgMode, r.MsgDetour = s.stats.msgLat, s.stats.msgStall, s.stats.msgMode, s.stats.msgDetour
+	r.PacketLatency = s.stats.lat0
+}
+
+// Quartiles returns the first quartile, the median and the third quartile
+// of xs (linear interpolation between order statistics: the quantile q
+// of n sorted values is x[h] + (h−⌊h⌋)(x[⌊h⌋+1] − x[⌊h⌋]) with h = q(n−1),
+// numpy's default). xs is not changed; NaNs for no values.
+func Quartiles(xs []float64) (q1, median, q3 float64) {
+	if len(xs) == 0 {
+		return math.NaN(), math.NaN(), math.NaN()
+	}
+	v := slices.Clone(xs)
+	slices.Sort(v)
+	at := func(q float64) float64 {
+		h := q * float64(len(v)-1)
+		i := int(h)
+		if i+1 >= len(v) {
+			return v[len(v)-1]
+		}
+		return v[i] + (h-float64(i))*(v[i+1]-v[i])
+	}
+	return at(0.25), at(0.5), at(0.75)
+}
+
+// QCD returns the quartile coefficient of dispersion (Q3−Q1)/(Q3+Q1) of
+// xs (De Sensi §3.3); 0 when Q3+Q1 = 0.
+func QCD(xs []float64) float64 {
+	q1, _, q3 := Quartiles(xs)
+	if q1+q3 == 0 {
+		return 0
+	}
+	return (q3 - q1) / (q3 + q1)
+}
+
+// IterSpan is one iteration of a job: the messages First … End−1.
+type IterSpan struct {
+	// Job is the job's index in Plan.Jobs.
+	Job int32
+	// First and End delimit the iteration's message ids.
+	First, End int32
+}
+
+// markIteration records that the messages added to b since first form
+// one iteration.
+func (b *JobBuilder) markIteration(first int32) {
+	b.plan.Iters = append(b.plan.Iters, IterSpan{Job: b.job, First: first, End: int32(len(b.plan.Msgs))})
+}
+
+// NoiseStats summarises a job of a run as De Sensi et al. measure network
+// noise: iteration times, their median and QCD, packet latency and stalls.
+type NoiseStats struct {
+	// Iterations are the iteration times (the last message finished minus
+	// the first message ready), in order.
+	Iterations []Time
+	// Q1, Median, Q3 and QCD describe the iteration times (ps).
+	Q1, Median, Q3, QCD float64
+	// Mean is the mean iteration time.
+	Mean float64
+	// Latency is the mean latency of the job's packets (NIC departure to
+	// arrival). LatencyQCD is the variability of the latency of the same
+	// communication over time: for job 0 the mean over its host pairs with
+	// at least 4 packets of the QCD of the pair's packet latencies; for
+	// other jobs (or without such pairs) the QCD of the messages' mean
+	// packet latencies.
+	Latency, LatencyQCD float64
+	// Stall is the mean time a packet waited at its NIC for credits.
+	Stall float64
+	// Packets is the number of the job's packets; AdaptiveShare the
+	// fraction of them sent with an adaptive mode other than High bias.
+	Packets       int64
+	AdaptiveShare float64
+	// Detour is the fraction of the packets that left their preferred
+	// ports at least once: a Valiant path on a Dragonfly, a port other
+	// than the forwarding table's on a fat tree.
+	Detour float64
+	// Unfinished counts iterations that did not finish.
+	Unfinished int
+}
+
+// Noise returns the noise statistics of job j. Without iteration spans
+// the whole job is one iteration.
+func (r *Result) Noise(j int) NoiseStats {
+	var st NoiseStats
+	spans := []IterSpan{}
+	for _, sp := range r.Plan.Iters {
+		if int(sp.Job) == j {
+			spans = append(spans, sp)
+		}
+	}
+	if len(spans) == 0 {
+		first, end := int32(-1), int32(0)
+		for i, m := range r.Plan.Msgs {
+			if int(m.Job) == j {
+				if first < 0 {
+					first = int32(i)
+				}
+				end = int32(i + 1)
+			}
+		}
+		if first >= 0 {
+			spans = append(spans, IterSpan{Job: int32(j), First: first, End: end})
+		}
+	}
+	var its, lats []float64
+	var latSum, stallSum float64
+	var adaptive, detour int64
+	for _, sp := range spans {
+		start, end, done := Time(math.MaxInt64), Time(0), true
+		for m := sp.First; m < sp.End; m++ {
+			if r.MsgFinish[m] < 0 {
+				done = false
+				continue
+			}
+			start, end = min(start, r.MsgReady[m]), max(end, r.MsgFinish[m])
+		}
+		if !done {
+			st.Unfinished++
+			continue
+		}
+		st.Iterations = append(st.Iterations, end-start)
+		its = append(its, float64(end-start))
+	}
+	for m, msg := range r.Plan.Msgs {
+		if int(msg.Job) != j || r.MsgFinish[m] < 0 {
+			continue
+		}
+		p := (msg.Bytes + int64(r.Config.MTU) - 1) / int64(r.Config.MTU)
+		st.Packets += p
+		latSum += float64(r.MsgLatency[m])
+		stallSum += float64(r.MsgStall[m])
+		lats = append(lats, float64(r.MsgLatency[m])/float64(p))
+		detour += int64(r.MsgDetour[m])
+		if mo := r.MsgMode[m]; mo != ModeHigh && mo != ModeStatic {
+			adaptive += p
+		}
+	}
+	st.Q1, st.Median, st.Q3 = Quartiles(its)
+	st.QCD = QCD(its)
+	for _, x := range its {
+		st.Mean += x / float64(len(its))
+	}
+	if st.Packets > 0 {
+		st.Latency = latSum / float64(st.Packets)
+		st.Stall = stallSum / float64(st.Packets)
+		st.AdaptiveShare = float64(adaptive) / float64(st.Packets)
+		st.Detour = float64(detour) / float64(st.Packets)
+	}
+	st.LatencyQCD = QCD(lats)
+	if j == 0 {
+		if q, ok := pairQCD(r.PacketLatency); ok {
+			st.LatencyQCD = q
+		}
+	}
+	return st
+}
+
+// adaptiveCandidates returns the links a packet from src to dst may have
+// crossed under adaptive routing (the one-bit receivers' route
+// restriction, §5.2): every switch link on an allowed path — minimal
+// paths, and on a Dragonfly the Valiant paths through every other group.
+func (s *sim) adaptiveCandidates(src, dst int32) ([]int32, []uint32) {
+	a := s.ad
+	s.cands, s.candCode = s.cands[:0], s.candCode[:0]
+	if s.stats.seenLink == nil {
+		s.stats.seenLink = make([]uint32, s.nl)
+		s.stats.seenState = make([]uint32, a.nsw*(a.ng+2))
+	}
+	s.stats.stamp++
+	stamp := s.stats.stamp
+	target := a.leaf[dst]
+	srcSw := a.leaf[src]
+	// States: (switch, k) with k = 0 minimal, 1 final phase, 2+g towards
+	// group g.
+	type state struct{ sw, k int32 }
+	var work []state
+	visit := func(sw, k int32) {
+		i := int(sw)*(a.ng+2) + int(k)
+		if s.stats.seenState[i] != stamp {
+			s.stats.seenState[i] = stamp
+			work = append(work, state{sw, k})
+		}
+	}
+	addLink := func(l int32) {
+		if s.stats.seenLink[l] != stamp {
+			s.stats.seenLink[l] = stamp
+			s.cands = append(s.cands, l)
+		}
+	}
+	visit(srcSw, 0)
+	for len(work) > 0 {
+		st := work[len(work)-1]
+		work = work[:len(work)-1]
+		sw := st.sw
+		if sw == target && st.k < 2 {
+			addLink(s.f.NextHop(src, s.f.SwitchNode(int(sw)), dst))
+			continue
+		}
+		var next []int32
+		switch {
+		case st.k >= 2:
+			g := st.k - 2
+			if a.groups[sw] == g {
+				visit(sw, 1)
+				continue
+			}
+			next = a.towardGroup(s.adCand[:0], sw, g)
+		case st.k == 0 && a.groups == nil:
+			next = a.minimal(s.adCand[:0], sw, target)
+			if def := s.f.NextHop(src, s.f.SwitchNode(int(sw)), dst); !slices.Contains(next, def) {
+				next = append(next, def)
+			}
+		default:
+			next = a.minimal(s.adCand[:0], sw, target)
+			if st.k == 0 && a.lanes > 1 && a.groups[sw] == a.groups[srcSw] {
+				for g := range int32(a.ng) {
+					if g != a.groups[srcSw] && g != a.groups[target] {
+						for _, l := range a.towardGroup(nil, sw, g) {
+							addLink(l)
+							visit(a.switchAt(l, s.f), 2+g)
+						}
+					}
+				}
+			}
+		}
+		s.adCand = next
+		for _, l := range next {
+			addLink(l)
+			visit(a.switchAt(l, s.f), st.k)
+		}
+	}
+	for _, l := range s.cands {
+		s.candCode = append(s.candCode, s.codes[l])
+	}
+	return s.cands, s.candCode
+}
+
+// PacketLatency is the latency of one delivered packet.
+type PacketLatency struct {
+	// Src and Dst are the packet's hosts (host indices).
+	Src, Dst int32
+	// Latency is the time from leaving the source NIC to arriving.
+	Latency Time
+}
+
+// pairQCD returns the mean over host pairs with at least 4 packets of the
+// QCD of each pair's packet latencies; ok is false without such pairs.
+func pairQCD(ps []PacketLatency) (float64, bool) {
+	v := slices.Clone(ps)
+	slices.SortStableFunc(v, func(a, b PacketLatency) int {
+		if a.Src != b.Src {
+			return int(a.Src - b.Src)
+		}
+		return int(a.Dst - b.Dst)
+	})
+	var sum float64
+	var n int
+	xs := []float64{}
+	for i := 0; i < len(v); {
+		j := i
+		xs = xs[:0]
+		for j < len(v) && v[j].Src == v[i].Src && v[j].Dst == v[i].Dst {
+			xs = append(xs, float64(v[j].Latency))
+			j++
+		}
+		if len(xs) >= 4 {
+			sum += QCD(xs)
+			n++
+		}
+		i = j
+	}
+	if n == 0 {
+		return 0, false
+	}
+	return sum / float64(n), true
+}
+
+// writeNoise prints, for a job whose workload has iterations, its routing
+// and noise statistics (one indented line each); nothing for others.
+func (r *Result) writeNoise(w io.Writer, name string) {
+	j := slices.IndexFunc(r.Plan.Jobs, func(x Job) bool { return x.Name == name })
+	if j < 0 || !slices.ContainsFunc(r.Plan.Iters, func(sp IterSpan) bool { return int(sp.Job) == j }) {
+		return
+	}
+	rt := r.Config.Routing
+	if j > 0 && r.Config.BackgroundRouting != "" {
+		rt = r.Config.BackgroundRouting
+	}
+	if rt == "" {
+		rt = "static"
+	}
+	st := r.Noise(j)
+	fmt.Fprintf(w, "  routing %s: %d iterations, median %s (Q1 %s, Q3 %s, QCD %.4f)",
+		rt, len(st.Iterations), FormatTime(Time(st.Median)), FormatTime(Time(st.Q1)), FormatTime(Time(st.Q3)), st.QCD)
+	if st.Unfinished > 0 {
+		fmt.Fprintf(w, ", %d unfinished", st.Unfinished)
+	}
+	fmt.Fprintf(w, "\n  packets: latency %s (QCD %.4f), stall %s per packet, %.1f %% detoured\n",
+		FormatTime(Time(st.Latency)), st.LatencyQCD, FormatTime(Time(st.Stall)), 100*st.Detour)
+}
