@@ -187,3 +187,33 @@ func TestPortAndLinkTablesAgree(t *testing.T) {
 		}
 	}
 }
+
+// TestForwardIsNextHopAtTheFarEnd: Forward(src, l, dst) is the next hop of
+// the node link l leads to, for every link and pair, on random tables with
+// holes and loops and with per-destination host tables.
+func TestForwardIsNextHopAtTheFarEnd(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 13))
+	spread, _, err := twoSwitch(t, func([]int32, map[string]int32) {}) // LMC spread
+	if err != nil {
+		t.Fatal(err)
+	}
+	for trial := range 21 {
+		H := 2 + r.IntN(12)
+		var f *lft.Fabric
+		if trial == 20 {
+			f, H = spread, spread.NumHosts()
+		} else {
+			f = randomTables(r, 2+r.IntN(8), H, 0.2*r.Float64(), trial%2 == 0)
+		}
+		for l := range f.Links {
+			to := f.Links[l].To
+			for src := range int32(H) {
+				for dst := range int32(H) {
+					if got, want := f.Forward(src, int32(l), dst), f.NextHop(src, to, dst); got != want {
+						t.Fatalf("Forward(H%d, %s, H%d) = %d, NextHop at the far end = %d", src, f.LinkName(int32(l)), dst, got, want)
+					}
+				}
+			}
+		}
+	}
+}

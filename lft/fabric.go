@@ -180,6 +180,21 @@ func (f *Fabric) NextHop(src, v, dst int32) int32 {
 	return f.hostLink(h, dst)
 }
 
+// Forward returns the link a packet from host src to host dst takes after
+// arriving over link l, or -1 when it arrived at dst (or at a node without
+// a route to dst). It is NextHop at the far end of l, for simulators that
+// follow packets link by link: one load for the switch, one for the table.
+func (f *Fabric) Forward(src, l, dst int32) int32 {
+	nx := f.slotNext[f.linkSlot[l]]
+	if nx >= 0 {
+		return f.switchLink(f.tableOffset(src, dst), nx, dst)
+	}
+	if ^nx == dst {
+		return -1
+	}
+	return f.hostLink(^nx, dst)
+}
+
 // Row returns node v's base-LID forwarding table: for a switch or router,
 // or a host that routes by destination, row[d] is the link towards host d
 // (-1: none); for a host that sends everything over one link, row is nil

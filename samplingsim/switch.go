@@ -38,16 +38,15 @@ func (s *sim) popIn(l int32) int32 {
 // l: it is routed by the forwarding table and joins the input buffer.
 func (s *sim) arriveSwitch(l int32, pid int32) {
 	pk := &s.pk[pid]
-	node := s.f.Links[s.phys(l)].To
 	var out int32
 	if s.ad == nil {
-		out = s.f.NextHop(pk.src, node, pk.dst)
+		out = s.f.Forward(pk.src, s.phys(l), pk.dst)
 	} else {
-		out = s.routeAdaptive(node, pid)
+		out = s.routeAdaptive(s.f.Links[s.phys(l)].To, pid)
 	}
 	if out < 0 {
 		// Plan.check routes every pair first, so this is a broken fabric.
-		panic("samplingsim: no route at " + s.f.Nodes[node].Name + " to " + s.f.HostName(int(pk.dst)))
+		panic("samplingsim: no route at " + s.f.Nodes[s.f.Links[s.phys(l)].To].Name + " to " + s.f.HostName(int(pk.dst)))
 	}
 	pk.out = out
 	if s.markAt == MarkArrival {
