@@ -314,13 +314,27 @@ func FuzzReadDot(f *testing.F) {
 	if data, err := os.ReadFile("../testdata/manual4.dot"); err == nil {
 		f.Add(data)
 	}
+	dir := f.TempDir()
 	f.Fuzz(func(t *testing.T, data []byte) {
 		fab, err := Read(data, "fuzz.dot", Options{KeepAttrs: true})
+		// The same bytes from a file: read streaming (or handed to the
+		// full parser), with the same verdict and fabric.
+		path := filepath.Join(dir, "fuzz.dot")
+		if werr := os.WriteFile(path, data, 0o644); werr != nil {
+			t.Fatal(werr)
+		}
+		streamed, serr := ReadFile(path, Options{KeepAttrs: true})
+		if (err == nil) != (serr == nil) {
+			t.Fatalf("whole read: %v; read from the file: %v", err, serr)
+		}
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.dot") {
 				t.Fatalf("error does not name the file: %v", err)
 			}
 			return
+		}
+		if streamed.Digest() != fab.Digest() {
+			t.Fatalf("the file read streaming gives another fabric")
 		}
 		// Whatever was accepted must route without panics and write out.
 		n := int32(fab.NumHosts())
