@@ -7,7 +7,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"orcs/input"
 	"orcs/lft"
@@ -494,5 +496,52 @@ func TestReadFileErrorsStreamed(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), p+c.want) {
 			t.Errorf("%s: error %v, want it to contain %q", c.name, err, p+c.want)
 		}
+	}
+}
+
+// TestReadFileFromPipe: a named pipe (what -i <(zcat f.dot.gz) gives) can
+// be read only once: it is read whole, not streamed in two passes.
+func TestReadFileFromPipe(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "fifo")
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Skipf("no named pipes here: %v", err)
+	}
+	data, err := os.ReadFile("../testdata/ft16.dot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go func() {
+		w, err := os.OpenFile(p, os.O_WRONLY, 0)
+		if err != nil {
+			return
+		}
+		w.Write(data)
+		w.Close()
+	}()
+	type result struct {
+		f   *lft.Fabric
+		err error
+	}
+	done := make(chan result, 1)
+	go func() {
+		f, err := ReadFile(p, Options{})
+		done <- result{f, err}
+	}()
+	var f *lft.Fabric
+	select {
+	case r := <-done:
+		if r.err != nil {
+			t.Fatalf("reading a named pipe: %v", r.err)
+		}
+		f = r.f
+	case <-time.After(20 * time.Second):
+		t.Fatal("reading a named pipe does not end: is it opened a second time?")
+	}
+	want, err := Read(data, "ft16", Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if f.Digest() != want.Digest() {
+		t.Fatal("the pipe's fabric differs from the file's")
 	}
 }

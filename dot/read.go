@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"os"
 	"regexp"
 	"strconv"
 	"strings"
@@ -28,7 +29,9 @@ type Options struct {
 // ReadFile reads a routed dot file ("-" for standard input, gzip
 // accepted). See Read.
 func ReadFile(path string, opt Options) (*lft.Fabric, error) {
-	if path != "-" {
+	// Only a regular file can be read twice; a pipe (-i <(zcat f.dot.gz))
+	// or a terminal is read once, whole.
+	if st, err := os.Stat(path); path != "-" && err == nil && st.Mode().IsRegular() {
 		f, ok, err := readStream(path, opt)
 		if ok || err != nil {
 			return f, err
