@@ -2,6 +2,7 @@ package mapping
 
 import (
 	"container/heap"
+	"math/bits"
 	"slices"
 )
 
@@ -22,54 +23,147 @@ type bisector struct {
 	g      *Graph
 	part   []int8  // per rank: 0 = A, 1 = B, −1 = outside the current set
 	gain   []int64 // per rank: growing gain, then Kernighan–Lin D
-	leafAt []int32
-	dist   []int32
+	leafAt []int32 // per slot (position in p.order): its leaf index
+	dist   []int32 // hop distances between leaves, flat
 	k      int
 	pl     Placement
+	// geo gives the hosts' coordinates on a generated torus or mesh; nil
+	// elsewhere.
+	geo *geometry
+	// direct: leaf switches are cabled to each other (a torus, mesh or
+	// other direct network): the host set is cut by hop distances.
+	direct bool
+	// parts lists, for the routing-aware order of a direct network, the
+	// slots of every node of the recursion that first spans at most
+	// partLeaves leaves.
+	parts [][]int32
+	key   []int64 // per slot: the sort key of the current cut
+	// code and depth place every slot in the recursion, down to the node
+	// that spans one leaf: bit 63−i of code is the side taken at depth i.
+	code  []uint64
+	depth []uint8
 }
+
+// partLeaves is the number of leaf switches a part of the final
+// routing-aware descent on a direct network spans at most.
+const partLeaves = 2
 
 func placeBisect(p *Problem) (Placement, error) {
 	n := p.Comm.Ranks
 	leaves, leafAt, dist := p.leafDistances()
 	b := &bisector{p: p, g: p.graphOf(), part: make([]int8, n), gain: make([]int64, n),
-		leafAt: leafAt, dist: dist, k: len(leaves), pl: make(Placement, n)}
+		leafAt: leafAt, dist: dist, k: len(leaves), pl: make(Placement, n), key: make([]int64, len(p.order)),
+		code: make([]uint64, len(p.order)), depth: make([]uint8, len(p.order))}
 	for i := range b.part {
 		b.part[i] = -1
 	}
+	b.geo = p.gridGeometry()
+	b.direct = b.geo != nil || p.leavesCabled(leaves)
 	ranks := make([]int32, n)
+	slots := make([]int32, n)
 	for i := range ranks {
-		ranks[i] = int32(i)
+		ranks[i], slots[i] = int32(i), int32(i)
 	}
-	b.split(ranks, 0, n)
+	b.split(ranks, slots, !b.direct, 0, 0, false)
 	s, err := newSearcher(p, b.pl)
 	if err != nil {
 		return b.pl, nil // too large to score incrementally: the bisection as it is
 	}
+	if b.direct {
+		return s.descendKeepingCuts(b, 20*n), nil
+	}
 	return s.descendInGroups(20 * n), nil
 }
 
-// split places ranks onto the hosts at positions lo … hi−1 of the
-// linear_bfs order (len(ranks) = hi − lo).
-func (b *bisector) split(ranks []int32, lo, hi int) {
-	if hi-lo == 1 {
-		b.pl[ranks[0]] = b.p.order[lo]
+// split places ranks onto the hosts at the positions slots of the
+// linear_bfs order (len(ranks) = len(slots)). inPart says that an
+// enclosing node of the recursion is a part already; code and depth give
+// the node's place in the recursion (frozen: below a node of one leaf).
+func (b *bisector) split(ranks, slots []int32, inPart bool, code uint64, depth int, frozen bool) {
+	nl := b.leavesIn(slots)
+	if !inPart && nl <= partLeaves {
+		b.parts = append(b.parts, slices.Clone(slots))
+		inPart = true
+	}
+	frozen = frozen || nl == 1 || depth >= 63
+	if len(slots) == 1 {
+		b.pl[ranks[0]] = b.p.order[slots[0]]
+		b.code[slots[0]], b.depth[slots[0]] = code, uint8(depth)
 		return
 	}
-	mid := b.boundary(lo, hi)
-	a := b.partition(ranks, mid-lo)
-	b.split(ranks[:len(a)], lo, mid)
-	b.split(ranks[len(a):], mid, hi)
+	var mid int
+	switch {
+	case b.geo != nil:
+		mid = b.cutGrid(slots)
+	case b.direct:
+		mid = b.cutDistance(slots)
+	default:
+		mid = b.boundary(slots)
+	}
+	a := b.partition(ranks, mid)
+	if frozen {
+		b.split(ranks[:len(a)], slots[:mid], inPart, code, depth, true)
+		b.split(ranks[len(a):], slots[mid:], inPart, code, depth, true)
+		return
+	}
+	b.split(ranks[:len(a)], slots[:mid], inPart, code, depth+1, false)
+	b.split(ranks[len(a):], slots[mid:], inPart, code|1<<(63-depth), depth+1, false)
 }
 
-// boundary returns where to halve the host positions lo … hi−1: among the
-// boundaries between leaf switches inside the range, those between the
-// most distant leaves (pods before leaves), the one nearest the middle;
-// inside one leaf the middle.
-func (b *bisector) boundary(lo, hi int) int {
-	mid := (lo + hi) / 2
+// treeDist returns the number of recursion nodes between the slots x and
+// y (0 on one leaf switch): the traffic between their ranks leaves that
+// many nodes, and the sum over all nodes of the traffic leaving it is what
+// the recursion keeps low.
+func (b *bisector) treeDist(x, y int32) int64 {
+	common := min(bits.LeadingZeros64(b.code[x]^b.code[y]), int(b.depth[x]), int(b.depth[y]))
+	return int64(b.depth[x]) + int64(b.depth[y]) - 2*int64(common)
+}
+
+// swapCost returns the change of Σ traffic × treeDist when the ranks u
+// and v (on slots su and sv) trade places.
+func (b *bisector) swapCost(u, v, su, sv int32, slotOf []int32) int64 {
+	g := b.g
+	var d int64
+	for e := g.Start[u]; e < g.Start[u+1]; e++ {
+		if q := g.Adj[e]; q != v {
+			d += g.W[e] * (b.treeDist(sv, slotOf[q]) - b.treeDist(su, slotOf[q]))
+		}
+	}
+	for e := g.Start[v]; e < g.Start[v+1]; e++ {
+		if q := g.Adj[e]; q != u {
+			d += g.W[e] * (b.treeDist(su, slotOf[q]) - b.treeDist(sv, slotOf[q]))
+		}
+	}
+	return d
+}
+
+// leavesIn returns the number of distinct leaves of slots, counted up to
+// partLeaves + 1.
+func (b *bisector) leavesIn(slots []int32) int {
+	var seen [partLeaves + 1]int32
+	n := 0
+	for _, s := range slots {
+		l := b.leafAt[s]
+		if slices.Contains(seen[:n], l) {
+			continue
+		}
+		seen[n] = l
+		if n++; n > partLeaves {
+			break
+		}
+	}
+	return n
+}
+
+// boundary returns where to halve the host positions slots (ascending and
+// contiguous in the linear_bfs order): among the boundaries between leaf
+// switches inside the range, those between the most distant leaves (pods
+// before leaves), the one nearest the middle; inside one leaf the middle.
+func (b *bisector) boundary(slots []int32) int {
+	mid := len(slots) / 2
 	best, bestD := mid, int32(-1)
-	for i := lo + 1; i < hi; i++ {
-		la, lb := b.leafAt[i-1], b.leafAt[i]
+	for i := 1; i < len(slots); i++ {
+		la, lb := b.leafAt[slots[i-1]], b.leafAt[slots[i]]
 		if la == lb {
 			continue
 		}
@@ -79,6 +173,89 @@ func (b *bisector) boundary(lo, hi int) int {
 		}
 	}
 	return best
+}
+
+// sortByKey sorts slots by b.key, ties by slot.
+func (b *bisector) sortByKey(slots []int32) {
+	slices.SortFunc(slots, func(x, y int32) int {
+		if b.key[x] != b.key[y] {
+			if b.key[x] < b.key[y] {
+				return -1
+			}
+			return 1
+		}
+		return int(x - y)
+	})
+}
+
+// cutGrid cuts slots across the dimension in which they span the most
+// coordinates (the first such dimension): a plane of the torus or mesh.
+func (b *bisector) cutGrid(slots []int32) int {
+	g := b.geo
+	dim, most := 0, 0
+	for d := range g.dims {
+		if n := g.spread(slots, d); n > most {
+			dim, most = d, n
+		}
+	}
+	for _, s := range slots {
+		// The cut dimension first, then the others in order.
+		k := int64(g.coord[int(s)*g.dims+dim])
+		for d := range g.dims {
+			if d != dim {
+				k = k*int64(g.size[d]) + int64(g.coord[int(s)*g.dims+d])
+			}
+		}
+		b.key[s] = k
+	}
+	return b.cutSorted(slots, func(x, y int32) bool {
+		return g.coord[int(x)*g.dims+dim] != g.coord[int(y)*g.dims+dim]
+	})
+}
+
+// cutSorted sorts slots by b.key and returns the position nearest the
+// middle where differ says two neighbours lie on different sides; the
+// middle if they never do.
+func (b *bisector) cutSorted(slots []int32, differ func(x, y int32) bool) int {
+	b.sortByKey(slots)
+	mid := len(slots) / 2
+	best := -1
+	for i := 1; i < len(slots); i++ {
+		if differ(slots[i-1], slots[i]) && (best < 0 || abs(i-mid) < abs(best-mid)) {
+			best = i
+		}
+	}
+	if best < 0 {
+		return mid
+	}
+	return best
+}
+
+// cutDistance cuts slots of a direct network without coordinates by hop
+// distances: from two far-apart leaves a (the farthest from the first
+// slot's leaf) and c (the farthest from a), the hosts sorted by
+// d(a, ·) − d(c, ·), then by d(a, ·) and leaf, are cut between leaves
+// nearest the middle.
+func (b *bisector) cutDistance(slots []int32) int {
+	far := func(from int32) int32 {
+		best := from
+		for _, s := range slots {
+			if l := b.leafAt[s]; b.dist[int(from)*b.k+int(l)] > b.dist[int(from)*b.k+int(best)] ||
+				b.dist[int(from)*b.k+int(l)] == b.dist[int(from)*b.k+int(best)] && l < best {
+				best = l
+			}
+		}
+		return best
+	}
+	a := far(b.leafAt[slots[0]])
+	c := far(a)
+	k := int64(b.k)
+	for _, s := range slots {
+		l := b.leafAt[s]
+		da, dc := int64(b.dist[int(a)*b.k+int(l)]), int64(b.dist[int(c)*b.k+int(l)])
+		b.key[s] = ((da-dc+k)*k+da)*k + int64(l)
+	}
+	return b.cutSorted(slots, func(x, y int32) bool { return b.leafAt[x] != b.leafAt[y] })
 }
 
 func abs(x int) int {
