@@ -36,8 +36,11 @@ type bisector struct {
 	// parts lists, for the routing-aware order of a direct network, the
 	// slots of every node of the recursion that first spans at most
 	// partLeaves leaves.
-	parts [][]int32
-	key   []int64 // per slot: the sort key of the current cut
+	parts  [][]int32
+	key    []int64 // per slot: the sort key of the current cut
+	locked []bool  // per rank: swapped in the current Kernighan–Lin pass
+	pull   []int64 // per rank: its partners' outside pull towards part A
+	at     []int32 // per rank: its host's slot, or the middle slot of its part
 	// code and depth place every slot in the recursion, down to the node
 	// that spans one leaf: bit 63−i of code is the side taken at depth i.
 	code  []uint64
@@ -63,6 +66,10 @@ func placeBisect(p *Problem) (Placement, error) {
 	slots := make([]int32, n)
 	for i := range ranks {
 		ranks[i], slots[i] = int32(i), int32(i)
+	}
+	b.pull, b.at = make([]int64, n), make([]int32, n)
+	for i := range b.at {
+		b.at[i] = int32(n / 2)
 	}
 	b.split(ranks, slots, !b.direct, 0, 0, false)
 	s, err := newSearcher(p, b.pl)
@@ -100,7 +107,7 @@ func (b *bisector) split(ranks, slots []int32, inPart bool, code uint64, depth i
 	default:
 		mid = b.boundary(slots)
 	}
-	a := b.partition(ranks, mid)
+	a := b.partition(ranks, mid, slots[mid/2], slots[mid+(len(slots)-mid)/2])
 	if frozen {
 		b.split(ranks[:len(a)], slots[:mid], inPart, code, depth, true)
 		b.split(ranks[len(a):], slots[mid:], inPart, code, depth, true)
@@ -267,21 +274,34 @@ func abs(x int) int {
 
 // partition reorders ranks so that its first size ranks are part A, the
 // rest part B, with little traffic between them, and returns part A.
-func (b *bisector) partition(ranks []int32, size int) []int32 {
+//
+// Ranks outside the set pull their partners towards the nearer half
+// (terminal propagation): a rank's traffic to a rank outside costs the
+// hops from that rank's place (its host, or the middle host of its part
+// when it is not placed yet) to the middle host, repA or repB, of the
+// half it goes to.
+func (b *bisector) partition(ranks []int32, size int, repA, repB int32) []int32 {
 	g := b.g
 	for _, v := range ranks {
 		b.part[v] = 1
 	}
+	la, lb := int(b.leafAt[repA]), int(b.leafAt[repB])
 	// Graph growing: A starts at a least-connected rank and takes the rank
-	// with the largest gain (weight to A minus weight to the rest of B).
+	// with the largest gain (weight to A minus weight to the rest of B,
+	// plus its pull towards A).
 	for _, v := range ranks {
-		var s int64
+		var s, pull int64
 		for e := g.Start[v]; e < g.Start[v+1]; e++ {
-			if b.part[g.Adj[e]] >= 0 {
+			q := g.Adj[e]
+			if b.part[q] >= 0 {
 				s += g.W[e]
+				continue
 			}
+			row := int(b.leafAt[b.at[q]]) * b.k
+			pull += g.W[e] * int64(b.dist[row+lb]-b.dist[row+la])
 		}
-		b.gain[v] = -s
+		b.pull[v] = pull
+		b.gain[v] = pull - s
 	}
 	h := &gainHeap{}
 	taken := 0
@@ -319,12 +339,22 @@ func (b *bisector) partition(ranks []int32, size int) []int32 {
 	for _, v := range ranks {
 		b.part[v] = -1
 	}
+	for i, v := range ranks {
+		if i < size {
+			b.at[v] = repA
+		} else {
+			b.at[v] = repB
+		}
+	}
 	return ranks[:size]
 }
 
-// refine improves the cut by Kernighan–Lin swaps: D(v) is v's weight to
-// the other part minus its weight to its own; swapping a ∈ A and b ∈ B
-// gains D(a) + D(b) − 2w(a, b).
+// refine improves the cut by Kernighan–Lin passes: D(v) is v's weight to
+// the other part minus its weight to its own, and swapping a ∈ A and
+// b ∈ B gains D(a) + D(b) − 2w(a, b). A pass swaps, again and again, the
+// best pair among the unlocked ranks of largest D on either side (a loss
+// too) and locks both; then it keeps the prefix of its swaps with the
+// largest total gain. Passes repeat while they gain.
 func (b *bisector) refine(ranks []int32) {
 	g := b.g
 	d := b.gain
@@ -339,10 +369,12 @@ func (b *bisector) refine(ranks []int32) {
 				}
 			}
 		}
+		if b.part[v] == 0 {
+			s -= b.pull[v]
+		} else {
+			s += b.pull[v]
+		}
 		d[v] = s
-	}
-	for _, v := range ranks {
-		computeD(v)
 	}
 	weight := func(x, y int32) int64 {
 		for e := g.Start[x]; e < g.Start[x+1]; e++ {
@@ -352,64 +384,82 @@ func (b *bisector) refine(ranks []int32) {
 		}
 		return 0
 	}
-	const candidates = 16
-	var as, bs []int32
-	for pass := 0; pass < 8; pass++ {
-		as, bs = as[:0], bs[:0]
+	if b.locked == nil {
+		b.locked = make([]bool, len(b.part))
+	}
+	const (
+		candidates = 8  // ranks of largest D per side a step pairs
+		stall      = 64 // steps without a new best total that end a pass
+		passes     = 8
+	)
+	var heaps [2]gainHeap
+	var top [2][]int32
+	var done [][2]int32
+	for range passes {
+		heaps[0], heaps[1] = heaps[0][:0], heaps[1][:0]
 		for _, v := range ranks {
-			if b.part[v] == 0 {
-				as = append(as, v)
-			} else {
-				bs = append(bs, v)
-			}
+			computeD(v)
+			heaps[b.part[v]] = append(heaps[b.part[v]], gainItem{d[v], v})
 		}
-		byD := func(x, y int32) int {
-			if d[x] != d[y] {
-				if d[x] > d[y] {
-					return -1
-				}
-				return 1
-			}
-			return int(x - y)
-		}
-		slices.SortFunc(as, byD)
-		slices.SortFunc(bs, byD)
-		bs = bs[:min(len(bs), candidates)]
-		swapped := false
-		if len(bs) == 0 {
-			break
-		}
-		for _, x := range as {
-			if b.part[x] != 0 {
-				continue
-			}
-			if d[x]+d[bs[0]] <= 0 {
-				break
-			}
-			best, bestGain := int32(-1), int64(0)
-			for _, y := range bs {
-				if b.part[y] != 1 {
-					continue
-				}
-				if gn := d[x] + d[y] - 2*weight(x, y); gn > bestGain {
-					best, bestGain = y, gn
-				}
-			}
-			if best < 0 {
-				continue
-			}
-			b.part[x], b.part[best] = 1, 0
-			swapped = true
-			for _, v := range [2]int32{x, best} {
-				computeD(v)
-				for e := g.Start[v]; e < g.Start[v+1]; e++ {
-					if u := g.Adj[e]; b.part[u] >= 0 {
-						computeD(u)
+		heap.Init(&heaps[0])
+		heap.Init(&heaps[1])
+		done = done[:0]
+		var total, best int64
+		bestLen := 0
+		for {
+			for side := range heaps {
+				top[side] = top[side][:0]
+				for len(top[side]) < candidates && heaps[side].Len() > 0 {
+					it := heap.Pop(&heaps[side]).(gainItem)
+					if !b.locked[it.v] && d[it.v] == it.gain && int(b.part[it.v]) == side && !slices.Contains(top[side], it.v) {
+						top[side] = append(top[side], it.v)
 					}
 				}
 			}
+			if len(top[0]) == 0 || len(top[1]) == 0 {
+				break
+			}
+			x, y, gain := int32(-1), int32(-1), int64(0)
+			for _, u := range top[0] {
+				for _, v := range top[1] {
+					if gn := d[u] + d[v] - 2*weight(u, v); x < 0 || gn > gain {
+						x, y, gain = u, v, gn
+					}
+				}
+			}
+			for side := range top {
+				for _, v := range top[side] {
+					if v != x && v != y {
+						heap.Push(&heaps[side], gainItem{d[v], v})
+					}
+				}
+			}
+			b.part[x], b.part[y] = 1, 0
+			b.locked[x], b.locked[y] = true, true
+			done = append(done, [2]int32{x, y})
+			total += gain
+			if total > best {
+				best, bestLen = total, len(done)
+			}
+			for _, v := range [2]int32{x, y} {
+				for e := g.Start[v]; e < g.Start[v+1]; e++ {
+					if u := g.Adj[e]; b.part[u] >= 0 && !b.locked[u] {
+						computeD(u)
+						heap.Push(&heaps[b.part[u]], gainItem{d[u], u})
+					}
+				}
+			}
+			if len(done)-bestLen >= stall {
+				break
+			}
 		}
-		if !swapped {
+		for i := len(done) - 1; i >= bestLen; i-- {
+			b.part[done[i][0]], b.part[done[i][1]] = 0, 1
+		}
+		for _, v := range ranks {
+			b.locked[v] = false
+		}
+		if best <= 0 {
 			break
 		}
 	}
