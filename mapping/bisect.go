@@ -9,10 +9,11 @@ import (
 func init() {
 	register(&Strategy{
 		Name: "bisect",
-		Doc: "recursive bisection: the hosts in linear_bfs order are halved at the widest boundary (pods, then leaf " +
-			"switches) near the middle, the ranks split into parts of those sizes with the least traffic between them " +
-			"(graph growing plus Kernighan–Lin swaps), recursively (LibTopoMap's recursive bisection); then the order " +
-			"inside each leaf switch by swaps that lower the objective (the routing decides which up-link a rank's traffic takes)",
+		Doc: "recursive bisection: the hosts are halved (a torus or mesh across its planes, another direct network by hop " +
+			"distances, a tree at the widest boundary of the linear_bfs order: pods, then leaf switches), the ranks split " +
+			"into parts of those sizes with the least traffic between them and towards their placed partners (graph growing, " +
+			"Kernighan–Lin), recursively (LibTopoMap's recursive bisection); then the order at the leaves by swaps that " +
+			"lower the objective (the routing decides which cables a rank's traffic takes)",
 		Place: placeBisect,
 	})
 }
@@ -36,11 +37,13 @@ type bisector struct {
 	// parts lists, for the routing-aware order of a direct network, the
 	// slots of every node of the recursion that first spans at most
 	// partLeaves leaves.
-	parts  [][]int32
-	key    []int64 // per slot: the sort key of the current cut
-	locked []bool  // per rank: swapped in the current Kernighan–Lin pass
-	pull   []int64 // per rank: its partners' outside pull towards part A
-	at     []int32 // per rank: its host's slot, or the middle slot of its part
+	parts    [][]int32
+	key      []int64 // per slot: the sort key of the current cut
+	locked   []bool  // per rank: swapped in the current Kernighan–Lin pass
+	pull     []int64 // per rank: its partners' outside pull towards part A
+	at       []int32 // per rank: its host's slot, or the middle slot of its part
+	count    []int32 // per leaf: scratch for medoid
+	leafList []int32 // scratch for medoid
 	// code and depth place every slot in the recursion, down to the node
 	// that spans one leaf: bit 63−i of code is the side taken at depth i.
 	code  []uint64
@@ -49,7 +52,7 @@ type bisector struct {
 
 // partLeaves is the number of leaf switches a part of the final
 // routing-aware descent on a direct network spans at most.
-const partLeaves = 2
+const partLeaves = 4
 
 func placeBisect(p *Problem) (Placement, error) {
 	n := p.Comm.Ranks
@@ -77,7 +80,7 @@ func placeBisect(p *Problem) (Placement, error) {
 		return b.pl, nil // too large to score incrementally: the bisection as it is
 	}
 	if b.direct {
-		return s.descendKeepingCuts(b, 20*n), nil
+		return s.descendKeepingCuts(b, 40*n), nil
 	}
 	return s.descendInGroups(20 * n), nil
 }
@@ -107,7 +110,7 @@ func (b *bisector) split(ranks, slots []int32, inPart bool, code uint64, depth i
 	default:
 		mid = b.boundary(slots)
 	}
-	a := b.partition(ranks, mid, slots[mid/2], slots[mid+(len(slots)-mid)/2])
+	a := b.partition(ranks, mid, b.medoid(slots[:mid]), b.medoid(slots[mid:]))
 	if frozen {
 		b.split(ranks[:len(a)], slots[:mid], inPart, code, depth, true)
 		b.split(ranks[len(a):], slots[mid:], inPart, code, depth, true)
@@ -142,6 +145,43 @@ func (b *bisector) swapCost(u, v, su, sv int32, slotOf []int32) int64 {
 		}
 	}
 	return d
+}
+
+// medoid returns a slot of slots on the leaf with the least total hop
+// distance to all of slots (the lowest such leaf): the middle of a part.
+func (b *bisector) medoid(slots []int32) int32 {
+	if b.count == nil {
+		b.count = make([]int32, b.k)
+	}
+	leaves := b.leafList[:0]
+	for _, s := range slots {
+		l := b.leafAt[s]
+		if b.count[l] == 0 {
+			leaves = append(leaves, l)
+		}
+		b.count[l]++
+	}
+	b.leafList = leaves
+	best, bestCost := int32(-1), int64(0)
+	for _, c := range leaves {
+		var cost int64
+		row := b.dist[int(c)*b.k:]
+		for _, l := range leaves {
+			cost += int64(b.count[l]) * int64(row[l])
+		}
+		if best < 0 || cost < bestCost || cost == bestCost && c < best {
+			best, bestCost = c, cost
+		}
+	}
+	for _, l := range leaves {
+		b.count[l] = 0
+	}
+	for _, s := range slots {
+		if b.leafAt[s] == best {
+			return s
+		}
+	}
+	panic("unreachable")
 }
 
 // leavesIn returns the number of distinct leaves of slots, counted up to
