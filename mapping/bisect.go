@@ -72,7 +72,7 @@ func placeBisect(p *Problem) (Placement, error) {
 	}
 	b.pull, b.at = make([]int64, n), make([]int32, n)
 	for i := range b.at {
-		b.at[i] = int32(n / 2)
+		b.at[i] = -1
 	}
 	b.split(ranks, slots, !b.direct, 0, 0, false)
 	s, err := newSearcher(p, b.pl)
@@ -98,6 +98,7 @@ func (b *bisector) split(ranks, slots []int32, inPart bool, code uint64, depth i
 	frozen = frozen || nl == 1 || depth >= 63
 	if len(slots) == 1 {
 		b.pl[ranks[0]] = b.p.order[slots[0]]
+		b.at[ranks[0]] = slots[0]
 		b.code[slots[0]], b.depth[slots[0]] = code, uint8(depth)
 		return
 	}
@@ -337,6 +338,9 @@ func (b *bisector) partition(ranks []int32, size int, repA, repB int32) []int32 
 				s += g.W[e]
 				continue
 			}
+			if b.at[q] < 0 {
+				continue // not placed yet
+			}
 			row := int(b.leafAt[b.at[q]]) * b.k
 			pull += g.W[e] * int64(b.dist[row+lb]-b.dist[row+la])
 		}
@@ -379,13 +383,7 @@ func (b *bisector) partition(ranks []int32, size int, repA, repB int32) []int32 
 	for _, v := range ranks {
 		b.part[v] = -1
 	}
-	for i, v := range ranks {
-		if i < size {
-			b.at[v] = repA
-		} else {
-			b.at[v] = repB
-		}
-	}
+
 	return ranks[:size]
 }
 
