@@ -39,7 +39,6 @@ type bisector struct {
 	// partLeaves leaves.
 	parts    [][]int32
 	key      []int64 // per slot: the sort key of the current cut
-	locked   []bool  // per rank: swapped in the current Kernighan–Lin pass
 	pull     []int64 // per rank: its partners' outside pull towards part A
 	at       []int32 // per rank: its host's slot, or the middle slot of its part
 	count    []int32 // per leaf: scratch for medoid
@@ -387,12 +386,11 @@ func (b *bisector) partition(ranks []int32, size int, repA, repB int32) []int32 
 	return ranks[:size]
 }
 
-// refine improves the cut by Kernighan–Lin passes: D(v) is v's weight to
-// the other part minus its weight to its own, and swapping a ∈ A and
-// b ∈ B gains D(a) + D(b) − 2w(a, b). A pass swaps, again and again, the
-// best pair among the unlocked ranks of largest D on either side (a loss
-// too) and locks both; then it keeps the prefix of its swaps with the
-// largest total gain. Passes repeat while they gain.
+// refine improves the cut by Kernighan–Lin swaps: D(v) is v's weight to
+// the other part minus its weight to its own, less its pull towards its
+// own part; swapping a ∈ A and b ∈ B gains D(a) + D(b) − 2w(a, b). A pass
+// takes, for each rank of A by falling D, the best gaining partner among
+// the 16 ranks of B of largest D; passes repeat while they swap.
 func (b *bisector) refine(ranks []int32) {
 	g := b.g
 	d := b.gain
@@ -414,6 +412,9 @@ func (b *bisector) refine(ranks []int32) {
 		}
 		d[v] = s
 	}
+	for _, v := range ranks {
+		computeD(v)
+	}
 	weight := func(x, y int32) int64 {
 		for e := g.Start[x]; e < g.Start[x+1]; e++ {
 			if g.Adj[e] == y {
@@ -422,82 +423,64 @@ func (b *bisector) refine(ranks []int32) {
 		}
 		return 0
 	}
-	if b.locked == nil {
-		b.locked = make([]bool, len(b.part))
-	}
-	const (
-		candidates = 8  // ranks of largest D per side a step pairs
-		stall      = 64 // steps without a new best total that end a pass
-		passes     = 8
-	)
-	var heaps [2]gainHeap
-	var top [2][]int32
-	var done [][2]int32
-	for range passes {
-		heaps[0], heaps[1] = heaps[0][:0], heaps[1][:0]
+	const candidates = 16
+	var as, bs []int32
+	for pass := 0; pass < 8; pass++ {
+		as, bs = as[:0], bs[:0]
 		for _, v := range ranks {
-			computeD(v)
-			heaps[b.part[v]] = append(heaps[b.part[v]], gainItem{d[v], v})
-		}
-		heap.Init(&heaps[0])
-		heap.Init(&heaps[1])
-		done = done[:0]
-		var total, best int64
-		bestLen := 0
-		for {
-			for side := range heaps {
-				top[side] = top[side][:0]
-				for len(top[side]) < candidates && heaps[side].Len() > 0 {
-					it := heap.Pop(&heaps[side]).(gainItem)
-					if !b.locked[it.v] && d[it.v] == it.gain && int(b.part[it.v]) == side && !slices.Contains(top[side], it.v) {
-						top[side] = append(top[side], it.v)
-					}
-				}
+			if b.part[v] == 0 {
+				as = append(as, v)
+			} else {
+				bs = append(bs, v)
 			}
-			if len(top[0]) == 0 || len(top[1]) == 0 {
+		}
+		byD := func(x, y int32) int {
+			if d[x] != d[y] {
+				if d[x] > d[y] {
+					return -1
+				}
+				return 1
+			}
+			return int(x - y)
+		}
+		slices.SortFunc(as, byD)
+		slices.SortFunc(bs, byD)
+		bs = bs[:min(len(bs), candidates)]
+		swapped := false
+		if len(bs) == 0 {
+			break
+		}
+		for _, x := range as {
+			if b.part[x] != 0 {
+				continue
+			}
+			if d[x]+d[bs[0]] <= 0 {
 				break
 			}
-			x, y, gain := int32(-1), int32(-1), int64(0)
-			for _, u := range top[0] {
-				for _, v := range top[1] {
-					if gn := d[u] + d[v] - 2*weight(u, v); x < 0 || gn > gain {
-						x, y, gain = u, v, gn
-					}
+			best, bestGain := int32(-1), int64(0)
+			for _, y := range bs {
+				if b.part[y] != 1 {
+					continue
+				}
+				if gn := d[x] + d[y] - 2*weight(x, y); gn > bestGain {
+					best, bestGain = y, gn
 				}
 			}
-			for side := range top {
-				for _, v := range top[side] {
-					if v != x && v != y {
-						heap.Push(&heaps[side], gainItem{d[v], v})
-					}
-				}
+			if best < 0 {
+				continue
 			}
-			b.part[x], b.part[y] = 1, 0
-			b.locked[x], b.locked[y] = true, true
-			done = append(done, [2]int32{x, y})
-			total += gain
-			if total > best {
-				best, bestLen = total, len(done)
-			}
-			for _, v := range [2]int32{x, y} {
+			b.part[x], b.part[best] = 1, 0
+			swapped = true
+			for _, v := range [2]int32{x, best} {
+				computeD(v)
 				for e := g.Start[v]; e < g.Start[v+1]; e++ {
-					if u := g.Adj[e]; b.part[u] >= 0 && !b.locked[u] {
+					if u := g.Adj[e]; b.part[u] >= 0 {
 						computeD(u)
-						heap.Push(&heaps[b.part[u]], gainItem{d[u], u})
 					}
 				}
 			}
-			if len(done)-bestLen >= stall {
-				break
-			}
 		}
-		for i := len(done) - 1; i >= bestLen; i-- {
-			b.part[done[i][0]], b.part[done[i][1]] = 0, 1
-		}
-		for _, v := range ranks {
-			b.locked[v] = false
-		}
-		if best <= 0 {
+		if !swapped {
 			break
 		}
 	}
