@@ -43,8 +43,8 @@ type bisector struct {
 	at       []int32 // per rank: its host's slot, or the middle slot of its part
 	count    []int32 // per leaf: scratch for medoid
 	leafList []int32 // scratch for medoid
-	// code and depth place every slot in the recursion, down to the node
-	// that spans one leaf: bit 63−i of code is the side taken at depth i.
+	// code and depth place every slot in the recursion, down to its part:
+	// bit 63−i of code is the side taken at depth i.
 	code  []uint64
 	depth []uint8
 }
@@ -54,6 +54,20 @@ type bisector struct {
 const partLeaves = 4
 
 func placeBisect(p *Problem) (Placement, error) {
+	b := p.bisection()
+	n := p.Comm.Ranks
+	s, err := newSearcher(p, b.pl)
+	if err != nil {
+		return b.pl, nil // too large to score incrementally: the bisection as it is
+	}
+	if b.direct {
+		return s.descendKeepingCuts(b, 40*n), nil
+	}
+	return s.descendInGroups(20 * n), nil
+}
+
+// bisection runs the recursive bisection; its placement is b.pl.
+func (p *Problem) bisection() *bisector {
 	n := p.Comm.Ranks
 	leaves, leafAt, dist := p.leafDistances()
 	b := &bisector{p: p, g: p.graphOf(), part: make([]int8, n), gain: make([]int64, n),
@@ -74,27 +88,36 @@ func placeBisect(p *Problem) (Placement, error) {
 		b.at[i] = -1
 	}
 	b.split(ranks, slots, !b.direct, 0, 0, false)
-	s, err := newSearcher(p, b.pl)
-	if err != nil {
-		return b.pl, nil // too large to score incrementally: the bisection as it is
+	return b
+}
+
+// cost returns Σ traffic × treeDist over all pairs of ranks, the ranks on
+// the slots slotOf: what the recursion keeps low.
+func (b *bisector) cost(slotOf []int32) int64 {
+	g := b.g
+	var c int64
+	for u := range int32(len(g.Start) - 1) {
+		for e := g.Start[u]; e < g.Start[u+1]; e++ {
+			if q := g.Adj[e]; q > u {
+				c += g.W[e] * b.treeDist(slotOf[u], slotOf[q])
+			}
+		}
 	}
-	if b.direct {
-		return s.descendKeepingCuts(b, 40*n), nil
-	}
-	return s.descendInGroups(20 * n), nil
+	return c
 }
 
 // split places ranks onto the hosts at the positions slots of the
 // linear_bfs order (len(ranks) = len(slots)). inPart says that an
 // enclosing node of the recursion is a part already; code and depth give
-// the node's place in the recursion (frozen: below a node of one leaf).
+// the node's place in the recursion down to the parts (frozen: inside a
+// part, where the code stays the part's).
 func (b *bisector) split(ranks, slots []int32, inPart bool, code uint64, depth int, frozen bool) {
 	nl := b.leavesIn(slots)
 	if !inPart && nl <= partLeaves {
 		b.parts = append(b.parts, slices.Clone(slots))
 		inPart = true
 	}
-	frozen = frozen || nl == 1 || depth >= 63
+	frozen = frozen || inPart || depth >= 63
 	if len(slots) == 1 {
 		b.pl[ranks[0]] = b.p.order[slots[0]]
 		b.at[ranks[0]] = slots[0]
@@ -121,9 +144,9 @@ func (b *bisector) split(ranks, slots []int32, inPart bool, code uint64, depth i
 }
 
 // treeDist returns the number of recursion nodes between the slots x and
-// y (0 on one leaf switch): the traffic between their ranks leaves that
-// many nodes, and the sum over all nodes of the traffic leaving it is what
-// the recursion keeps low.
+// y, counted down to the parts (0 inside one part): the traffic between
+// their ranks leaves that many nodes, and the sum over all nodes of the
+// traffic leaving it is what the recursion keeps low.
 func (b *bisector) treeDist(x, y int32) int64 {
 	common := min(bits.LeadingZeros64(b.code[x]^b.code[y]), int(b.depth[x]), int(b.depth[y]))
 	return int64(b.depth[x]) + int64(b.depth[y]) - 2*int64(common)

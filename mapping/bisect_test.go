@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"slices"
 	"testing"
 
 	"orcs/patterns"
@@ -101,6 +102,98 @@ func TestBisectStencil(t *testing.T) {
 		pl, _ := p.Place(s)
 		if os := p.Score(pl); os.Hops <= o.Hops || os.SumSq <= o.SumSq {
 			t.Errorf("%s %+v walks no more cables or has no larger sum of squares than bisect %+v", s, os, o)
+		}
+	}
+}
+
+// slotsOf returns the slot (position in the linear_bfs order) of every
+// rank of pl.
+func slotsOf(p *Problem, pl Placement) []int32 {
+	at := map[int32]int32{}
+	for i, h := range p.order {
+		at[h] = int32(i)
+	}
+	s := make([]int32, len(pl))
+	for r, h := range pl {
+		s[r] = at[h]
+	}
+	return s
+}
+
+// TestBisectTreeDist: a chain 0–1–…–15 on a ring of 16 switches with one
+// host each. The ring is cut into halves of 8 switches, those into parts
+// of 4 neighbouring switches (the parts of the routing's order): two slots
+// of one part are 0 recursion nodes apart, of sibling parts 2 (each leaves
+// its part), of parts in different halves 4. The chain's balanced cuts of
+// one edge keep ranks 4i … 4i+3 on one part: cost 2 + 4 + 2 = 8 (the
+// edges 3–4, 7–8, 11–12). Swapping ranks 3 and 4 moves 2–3 and 4–5 across
+// two sibling parts (+2 each); swapping 0 and 1 changes nothing.
+func TestBisectTreeDist(t *testing.T) {
+	c := &Comm{Ranks: 16, Levels: 1, Unit: "bytes"}
+	for r := range int32(15) {
+		c.Msgs = append(c.Msgs, Message{Src: r, Dst: r + 1, Weight: 1})
+	}
+	p := problem(t, fabric(t, "torus:dims=16,hosts=1"), c)
+	b := p.bisection()
+	if b.geo == nil || !b.direct {
+		t.Fatalf("the generated ring is not recognised as a grid")
+	}
+	slot := slotsOf(p, b.pl)
+	for part := range 4 {
+		var xs []int
+		for r := 4 * part; r < 4*part+4; r++ {
+			xs = append(xs, b.geo.coordOf(slot[r])[0])
+			if d := b.treeDist(slot[4*part], slot[r]); d != 0 {
+				t.Errorf("treeDist of ranks %d, %d = %d, want 0", 4*part, r, d)
+			}
+		}
+		slices.Sort(xs)
+		gaps := 0 // an arc of 4 switches of the ring: one gap between its ends
+		for i := range xs {
+			if (xs[(i+1)%4]-xs[i]+16)%16 != 1 {
+				gaps++
+			}
+		}
+		if gaps != 1 {
+			t.Errorf("ranks %d…%d on switches %v, not 4 neighbours", 4*part, 4*part+3, xs)
+		}
+	}
+	for _, tc := range []struct{ a, b, want int }{{3, 4, 2}, {11, 12, 2}, {7, 8, 4}, {0, 15, 4}} {
+		if d := b.treeDist(slot[tc.a], slot[tc.b]); d != int64(tc.want) {
+			t.Errorf("treeDist of ranks %d, %d = %d, want %d", tc.a, tc.b, d, tc.want)
+		}
+	}
+	if got := b.cost(slot); got != 8 {
+		t.Errorf("cost %d, want 8", got)
+	}
+	if got := b.swapCost(3, 4, slot[3], slot[4], slot); got != 4 {
+		t.Errorf("swapCost(3, 4) = %d, want 4", got)
+	}
+	if got := b.swapCost(0, 1, slot[0], slot[1], slot); got != 0 {
+		t.Errorf("swapCost(0, 1) = %d, want 0", got)
+	}
+}
+
+// TestBisectKeepsItsCost: on a torus the swaps after the bisection never
+// raise its cost, Σ traffic × treeDist, and two runs give the same
+// placement.
+func TestBisectKeepsItsCost(t *testing.T) {
+	for _, spec := range []string{"torus:dims=4x4,hosts=4", "torus:dims=4x4x4,hosts=1"} {
+		for seed := uint64(1); seed <= 3; seed++ {
+			p := problem(t, fabric(t, spec), randomTraffic(64, 2+int(seed), seed))
+			b := p.bisection()
+			before := b.cost(slotsOf(p, b.pl))
+			pl, err := p.Place("bisect")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if after := b.cost(slotsOf(p, pl)); after > before {
+				t.Errorf("%s seed %d: the bisection's cost rose from %d to %d", spec, seed, before, after)
+			}
+			again, _ := p.Place("bisect")
+			if !slices.Equal(pl, again) {
+				t.Errorf("%s seed %d: two runs differ", spec, seed)
+			}
 		}
 	}
 }

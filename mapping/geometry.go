@@ -129,3 +129,12 @@ func (s *searcher) descendKeepingCuts(b *bisector, budget int) Placement {
 	}
 	return s.placement()
 }
+
+// coordOf returns the coordinates of a slot's switch.
+func (g *geometry) coordOf(slot int32) []int {
+	c := make([]int, g.dims)
+	for d := range c {
+		c[d] = int(g.coord[int(slot)*g.dims+d])
+	}
+	return c
+}
