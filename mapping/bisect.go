@@ -41,6 +41,9 @@ type bisector struct {
 	key      []int64 // per slot: the sort key of the current cut
 	pull     []int64 // per rank: its partners' outside pull towards part A
 	at       []int32 // per rank: its host's slot, or the middle slot of its part
+	reg      []int32 // per rank: the block it was last cut into (b.regions), −1 = none
+	regions  []region
+	stamp    int32   // partition counter, for region's cache
 	count    []int32 // per leaf: scratch for medoid
 	leafList []int32 // scratch for medoid
 	// code and depth place every slot in the recursion, down to its part:
@@ -83,9 +86,9 @@ func (p *Problem) bisection() *bisector {
 	for i := range ranks {
 		ranks[i], slots[i] = int32(i), int32(i)
 	}
-	b.pull, b.at = make([]int64, n), make([]int32, n)
+	b.pull, b.at, b.reg = make([]int64, n), make([]int32, n), make([]int32, n)
 	for i := range b.at {
-		b.at[i] = -1
+		b.at[i], b.reg[i] = -1, -1
 	}
 	b.split(ranks, slots, !b.direct, 0, 0, false)
 	return b
@@ -134,6 +137,11 @@ func (b *bisector) split(ranks, slots []int32, inPart bool, code uint64, depth i
 		mid = b.boundary(slots)
 	}
 	a := b.partition(ranks, mid, b.medoid(slots[:mid]), b.medoid(slots[mid:]))
+	ra := int32(len(b.regions))
+	b.regions = append(b.regions, region{slots: slots[:mid]}, region{slots: slots[mid:]})
+	for i, v := range ranks {
+		b.reg[v] = ra + int32(min(i/len(a), 1))
+	}
 	if frozen {
 		b.split(ranks[:len(a)], slots[:mid], inPart, code, depth, true)
 		b.split(ranks[len(a):], slots[mid:], inPart, code, depth, true)
@@ -205,6 +213,33 @@ func (b *bisector) medoid(slots []int32) int32 {
 		}
 	}
 	panic("unreachable")
+}
+
+// region is a block of hosts the recursion cut, with its ranks not placed
+// yet: the mean hops from its hosts to the current halves' middles.
+type region struct {
+	slots  []int32
+	stamp  int32
+	pullAB int64
+}
+
+// pullScale is the unit of regionPull: 1/pullScale hop.
+const pullScale = 16
+
+// regionPull returns the mean over the hosts of region r of the hops to
+// leaf lb minus those to leaf la, in 1/pullScale hops (cached for the
+// current partition).
+func (b *bisector) regionPull(r int32, la, lb int) int64 {
+	rg := &b.regions[r]
+	if rg.stamp != b.stamp {
+		var s int64
+		for _, sl := range rg.slots {
+			row := int(b.leafAt[sl]) * b.k
+			s += int64(b.dist[row+lb] - b.dist[row+la])
+		}
+		rg.stamp, rg.pullAB = b.stamp, s*pullScale/int64(len(rg.slots))
+	}
+	return rg.pullAB
 }
 
 // leavesIn returns the number of distinct leaves of slots, counted up to
@@ -340,15 +375,16 @@ func abs(x int) int {
 //
 // Ranks outside the set pull their partners towards the nearer half
 // (terminal propagation): a rank's traffic to a rank outside costs the
-// hops from that rank's place (its host, or the middle host of its part
-// when it is not placed yet) to the middle host, repA or repB, of the
-// half it goes to.
+// hops from that rank's host to the middle host, repA or repB, of the half
+// it goes to; for a rank not placed yet, the mean hops from the hosts of
+// the block it was cut into.
 func (b *bisector) partition(ranks []int32, size int, repA, repB int32) []int32 {
 	g := b.g
 	for _, v := range ranks {
 		b.part[v] = 1
 	}
 	la, lb := int(b.leafAt[repA]), int(b.leafAt[repB])
+	b.stamp++
 	// Graph growing: A starts at a least-connected rank and takes the rank
 	// with the largest gain (weight to A minus weight to the rest of B,
 	// plus its pull towards A).
@@ -360,12 +396,14 @@ func (b *bisector) partition(ranks []int32, size int, repA, repB int32) []int32 
 				s += g.W[e]
 				continue
 			}
-			if b.at[q] < 0 {
-				continue // not placed yet
+			if b.at[q] >= 0 {
+				row := int(b.leafAt[b.at[q]]) * b.k
+				pull += g.W[e] * int64(b.dist[row+lb]-b.dist[row+la]) * pullScale
+			} else if r := b.reg[q]; r >= 0 {
+				pull += g.W[e] * b.regionPull(r, la, lb)
 			}
-			row := int(b.leafAt[b.at[q]]) * b.k
-			pull += g.W[e] * int64(b.dist[row+lb]-b.dist[row+la])
 		}
+		pull /= pullScale
 		b.pull[v] = pull
 		b.gain[v] = pull - s
 	}

@@ -1,6 +1,7 @@
 package mapping
 
 import (
+	"fmt"
 	"slices"
 	"testing"
 
@@ -193,6 +194,32 @@ func TestBisectKeepsItsCost(t *testing.T) {
 			again, _ := p.Place("bisect")
 			if !slices.Equal(pl, again) {
 				t.Errorf("%s seed %d: two runs differ", spec, seed)
+			}
+		}
+	}
+}
+
+// TestBisectChainOnRing: a chain of n ranks, numbered in a scrambled
+// order, on a ring of n switches with one host each. The bisection alone
+// (no swaps after it) lays the chain around the ring: each half is turned
+// towards the partners of its ranks outside — placed, or in the block they
+// were cut into — so every message crosses exactly one switch-to-switch
+// cable, 3 cables a route, 3(n−1) in all; for 10 scrambles each.
+func TestBisectChainOnRing(t *testing.T) {
+	for _, n := range []int{8, 16, 32} {
+		for seed := uint64(1); seed <= 10; seed++ {
+			perm := make([]int32, n)
+			for i := range perm {
+				perm[i] = int32(i)
+			}
+			rng.New(seed, 0).ShuffleInt32(perm)
+			c := &Comm{Ranks: n, Levels: 1, Unit: "bytes"}
+			for r := 0; r+1 < n; r++ {
+				c.Msgs = append(c.Msgs, Message{Src: perm[r], Dst: perm[r+1], Weight: 1})
+			}
+			p := problem(t, fabric(t, fmt.Sprintf("torus:dims=%d,hosts=1", n)), c)
+			if o := p.Score(p.bisection().pl); o.Hops != int64(3*(n-1)) {
+				t.Errorf("ring of %d, scramble %d: %d cables walked, want %d", n, seed, o.Hops, 3*(n-1))
 			}
 		}
 	}
