@@ -224,3 +224,46 @@ func TestBisectChainOnRing(t *testing.T) {
 		}
 	}
 }
+
+// TestBisectCutAndMiddle: on a 2×8 torus with one host per switch the
+// first cut goes across the longer side, y: halves of 2×4 switches, y in
+// 4 consecutive values each (the ring of 8 cut twice). The middle of the
+// half y ∈ {0…3}, the switch with the least total hops to its 8 hosts,
+// lies at y = 1 or 2: (1+0+1+2)·2 + 4 = 12 hops (4 hosts in the other
+// column, one hop more each), against (0+1+2+3)·2 + 4 = 16 at y = 0 or 3.
+func TestBisectCutAndMiddle(t *testing.T) {
+	p := problem(t, fabric(t, "torus:dims=2x8,hosts=1"), randomTraffic(16, 2, 1))
+	b := p.bisection()
+	slots := make([]int32, 16)
+	for i := range slots {
+		slots[i] = int32(i)
+	}
+	mid := b.cutGrid(slots)
+	if mid != 8 {
+		t.Fatalf("cut at %d of 16", mid)
+	}
+	var ys []int
+	for _, s := range slots[:8] {
+		ys = append(ys, b.geo.coordOf(s)[1])
+	}
+	slices.Sort(ys)
+	ys = slices.Compact(ys)
+	gaps := 0
+	for i := range ys {
+		if (ys[(i+1)%len(ys)]-ys[i]+8)%8 != 1 {
+			gaps++
+		}
+	}
+	if len(ys) != 4 || gaps != 1 {
+		t.Fatalf("first half on rows %v, want 4 consecutive ones", ys)
+	}
+	var low []int32
+	for _, s := range slots {
+		if b.geo.coordOf(s)[1] < 4 {
+			low = append(low, s)
+		}
+	}
+	if y := b.geo.coordOf(b.medoid(low))[1]; y != 1 && y != 2 {
+		t.Errorf("middle of rows 0…3 at row %d, want 1 or 2", y)
+	}
+}
