@@ -11,7 +11,7 @@ func init() {
 		Name: "bisect",
 		Doc: "recursive bisection: the hosts are halved (a torus or mesh across its planes, another direct network by hop " +
 			"distances, a tree at the widest boundary of the linear_bfs order: pods, then leaf switches), the ranks split " +
-			"into parts of those sizes with the least traffic between them and towards their placed partners (graph growing, " +
+			"into parts of those sizes with the least traffic between them and towards their partners outside (graph growing, " +
 			"Kernighan–Lin), recursively (LibTopoMap's recursive bisection); then the order at the leaves by swaps that " +
 			"lower the objective (the routing decides which cables a rank's traffic takes)",
 		Place: placeBisect,
