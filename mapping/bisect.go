@@ -40,7 +40,7 @@ type bisector struct {
 	parts    [][]int32
 	key      []int64 // per slot: the sort key of the current cut
 	pull     []int64 // per rank: its partners' outside pull towards part A
-	at       []int32 // per rank: its host's slot, or the middle slot of its part
+	at       []int32 // per rank: its host's slot once placed, else −1
 	reg      []int32 // per rank: the block it was last cut into (b.regions), −1 = none
 	regions  []region
 	stamp    int32   // partition counter, for region's cache
@@ -140,7 +140,11 @@ func (b *bisector) split(ranks, slots []int32, inPart bool, code uint64, depth i
 	ra := int32(len(b.regions))
 	b.regions = append(b.regions, region{slots: slots[:mid]}, region{slots: slots[mid:]})
 	for i, v := range ranks {
-		b.reg[v] = ra + int32(min(i/len(a), 1))
+		if i < len(a) {
+			b.reg[v] = ra
+		} else {
+			b.reg[v] = ra + 1
+		}
 	}
 	if frozen {
 		b.split(ranks[:len(a)], slots[:mid], inPart, code, depth, true)
