@@ -28,7 +28,7 @@ for f in kary-4096-guid kary-10k-guid kary-22k; do
 done
 
 echo "== placement search (one thread)"
-go test -run '^$' -bench 'Swap|Search' -benchtime 1x ./mapping/ | tee "$out/mapping.txt" | grep Benchmark
+go test -run '^$' -bench 'Swap|Search|BisectTorus' -benchtime 1x ./mapping/ | tee "$out/mapping.txt" | grep Benchmark
 go test -run '^$' -bench 'Swap' -benchtime 2s ./mapping/ | tee -a "$out/mapping.txt" | grep Benchmark
 
 echo "== end to end (wall time, peak RSS)"

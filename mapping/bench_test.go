@@ -73,3 +73,16 @@ func BenchmarkSearch4096(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkBisectTorus4096 is --strategy bisect for 4096 ranks of a random
+// sparse traffic matrix (about 6 per rank) on a 16×16×16 torus with one
+// host per switch: cuts across the planes, then 40 swaps per rank.
+func BenchmarkBisectTorus4096(b *testing.B) {
+	p := problem(b, fabric(b, "torus:dims=16x16x16,hosts=1"), randomTraffic(4096, 6, 1))
+	p.Seed = 1
+	for range b.N {
+		if _, err := p.Place("bisect"); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -1,0 +1,140 @@
+package mapping
+
+import (
+	"orcs/gen"
+	"orcs/rng"
+)
+
+// geometry holds the coordinates of the allocated hosts of a generated
+// torus or mesh: the coordinates of the switch each host is cabled to.
+type geometry struct {
+	dims  int
+	size  []int   // switches per dimension
+	coord []int32 // per slot (position in p.order): dims coordinates
+}
+
+// gridGeometry returns the coordinates of the allocated hosts when the
+// fabric is a torus or mesh the generator built (or a dot file it wrote,
+// recognised by its graph name and nodes); nil otherwise.
+func (p *Problem) gridGeometry() *geometry {
+	if p.Fabric.GraphName == "" {
+		return nil
+	}
+	n := gen.Recognize(p.Fabric)
+	if n == nil || n.Grid == nil {
+		return nil
+	}
+	g := &geometry{dims: len(n.Grid.Dims), size: n.Grid.Dims, coord: make([]int32, 0, len(p.order)*len(n.Grid.Dims))}
+	for _, h := range p.order {
+		for _, c := range n.Grid.Coord(p.Fabric.HostNode(int(h))) {
+			g.coord = append(g.coord, int32(c))
+		}
+	}
+	return g
+}
+
+// spread returns the number of distinct coordinates of slots in
+// dimension d.
+func (g *geometry) spread(slots []int32, d int) int {
+	seen := make([]bool, g.size[d])
+	n := 0
+	for _, s := range slots {
+		if c := g.coord[int(s)*g.dims+d]; !seen[c] {
+			seen[c] = true
+			n++
+		}
+	}
+	return n
+}
+
+// leavesCabled reports whether two of the leaves (switches with hosts)
+// are cabled to each other, as in a torus, a mesh or another direct
+// network; in a tree they are not.
+func (p *Problem) leavesCabled(leaves []int32) bool {
+	f := p.Fabric
+	isLeaf := make([]bool, len(f.Nodes))
+	for _, l := range leaves {
+		isLeaf[l] = true
+	}
+	for _, l := range leaves {
+		for _, e := range f.OutLinks(l) {
+			if isLeaf[f.Links[e].To] {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// descendInParts improves the placement inside each part (a set of
+// slots): budget candidate swaps of two slots of one part, each taken when
+// it improves the objective. Which ranks share a part does not change.
+func (s *searcher) descendInParts(parts [][]int32, budget int) Placement {
+	partOf := make([]int32, len(s.slotRank))
+	for i := range partOf {
+		partOf[i] = -1
+	}
+	for i, pt := range parts {
+		for _, sl := range pt {
+			partOf[sl] = int32(i)
+		}
+	}
+	r := rng.New(s.p.Seed, searchStream+1)
+	for range budget {
+		a := s.rankSlot[r.IntN(len(s.rankSlot))]
+		pt := parts[partOf[a]]
+		if b := pt[r.IntN(len(pt))]; a != b {
+			s.try(a, b, func(old, nw [3]float64) bool { return less3(nw, old) })
+		}
+	}
+	return s.placement()
+}
+
+// descendKeepingCuts improves the placement by budget candidate swaps,
+// each taken when it improves the objective: every other one swaps two
+// slots of one part (the leaf order: which of a few neighbouring leaf
+// switches a rank takes, decided by the routing), the others swap two
+// ranks anywhere but only when that does not raise the bisection's cost
+// Σ traffic × treeDist (the order among places the bisection cannot tell
+// apart).
+func (s *searcher) descendKeepingCuts(b *bisector, budget int) Placement {
+	parts := b.parts
+	partOf := make([]int32, len(s.slotRank))
+	for i := range partOf {
+		partOf[i] = -1
+	}
+	for i, pt := range parts {
+		for _, sl := range pt {
+			partOf[sl] = int32(i)
+		}
+	}
+	better := func(old, nw [3]float64) bool { return less3(nw, old) }
+	r := rng.New(s.p.Seed, searchStream+1)
+	n := len(s.rankSlot)
+	for i := range budget {
+		u := int32(r.IntN(n))
+		su := s.rankSlot[u]
+		if i%2 == 0 {
+			pt := parts[partOf[su]]
+			if sv := pt[r.IntN(len(pt))]; sv != su {
+				s.try(su, sv, better)
+			}
+			continue
+		}
+		v := int32(r.IntN(n))
+		sv := s.rankSlot[v]
+		if u != v && b.swapCost(u, v, su, sv, s.rankSlot) <= 0 {
+			s.try(su, sv, better)
+		}
+	}
+	return s.placement()
+}
+
+// coordOf returns the coordinates of a slot's switch.
+func (g *geometry) coordOf(slot int32) []int {
+	c := make([]int, g.dims)
+	for d := range c {
+		c[d] = int(g.coord[int(slot)*g.dims+d])
+	}
+	return c
+}
