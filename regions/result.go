@@ -203,6 +203,9 @@ func (r *Result) WriteText(w io.Writer) error {
 	if p.Smooth > 0 {
 		fmt.Fprintf(&b, ", smoothing %d", p.Smooth)
 	}
+	if p.Overlaps {
+		b.WriteString(", overlap attribution")
+	}
 	b.WriteString("\n")
 	for _, win := range r.Windows {
 		if r.MinSeverity > Negligible {

@@ -426,8 +426,12 @@ func (r BenchResult) Write(w io.Writer, format string) error {
 		return enc.Encode(r)
 	}
 	p := r.Params
-	_, err := fmt.Fprintf(w, "synthetic %s benchmark, %d samples, seed %d, θp %g, θr %g, σ %d, δ %d, smoothing %d\nscore %.3f  precision %.3f  recall %.3f\n",
-		r.Kind, r.Samples, r.Seed, p.ThetaP, p.ThetaR, p.Sigma, p.Delta, p.Smooth, r.Score, r.Precision, r.Recall)
+	ov := ""
+	if p.Overlaps {
+		ov = ", overlap attribution"
+	}
+	_, err := fmt.Fprintf(w, "synthetic %s benchmark, %d samples, seed %d, θp %g, θr %g, σ %d, δ %d, smoothing %d%s\nscore %.3f  precision %.3f  recall %.3f\n",
+		r.Kind, r.Samples, r.Seed, p.ThetaP, p.ThetaR, p.Sigma, p.Delta, p.Smooth, ov, r.Score, r.Precision, r.Recall)
 	return err
 }
 
