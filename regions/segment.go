@@ -160,10 +160,10 @@ func (u *unionFind) union(x, y int32) int32 {
 // cannot leak across a region's border through two noisy cables; after
 // stage 4 every cable is reassigned, by its own unsmoothed value, to the
 // region within its atoms whose mean is closest, when that mean lies
-// within θp + θr of the value (a cable may differ by θp from its
-// neighbours in stage 1, and the means merged in stage 2 by θr; a cable
-// farther from every region's mean stays out). This restores the sharp
-// borders that the median blurs.
+// within max(θp, 4σ̂) of the value, σ̂ the per-cable noise estimated from
+// the median absolute deviation of the values from their medians (a cable
+// farther from every region's mean is an outlier and stays out). This
+// restores the sharp borders that the median blurs.
 //
 // With Params.Overlaps a fifth stage attributes overlaps (see attribute):
 // congestion from two sources adds up where their trees share cables, so
@@ -824,7 +824,8 @@ func (s *Segmenter) medianFilter() {
 
 // reassign moves every cable, by its raw value, to the region of its
 // atoms (its own included) whose mean is closest, if that mean is within
-// θp + θr of the value; else the cable leaves its region. Region means are
+// max(θp, 4σ̂) of the value (σ̂ from noiseSD); else the cable leaves its
+// region. Region means are
 // those of the segmentation on smoothed values.
 func (s *Segmenter) reassign(label []int32, regs []Region, raw []float64) {
 	g := s.g
@@ -840,6 +841,7 @@ func (s *Segmenter) reassign(label []int32, regs []Region, raw []float64) {
 	for i := range mean {
 		mean[i] = sum[i] / n[i]
 	}
+	tol := max(s.p.ThetaP, 4*noiseSD(raw, s.vals))
 	out := slices.Clone(label)
 	for c := range g.n {
 		best, bestD := int32(-1), math.Inf(1)
@@ -854,10 +856,36 @@ func (s *Segmenter) reassign(label []int32, regs []Region, raw []float64) {
 				}
 			}
 		}
-		if bestD > s.p.ThetaP+s.p.ThetaR {
+		if bestD > tol {
 			best = -1
 		}
 		out[c] = best
 	}
 	copy(label, out)
+}
+
+// noiseSD estimates the standard deviation of the per-cable noise from the
+// residuals of the values raw after the median filter (smooth): 1.4826 times
+// their median absolute deviation, which the cables at regions' borders (a
+// small fraction, with large residuals) do not move much.
+func noiseSD(raw, smooth []float64) float64 {
+	res := make([]float64, len(raw))
+	for c := range raw {
+		res[c] = raw[c] - smooth[c]
+	}
+	med := func(v []float64) float64 {
+		slices.Sort(v)
+		if len(v) == 0 {
+			return 0
+		}
+		if len(v)%2 == 1 {
+			return v[len(v)/2]
+		}
+		return (v[len(v)/2-1] + v[len(v)/2]) / 2
+	}
+	m := med(slices.Clone(res))
+	for c := range res {
+		res[c] = math.Abs(res[c] - m)
+	}
+	return 1.4826 * med(res)
 }
