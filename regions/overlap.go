@@ -25,8 +25,8 @@ import (
 // they are cut out of it. Regions are taken in decreasing mean, so that a
 // triple overlap joins a pairwise one (its pair is that overlap and the
 // third source) before the pairwise one is attributed; a region's mean in
-// these sums stays that of its own stage-2 cables (the source's stall) after
-// others joined it.
+// these sums stays that of its own cables before the stage (the source's
+// stall) after others joined it.
 func (s *Segmenter) attribute(label []int32, r2 int, sum []float64, size []int32) {
 	g, theta := s.g, s.p.ThetaR
 	base := make([]float64, r2)
@@ -136,9 +136,9 @@ func (s *Segmenter) attribute(label []int32, r2 int, sum []float64, size []int32
 	}
 }
 
-// nearRegions calls f with the stage-2 region of every cable within δ of
-// cable c (s.items must hold the atoms' regions), c's own included; a
-// region may come more than once.
+// nearRegions calls f with the region of every cable within δ of cable c,
+// c's own included, as s.items lists the regions of every atom (filled by
+// atomRegionsUnsorted); a region may come more than once.
 func (s *Segmenter) nearRegions(c int32, f func(q int32)) {
 	g := s.g
 	for _, a := range g.cabAtoms[g.cabStart[c]:g.cabStart[c+1]] {
