@@ -32,6 +32,7 @@ func init() {
 			&cli.IntFlag{Name: "sigma", Value: d.Sigma, Usage: "σ: smallest region, in cables"},
 			&cli.IntFlag{Name: "delta", Value: d.Delta, Usage: "δ: neighbourhood distance (hops; L1 on generated tori and meshes)"},
 			&cli.IntFlag{Name: "smooth", Usage: "robust variant: median-filter rounds before stage 1 and reassignment after stage 4 (0: Monet's method)"},
+			&cli.BoolFlag{Name: "overlaps", Usage: "overlap attribution: a region whose mean is the sum of two neighbours' means (within θr) joins the smaller of them"},
 			&cli.IntFlag{Name: "threads", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "goroutines segmenting windows"},
 			&cli.StringFlag{Name: "min-severity", Value: "negligible", Usage: "list only regions of this class or higher in the windows: `negligible|low|medium|high` (tracks count all)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or json"},
@@ -42,7 +43,7 @@ func init() {
 }
 
 func regionsAction(c *cli.Context) error {
-	p := regions.Params{ThetaP: c.Float64("theta-p"), ThetaR: c.Float64("theta-r"), Sigma: c.Int("sigma"), Delta: c.Int("delta"), Smooth: c.Int("smooth")}
+	p := regions.Params{ThetaP: c.Float64("theta-p"), ThetaR: c.Float64("theta-r"), Sigma: c.Int("sigma"), Delta: c.Int("delta"), Smooth: c.Int("smooth"), Overlaps: c.Bool("overlaps")}
 	minSev, sevErr := regions.ParseSeverity(c.String("min-severity"))
 	if err := errors.Join(regions.CheckFormat(c.String("format")), p.Check(), sevErr); err != nil {
 		return fmt.Errorf("regions: %w", err)

@@ -203,6 +203,9 @@ func (r *Result) WriteText(w io.Writer) error {
 	if p.Smooth > 0 {
 		fmt.Fprintf(&b, ", smoothing %d", p.Smooth)
 	}
+	if p.Overlaps {
+		b.WriteString(", overlap attribution")
+	}
 	b.WriteString("\n")
 	for _, win := range r.Windows {
 		if r.MinSeverity > Negligible {
@@ -299,7 +302,11 @@ directed cables are segmented into regions of similar stall (percent of the
 window stalled for credits) in four stages: (1) cables within δ whose values
 differ by at most θp, transitively; (2) neighbouring regions whose means
 differ by at most θr; (3) regions smaller than σ merged into the neighbour of
-closest mean; (4) the rest smaller than σ dropped. Severity by mean stall:
+closest mean; (4) the rest smaller than σ dropped. --smooth N median-filters
+the values first and reassigns every cable by its own value at the end;
+--overlaps attributes overlaps: a region whose mean is the sum of two
+neighbours' means (within θr) joins the smaller of them (stall from two
+congestion sources adds up). Severity by mean stall:
 negligible < 5 %, low 5–15 %, medium 15–25 %, high > 25 %. Regions that
 overlap from one window to the next form tracks (duration, growth, severity
 transitions).
@@ -314,4 +321,5 @@ Sources (one): --counters CSV (time,from,from_port,to,to_port,stall_percent),
 Examples:
   orcs regions -i fabric.dot --counters stalls.csv --format json
   orcs regions --topo ibnetdiscover.txt --perfquery t0.txt --perfquery t1.txt
-  orcs regions --synthetic torus --samples 100 --seed 1 --theta-p 12 --theta-r 8`
+  orcs regions --synthetic torus --samples 100 --seed 1 --theta-p 12 --theta-r 8
+  orcs regions --synthetic torus --samples 100 --seed 1 --theta-p 1.5 --theta-r 1.5 --smooth 1 --overlaps`

@@ -24,6 +24,11 @@ type Params struct {
 	// cable before stage 1, and a reassignment of every cable by its own
 	// value after stage 4. 0 is Monet's method.
 	Smooth int `json:"smooth,omitempty"`
+	// Overlaps enables the overlap-attribution stage of this package (see
+	// Segmenter), after stage 4: a region whose mean is the sum
+	// of the means of two neighbouring regions, within θr, is their
+	// overlap and joins the smaller of them. false is Monet's method.
+	Overlaps bool `json:"overlaps,omitempty"`
 }
 
 // DefaultParams are Monet's production parameters: θp = θr = 4, σ = 20,
@@ -155,8 +160,15 @@ func (u *unionFind) union(x, y int32) int32 {
 // cannot leak across a region's border through two noisy cables; after
 // stage 4 every cable is reassigned, by its own unsmoothed value, to the
 // region within its atoms whose mean is closest, when that mean lies
-// within θp of the value (a cable far from every region's mean stays
-// out). This restores the sharp borders that the median blurs.
+// within max(θp, 4σ̂) of the value, σ̂ the per-cable noise estimated from
+// the median absolute deviation of the values from their medians (a cable
+// farther from every region's mean is an outlier and stays out). This
+// restores the sharp borders that the median blurs.
+//
+// With Params.Overlaps a fifth stage attributes overlaps (see attribute):
+// congestion from two sources adds up where their trees share cables, so
+// the shared cables form a region of their own whose mean is the sum of the
+// two sources' means; such a region joins the smaller of the two.
 type Segmenter struct {
 	g *Graph
 	p Params
@@ -286,6 +298,17 @@ func (s *Segmenter) Segment(values []float64) (Segment, error) {
 	}
 	if s.p.Smooth > 0 {
 		s.reassign(label, regs, raw)
+	}
+	if s.p.Overlaps {
+		sum := make([]float64, len(regs))
+		size := make([]int32, len(regs))
+		for c, l := range label {
+			if l >= 0 {
+				sum[l] += raw[c]
+				size[l]++
+			}
+		}
+		s.attribute(label, len(regs), sum, size)
 	}
 	seg := buildSegment(label, regs, raw)
 	if s.p.Smooth > 0 {
@@ -768,7 +791,7 @@ func (s *Segmenter) atomRegionsUnsorted(label []int32, nr int) {
 		base := g.atomStart[a]
 		n := int32(0)
 		for _, c := range g.atomCables[base:g.atomStart[a+1]] {
-			if r := label[c]; st[r] != int32(a) {
+			if r := label[c]; r >= 0 && st[r] != int32(a) {
 				st[r] = int32(a)
 				s.items[base+n] = r
 				n++
@@ -801,7 +824,8 @@ func (s *Segmenter) medianFilter() {
 
 // reassign moves every cable, by its raw value, to the region of its
 // atoms (its own included) whose mean is closest, if that mean is within
-// θp of the value; else the cable leaves its region. Region means are
+// max(θp, 4σ̂) of the value (σ̂ from noiseSD); else the cable leaves its
+// region. Region means are
 // those of the segmentation on smoothed values.
 func (s *Segmenter) reassign(label []int32, regs []Region, raw []float64) {
 	g := s.g
@@ -817,6 +841,7 @@ func (s *Segmenter) reassign(label []int32, regs []Region, raw []float64) {
 	for i := range mean {
 		mean[i] = sum[i] / n[i]
 	}
+	tol := max(s.p.ThetaP, 4*noiseSD(raw, s.vals))
 	out := slices.Clone(label)
 	for c := range g.n {
 		best, bestD := int32(-1), math.Inf(1)
@@ -831,10 +856,36 @@ func (s *Segmenter) reassign(label []int32, regs []Region, raw []float64) {
 				}
 			}
 		}
-		if bestD > s.p.ThetaP {
+		if bestD > tol {
 			best = -1
 		}
 		out[c] = best
 	}
 	copy(label, out)
+}
+
+// noiseSD estimates the standard deviation of the per-cable noise from the
+// residuals of the values raw after the median filter (smooth): 1.4826 times
+// their median absolute deviation, which the cables at regions' borders (a
+// small fraction, with large residuals) do not move much.
+func noiseSD(raw, smooth []float64) float64 {
+	res := make([]float64, len(raw))
+	for c := range raw {
+		res[c] = raw[c] - smooth[c]
+	}
+	med := func(v []float64) float64 {
+		slices.Sort(v)
+		if len(v) == 0 {
+			return 0
+		}
+		if len(v)%2 == 1 {
+			return v[len(v)/2]
+		}
+		return (v[len(v)/2-1] + v[len(v)/2]) / 2
+	}
+	m := med(slices.Clone(res))
+	for c := range res {
+		res[c] = math.Abs(res[c] - m)
+	}
+	return 1.4826 * med(res)
 }

@@ -31,11 +31,27 @@ func TestScoreByHand(t *testing.T) {
 		{"too big", seg(20, map[float64][]int32{30: span(0, 15)}), seg(20, map[float64][]int32{30: span(10, 14)}), (10.0/15 + 1) / 2, 14.0 / 19, 1},
 		// Nothing found: score 0, recall 0, precision 1 (nothing claimed).
 		{"nothing", empty, empty, 0, 1, 0},
+		// A region found in the credit stall with credit mean 1 but inq
+		// mean 12 (cables 10–19, inq 30 on 10–13) counts (Monet ignores
+		// regions whose credit and inq stalls are both below 5 %): m 3;
+		// B's overlap 4 with it ties with the inq region's, the smaller
+		// (IoU 1) is chosen; score 2/3, precision 14/24.
+		{"counted by the other stall", seg(20, map[float64][]int32{30: span(0, 10), 1: span(10, 20)}), seg(20, map[float64][]int32{30: span(10, 14)}), 2.0 / 3, 14.0 / 24, 1},
 	} {
 		sc := ScoreSample(s, tc.credit, tc.inq)
 		if math.Abs(sc.Score-tc.score) > 1e-9 || math.Abs(sc.Precision-tc.pr) > 1e-9 || math.Abs(sc.Recall-tc.rec) > 1e-9 {
 			t.Errorf("%s: %+v, want score %v precision %v recall %v", tc.name, sc, tc.score, tc.pr, tc.rec)
 		}
+		if sc.OneToOne != sc.Score && tc.name != "nothing" {
+			t.Errorf("%s: one-to-one score %v, want %v (every found region chosen once)", tc.name, sc.OneToOne, sc.Score)
+		}
+	}
+	// Both planted regions best overlap one found region (cables 0–13,
+	// credit): B (4 cables, first) IoU 4/14, A 10/14, score 0.5. Read one
+	// to one, A may not choose it again and has no other: 2/14 = 1/7.
+	sc := ScoreSample(s, seg(20, map[float64][]int32{30: span(0, 14)}), empty)
+	if math.Abs(sc.Score-0.5) > 1e-9 || math.Abs(sc.OneToOne-1.0/7) > 1e-9 || math.Abs(sc.Precision-10.0/14) > 1e-9 || math.Abs(sc.Recall-10.0/14) > 1e-9 {
+		t.Errorf("one region for two: %+v, want score 0.5, one-to-one 1/7, precision and recall 10/14", sc)
 	}
 	// A found region of mean below 5 % is ignored (in both metrics).
 	low := seg(20, map[float64][]int32{30: span(0, 10), 1: span(15, 20)})
@@ -94,7 +110,8 @@ func TestSyntheticSamples(t *testing.T) {
 }
 
 // The benchmark on both fabrics, a few samples (the README's 100 come from
-// orcs regions --synthetic): Monet's method and the robust one.
+// orcs regions --synthetic): the robust variant, alone and with the
+// overlap attribution at fine thresholds (the README's best method).
 func TestSyntheticBench(t *testing.T) {
 	if testing.Short() {
 		t.Skip("segments 2×10 torus samples")
@@ -106,6 +123,8 @@ func TestSyntheticBench(t *testing.T) {
 	}{
 		{"torus", Params{ThetaP: 8, ThetaR: 8, Sigma: 20, Delta: 2, Smooth: 1}, 0.70},
 		{"fattree", Params{ThetaP: 8, ThetaR: 8, Sigma: 20, Delta: 2, Smooth: 1}, 0.65},
+		{"torus", Params{ThetaP: 1.5, ThetaR: 1.5, Sigma: 20, Delta: 2, Smooth: 1, Overlaps: true}, 0.83},
+		{"fattree", Params{ThetaP: 1.5, ThetaR: 1.5, Sigma: 20, Delta: 2, Smooth: 1, Overlaps: true}, 0.80},
 	} {
 		r, err := Synthetic(tc.kind, tc.p, 10, 1, nil)
 		if err != nil {
