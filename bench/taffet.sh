@@ -42,7 +42,7 @@ if [[ $only == all || $only == 4.2 ]]; then
 		"$orcs" map -i "gen:$tapered" -p file:testdata/stencil-64x72.ptrn --grid 64x72 --strategy $s \
 			--rank-hosts "$tmp/$s.map" >/dev/null
 	done
-	printf '%-14s %-20s %10s %12s  %s\n' mapping routing "time µs" "path length" diagnosis
+	printf '%-17s %-18s %10s %12s  %s\n' mapping routing "time µs" "path length" diagnosis
 	for m in row-major random rcm bisect tile8x4-row tile8x4-col tile8x4-scramble tile4x8-row; do
 		for r in "${routings[@]}"; do
 			mapflag=()
@@ -53,7 +53,7 @@ if [[ $only == all || $only == 4.2 ]]; then
 			jq -r --arg m "$m" --arg r "$r" '[$m, $r, .end_us, (.packet_hops / .packets - 1),
 				.diagnosis.cause, ((.diagnosis.roots // []) | length)] |
 				"\(.[0]) \(.[1]) \(.[2]) \(.[3]) \(.[4]|gsub(" ";"_")) \(.[5])"' "$tmp/st.json" |
-				awk '{printf "%-14s %-20s %10.2f %12.3f  %s (%d roots)\n", $1, $2, $3, $4, $5, $6}'
+				awk '{printf "%-17s %-18s %10.2f %12.3f  %s (%d roots)\n", $1, $2, $3, $4, $5, $6}'
 		done
 	done
 	echo
@@ -86,21 +86,27 @@ if [[ $only == all || $only == 4.4 ]]; then
 		while (v > 0) { c += v % 2; v = int(v / 2) }
 		print "H" i > (c % 2 == 0 ? ARGV[1] : ARGV[2]) } }' "$tmp/ring.hosts" "$tmp/bg.hosts"
 	bg="random:msgs=2,size=131072"
-	printf '%-20s %10s %10s %10s %10s %9s %9s  %s\n' routing "ring µs" "alone µs" "bg µs" "alone µs" "ring +%" "bg +%" \
-		"ring's view: roots, inside the network, < 30 Gb/s, largest Gb/s, cause | all view: endpoint roots into background hosts"
+	printf '%-18s %8s %8s %8s %8s %8s %7s %6s %6s  %s\n' routing "ring µs" "alone" "bg µs" "alone" "ring" "bg" "p50" "p99" \
+		"ring's view: roots, inside the network, < 30 Gb/s, median Gb/s, largest Gb/s, cause | all view: endpoint roots into background hosts"
 	for r in "${routings[@]}"; do
 		run ringalone --gen "$tapered" --hosts @"$tmp/ring.hosts" --workload ring:size=131072 --routing "$r" --scheme none
 		run bgalone --gen "$tapered" --hosts @"$tmp/bg.hosts" --workload "$bg" --routing "$r" --scheme none
-		run both --gen "$tapered" --workload ring:size=131072 --background "$bg" --alloc parity --routing "$r" --view ring
+		run both --gen "$tapered" --workload ring:size=131072 --background "$bg" --alloc parity --routing "$r" --view ring \
+			--messages "$tmp/both.csv"
 		run bothall --gen "$tapered" --workload ring:size=131072 --background "$bg" --alloc parity --routing "$r"
 		ra=$(finish ringalone ring) ba=$(finish bgalone random) rb=$(finish both ring) bb=$(finish both random)
-		view=$(jq -r '.diagnosis as $d | (($d.roots // []) | map(select(.name | test("\"H") | not))) as $in |
+		view=$(jq -r '.diagnosis as $d | (($d.roots // []) | map(select(.name | test("-> \"H") | not))) as $in |
 			"\($d.roots // [] | length) \($in|length) \($in | map(select(.gbps < 30)) | length) \($in | map(.gbps) | max // 0) \($d.cause|gsub(" ";"_"))"' "$tmp/both.json")
 		# Endpoint roots of the all view whose host is not a ring host.
 		ep=$(jq -r '(.diagnosis.roots // [])[] | select(.cause == "endpoint congestion") | .name' "$tmp/bothall.json" |
 			sed 's/.*-> "\(.*\)"/\1/' | grep -cvxFf "$tmp/ring.hosts" || true)
 		epall=$(jq -r '[(.diagnosis.roots // [])[] | select(.cause == "endpoint congestion")] | length' "$tmp/bothall.json")
-		echo "$r $rb $ra $bb $ba $view $ep $epall" | awk '{printf "%-20s %10.2f %10.2f %10.2f %10.2f %+8.0f%% %+8.0f%%  %d, %d, %d, %.1f, %s | %d of %d\n",
-			$1, $2, $3, $4, $5, 100 * ($2 / $3 - 1), 100 * ($4 / $5 - 1), $6, $7, $8, $9, $10, $11, $12}'
+		# The ring's messages: median and 99th percentile of their finish times.
+		pct=$(awk -F, '$2 == "ring" { print $7 }' "$tmp/both.csv" | sort -g |
+			awk '{ a[NR] = $1 } END { printf "%.1f %.1f", a[int((NR + 1) / 2)], a[int(NR * 0.99)] }')
+		med=$(jq -r '[(.diagnosis.roots // [])[] | select(.name | test("-> \"H") | not) | .gbps] | sort |
+			if length == 0 then 0 else .[length / 2 | floor] end' "$tmp/both.json")
+		echo "$r $rb $ra $bb $ba $pct $view $med $ep $epall" | awk '{printf "%-18s %8.2f %8.2f %8.2f %8.2f %+7.0f%% %+6.0f%% %6.1f %6.1f  %d, %d, %d, %.1f, %.1f, %s | %d of %d\n",
+			$1, $2, $3, $4, $5, 100 * ($2 / $3 - 1), 100 * ($4 / $5 - 1), $6, $7, $8, $9, $10, $13, $11, $12, $14, $15}'
 	done
 fi
