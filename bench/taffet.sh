@@ -80,20 +80,21 @@ if [[ $only == all || $only == 4.3 ]]; then
 fi
 
 if [[ $only == all || $only == 4.4 ]]; then
-	echo "== §4.4: ring (128 KiB) beside uniform random background (128 KiB, 2 per host) on Tapered, bit-parity allocation"
+	echo "== §4.4 (seeds 1-3): ring (128 KiB) beside uniform random background (128 KiB, 2 per host) on Tapered, bit-parity allocation"
 	# The two host sets of --alloc parity, for the runs of each job alone.
 	awk 'BEGIN { for (i = 0; i < 4608; i++) { v = (i + 1) * (i + 1); c = 0
 		while (v > 0) { c += v % 2; v = int(v / 2) }
 		print "H" i > (c % 2 == 0 ? ARGV[1] : ARGV[2]) } }' "$tmp/ring.hosts" "$tmp/bg.hosts"
 	bg="random:msgs=2,size=131072"
-	printf '%-18s %8s %8s %8s %8s %8s %7s %6s %6s  %s\n' routing "ring µs" "alone" "bg µs" "alone" "ring" "bg" "p50" "p99" \
+	printf '%-18s %4s %8s %8s %8s %8s %8s %7s %6s %6s  %s\n' routing seed "ring µs" "alone" "bg µs" "alone" "ring" "bg" "p50" "p99" \
 		"ring's view: roots, inside the network, < 30 Gb/s, median Gb/s, largest Gb/s, cause | all view: endpoint roots into background hosts"
 	for r in "${routings[@]}"; do
-		run ringalone --gen "$tapered" --hosts @"$tmp/ring.hosts" --workload ring:size=131072 --routing "$r" --scheme none
-		run bgalone --gen "$tapered" --hosts @"$tmp/bg.hosts" --workload "$bg" --routing "$r" --scheme none
+	for seed in 1 2 3; do
+		run ringalone --gen "$tapered" --hosts @"$tmp/ring.hosts" --workload ring:size=131072 --routing "$r" --scheme none --seed "$seed"
+		run bgalone --gen "$tapered" --hosts @"$tmp/bg.hosts" --workload "$bg" --routing "$r" --scheme none --seed "$seed"
 		run both --gen "$tapered" --workload ring:size=131072 --background "$bg" --alloc parity --routing "$r" --view ring \
-			--messages "$tmp/both.csv"
-		run bothall --gen "$tapered" --workload ring:size=131072 --background "$bg" --alloc parity --routing "$r"
+			--messages "$tmp/both.csv" --seed "$seed"
+		run bothall --gen "$tapered" --workload ring:size=131072 --background "$bg" --alloc parity --routing "$r" --seed "$seed"
 		ra=$(finish ringalone ring) ba=$(finish bgalone random) rb=$(finish both ring) bb=$(finish both random)
 		view=$(jq -r '.diagnosis as $d | (($d.roots // []) | map(select(.name | test("-> \"H") | not))) as $in |
 			"\($d.roots // [] | length) \($in|length) \($in | map(select(.gbps < 30)) | length) \($in | map(.gbps) | max // 0) \($d.cause|gsub(" ";"_"))"' "$tmp/both.json")
@@ -106,7 +107,8 @@ if [[ $only == all || $only == 4.4 ]]; then
 			awk '{ a[NR] = $1 } END { printf "%.1f %.1f", a[int((NR + 1) / 2)], a[int(NR * 0.99)] }')
 		med=$(jq -r '[(.diagnosis.roots // [])[] | select(.name | test("-> \"H") | not) | .gbps] | sort |
 			if length == 0 then 0 else .[length / 2 | floor] end' "$tmp/both.json")
-		echo "$r $rb $ra $bb $ba $pct $view $med $ep $epall" | awk '{printf "%-18s %8.2f %8.2f %8.2f %8.2f %+7.0f%% %+6.0f%% %6.1f %6.1f  %d, %d, %d, %.1f, %.1f, %s | %d of %d\n",
-			$1, $2, $3, $4, $5, 100 * ($2 / $3 - 1), 100 * ($4 / $5 - 1), $6, $7, $8, $9, $10, $13, $11, $12, $14, $15}'
+		echo "$r $seed $rb $ra $bb $ba $pct $view $med $ep $epall" | awk '{printf "%-18s %4d %8.2f %8.2f %8.2f %8.2f %+7.0f%% %+6.0f%% %6.1f %6.1f  %d, %d, %d, %.1f, %.1f, %s | %d of %d\n",
+			$1, $2, $3, $4, $5, $6, 100 * ($3 / $4 - 1), 100 * ($5 / $6 - 1), $7, $8, $9, $10, $11, $14, $12, $13, $15, $16}'
+	done
 	done
 fi
