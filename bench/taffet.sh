@@ -37,11 +37,16 @@ if [[ $only == all || $only == 4.2 ]]; then
 		awk -v x=64 -v y=72 -v w=8 -v h=4 -v order=$o -f bench/taffet-tiles.awk >"$tmp/tile8x4-$o.map"
 	done
 	awk -v x=64 -v y=72 -v w=4 -v h=8 -v order=row -f bench/taffet-tiles.awk >"$tmp/tile4x8-row.map"
-	for s in random rcm bisect; do
+	for s in tile random rcm bisect; do
 		echo "\$ orcs map -i gen:$tapered -p file:testdata/stencil-64x72.ptrn --grid 64x72 --strategy $s --rank-hosts $s.map" >&2
 		"$orcs" map -i "gen:$tapered" -p file:testdata/stencil-64x72.ptrn --grid 64x72 --strategy $s \
 			--rank-hosts "$tmp/$s.map" >/dev/null
 	done
+	# The generator's row order is orcs map's tile strategy, rank for rank.
+	if ! cmp -s <(grep -v '^#' "$tmp/tile8x4-row.map") <(grep -v '^#' "$tmp/tile.map"); then
+		echo "bench/taffet-tiles.awk (row order) differs from orcs map --strategy tile" >&2
+		exit 1
+	fi
 	printf '%-17s %-18s %10s %12s  %s\n' mapping routing "time µs" "path length" diagnosis
 	for m in row-major random rcm bisect tile8x4-row tile8x4-col tile8x4-scramble tile4x8-row; do
 		for r in "${routings[@]}"; do
