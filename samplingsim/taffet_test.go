@@ -111,8 +111,9 @@ func TestTaffetTilingAdaptive(t *testing.T) {
 	}
 
 	// Static routing: the row-order tiling (orcs map --strategy tile) puts
-	// a tile row's ±y receivers on slots that d-mod-k sends over the same
-	// up-links, and loses to row major.
+	// a tile's ±x receivers, a side column, on slots 0, 4, 8, 12 of their
+	// leaf, which d-mod-k reaches over up-links 0 and 4 only: it loses to
+	// row major.
 	_, sRowT, _ := run("static", allHosts(X*Y))
 	sRes, sTileT, _ := run("static", tilePlacement(X, Y, W, H, orders[0].slot))
 	sUp := congestedLeafUp(f, sRes)
