@@ -1,0 +1,119 @@
+#!/usr/bin/env bash
+# Taffet's chapter 4 case studies (§4.2 mapping, §4.3 reduction, §4.4
+# background traffic) on the exact networks of the thesis's Table 3.1, with
+# static (d-mod-k) and adaptive routing. Every row of the tables in
+# samplingsim/README.md ("Taffet's chapter 4 on the Table 3.1 networks")
+# comes from this script; each run prints its command. Needs jq and awk.
+#
+#	bash bench/taffet.sh            # all three sections (about 3 minutes of CPU)
+#	bash bench/taffet.sh 4.2        # one section: 4.2, 4.3 or 4.4
+set -euo pipefail
+cd "$(dirname "$0")/.."
+only=${1:-all}
+
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/orcs" ./orcs
+orcs=$tmp/orcs
+
+full="fattree3:pods=11,leaves=18,hosts=18,rep=3"        # Table 3.1 Full: 3564 hosts, 504 switches
+tapered="fattree3:pods=6,leaves=24,hosts=32,up=16,rep=8" # Table 3.1 Tapered: 4608 hosts, 288 switches
+routings=("static" "adaptive" "adaptive:mode=low")
+
+# run NAME ARGS...: one samplingsim run with --json $tmp/NAME.json, the command echoed.
+run() {
+	local name=$1
+	shift
+	echo "\$ orcs samplingsim $*" >&2
+	"$orcs" samplingsim "$@" --json "$tmp/$name.json" >/dev/null
+}
+finish() { jq -r --arg j "$2" '.jobs[] | select(.name == $j) | .finish_us' "$tmp/$1.json"; }
+
+if [[ $only == all || $only == 4.2 ]]; then
+	echo "== §4.2: 64×72 stencil, 128 KiB boundaries, on Tapered (thesis Table 4.1: time of one round in ns)"
+	# Mappings: row major is the identity (no file); tiles from the generator;
+	# random, reverse Cuthill–McKee and recursive bisection from orcs map.
+	for o in row col scramble; do
+		awk -v x=64 -v y=72 -v w=8 -v h=4 -v order=$o -f bench/taffet-tiles.awk >"$tmp/tile8x4-$o.map"
+	done
+	awk -v x=64 -v y=72 -v w=4 -v h=8 -v order=row -f bench/taffet-tiles.awk >"$tmp/tile4x8-row.map"
+	for s in tile random rcm bisect; do
+		echo "\$ orcs map -i gen:$tapered -p file:testdata/stencil-64x72.ptrn --grid 64x72 --strategy $s --rank-hosts $s.map" >&2
+		"$orcs" map -i "gen:$tapered" -p file:testdata/stencil-64x72.ptrn --grid 64x72 --strategy $s \
+			--rank-hosts "$tmp/$s.map" >/dev/null
+	done
+	# The generator's row order is orcs map's tile strategy, rank for rank.
+	if ! cmp -s <(grep -v '^#' "$tmp/tile8x4-row.map") <(grep -v '^#' "$tmp/tile.map"); then
+		echo "bench/taffet-tiles.awk (row order) differs from orcs map --strategy tile" >&2
+		exit 1
+	fi
+	printf '%-17s %-18s %10s %12s  %s\n' mapping routing "time µs" "path length" diagnosis
+	for m in row-major random rcm bisect tile8x4-row tile8x4-col tile8x4-scramble tile4x8-row; do
+		for r in "${routings[@]}"; do
+			mapflag=()
+			[[ $m != row-major ]] && mapflag=(--mapping "$tmp/$m.map")
+			run st --gen "$tapered" --workload stencil:x=64,y=72,size=131072 --routing "$r" "${mapflag[@]}"
+			# Path length as the thesis counts it: links crossed minus one
+			# (row major: 2.087 in Table 4.1 and here).
+			jq -r --arg m "$m" --arg r "$r" '[$m, $r, .end_us, (.packet_hops / .packets - 1),
+				.diagnosis.cause, ((.diagnosis.roots // []) | length)] |
+				"\(.[0]) \(.[1]) \(.[2]) \(.[3]) \(.[4]|gsub(" ";"_")) \(.[5])"' "$tmp/st.json" |
+				awk '{printf "%-17s %-18s %10.2f %12.3f  %s (%d roots)\n", $1, $2, $3, $4, $5, $6}'
+		done
+	done
+	echo
+fi
+
+if [[ $only == all || $only == 4.3 ]]; then
+	echo "== §4.3: reduction of 50 × 4 KiB arrays per rank on 1024 hosts of Full"
+	printf '%-18s %-26s %12s %10s %12s %14s  %s\n' routing workload "time µs" "root F" "root Gb/s" "naive/binomial" diagnosis
+	for r in "${routings[@]}"; do
+		naive=""
+		for w in naive-reduce naive-reduce:root=388 binomial-reduce; do
+			run red --gen "$full" --hosts 1024 --workload "$w" --routing "$r"
+			t=$(jq -r '.end_us' "$tmp/red.json")
+			[[ $w == naive-reduce ]] && naive=$t
+			jq -r --arg w "$w" --arg r "$r" --arg naive "$naive" '
+				((.diagnosis.roots // []) | map(select(.cause == "endpoint congestion")) | first) as $root |
+				"\($r) \($w) \(.end_us) \($root.fraction // "-") \($root.gbps // "-") \(($naive|tonumber) / .end_us) \(.diagnosis.cause|gsub(" ";"_")) \((.diagnosis.roots // [])|length)"' \
+				"$tmp/red.json" |
+				awk '{f = $4 == "-" ? "-" : sprintf("%.4f", $4); g = $5 == "-" ? "-" : sprintf("%.1f", $5);
+					printf "%-18s %-26s %12.2f %10s %12s %14.1f  %s (%d roots)\n", $1, $2, $3, f, g, $6, $7, $8}'
+		done
+	done
+	echo
+fi
+
+if [[ $only == all || $only == 4.4 ]]; then
+	echo "== §4.4 (seeds 1-3): ring (128 KiB) beside uniform random background (128 KiB, 2 per host) on Tapered, bit-parity allocation"
+	# The two host sets of --alloc parity, for the runs of each job alone.
+	awk 'BEGIN { for (i = 0; i < 4608; i++) { v = (i + 1) * (i + 1); c = 0
+		while (v > 0) { c += v % 2; v = int(v / 2) }
+		print "H" i > (c % 2 == 0 ? ARGV[1] : ARGV[2]) } }' "$tmp/ring.hosts" "$tmp/bg.hosts"
+	bg="random:msgs=2,size=131072"
+	printf '%-18s %4s %8s %8s %8s %8s %8s %7s %6s %6s  %s\n' routing seed "ring µs" "alone" "bg µs" "alone" "ring" "bg" "p50" "p99" \
+		"ring's view: roots, inside the network, < 30 Gb/s, median Gb/s, largest Gb/s, cause | all view: endpoint roots into background hosts"
+	for r in "${routings[@]}"; do
+	for seed in 1 2 3; do
+		run ringalone --gen "$tapered" --hosts @"$tmp/ring.hosts" --workload ring:size=131072 --routing "$r" --scheme none --seed "$seed"
+		run bgalone --gen "$tapered" --hosts @"$tmp/bg.hosts" --workload "$bg" --routing "$r" --scheme none --seed "$seed"
+		run both --gen "$tapered" --workload ring:size=131072 --background "$bg" --alloc parity --routing "$r" --view ring \
+			--messages "$tmp/both.csv" --seed "$seed"
+		run bothall --gen "$tapered" --workload ring:size=131072 --background "$bg" --alloc parity --routing "$r" --seed "$seed"
+		ra=$(finish ringalone ring) ba=$(finish bgalone random) rb=$(finish both ring) bb=$(finish both random)
+		view=$(jq -r '.diagnosis as $d | (($d.roots // []) | map(select(.name | test("-> \"H") | not))) as $in |
+			"\($d.roots // [] | length) \($in|length) \($in | map(select(.gbps < 30)) | length) \($in | map(.gbps) | max // 0) \($d.cause|gsub(" ";"_"))"' "$tmp/both.json")
+		# Endpoint roots of the all view whose host is not a ring host.
+		ep=$(jq -r '(.diagnosis.roots // [])[] | select(.cause == "endpoint congestion") | .name' "$tmp/bothall.json" |
+			sed 's/.*-> "\(.*\)"/\1/' | grep -cvxFf "$tmp/ring.hosts" || true)
+		epall=$(jq -r '[(.diagnosis.roots // [])[] | select(.cause == "endpoint congestion")] | length' "$tmp/bothall.json")
+		# The ring's messages: median and 99th percentile of their finish times.
+		pct=$(awk -F, '$2 == "ring" { print $7 }' "$tmp/both.csv" | sort -g |
+			awk '{ a[NR] = $1 } END { printf "%.1f %.1f", a[int((NR + 1) / 2)], a[int(NR * 0.99)] }')
+		med=$(jq -r '[(.diagnosis.roots // [])[] | select(.name | test("-> \"H") | not) | .gbps] | sort |
+			if length == 0 then 0 else .[length / 2 | floor] end' "$tmp/both.json")
+		echo "$r $seed $rb $ra $bb $ba $pct $view $med $ep $epall" | awk '{printf "%-18s %4d %8.2f %8.2f %8.2f %8.2f %+7.0f%% %+6.0f%% %6.1f %6.1f  %d, %d, %d, %.1f, %.1f, %s | %d of %d\n",
+			$1, $2, $3, $4, $5, $6, 100 * ($3 / $4 - 1), 100 * ($5 / $6 - 1), $7, $8, $9, $10, $11, $14, $12, $13, $15, $16}'
+	done
+	done
+fi
