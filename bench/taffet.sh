@@ -10,6 +10,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 only=${1:-all}
+command -v jq >/dev/null || { echo "bench/taffet.sh needs jq: apt-get install jq" >&2; exit 1; }
 
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
