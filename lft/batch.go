@@ -37,7 +37,7 @@ const minStride = 8
 func (b *RouteBatch) Walk(f *Fabric, src, dst []int32, load []int32) int {
 	path, ends := b.path[:0], b.ends[:0]
 	failed := 0
-	if f.tab.bytes() <= RoundsAbove {
+	if f.tab.bytes() <= roundsAbove {
 		for i := range src {
 			start := len(path)
 			var st RouteStatus
@@ -107,13 +107,13 @@ func (b *RouteBatch) Ends() []int32 { return b.ends }
 // Hops returns the number of links of the routes of the last Walk.
 func (b *RouteBatch) Hops() int64 { return int64(len(b.path)) }
 
-// RoundsAbove is the table size (bytes) above which Walk advances the
+// roundsAbove is the table size (bytes) above which Walk advances the
 // routes in rounds; smaller tables stay in the processor's fastest caches,
 // where walking one route after the other costs less (measured on the walk
 // of bisect_fb_sym: 121 against 110 M hops/s with the 98 KB table of 512
 // hosts; 100 against 90 with the 746 KB table of 1728 hosts the other way
-// round). A variable for tests and benchmarks.
-var RoundsAbove = 256 << 10
+// round). A variable for tests.
+var roundsAbove = 256 << 10
 
 // walkBatch walks the pairs in rounds of one hop each. A route longer than
 // the stride is finished alone; if it routes, the stride grows to fit it

@@ -14,12 +14,13 @@ import (
 // loads with per-pair AppendRoute walks.
 func checkBatch(t *testing.T, f *lft.Fabric, b *lft.RouteBatch, src, dst []int32) {
 	t.Helper()
-	defer func(n int) { lft.RoundsAbove = n }(lft.RoundsAbove)
 	for _, rounds := range []bool{false, true} {
-		lft.RoundsAbove = 1 << 40
+		above := 1 << 40
 		if rounds {
-			lft.RoundsAbove = 0
+			above = 0
 		}
+		restore := lft.SetRoundsAbove(above)
+		defer restore()
 		load := make([]int32, len(f.Links))
 		want := make([]int32, len(f.Links))
 		failed := b.Walk(f, src, dst, load)

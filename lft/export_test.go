@@ -20,3 +20,11 @@ func SetLinkTablesUpTo(n int) (restore func()) {
 
 // HasLinkTables reports whether f keeps link tables.
 func HasLinkTables(f *Fabric) bool { return f.linkTab != nil }
+
+// SetRoundsAbove sets the table size above which RouteBatch walks in
+// rounds, and returns a function that restores it.
+func SetRoundsAbove(n int) (restore func()) {
+	old := roundsAbove
+	roundsAbove = n
+	return func() { roundsAbove = old }
+}
