@@ -70,11 +70,15 @@ type sim struct {
 	formed  []int32         // packets formed per message (dampening NICs interleave messages)
 	serving int32
 
-	msgs      []msgState
-	done      int
-	gateLeft  []int32
-	gateWait  []int32 // messages waiting for gate g: gateWait[gateStart[g]:gateStart[g+1]]
-	gateStart []int32
+	msgs []msgState
+	// routeOf[m] is where message m's route starts in routeLinks, or
+	// routeUnknown / routeUncached (routecache.go; static routing only).
+	routeOf    []int32
+	routeLinks []int32
+	done       int
+	gateLeft   []int32
+	gateWait   []int32 // messages waiting for gate g: gateWait[gateStart[g]:gateStart[g+1]]
+	gateStart  []int32
 
 	pk     []packet
 	free   []int32
@@ -325,6 +329,12 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 
 	s.setupStats()
 	s.msgs = make([]msgState, len(plan.Msgs))
+	if s.ad == nil {
+		s.routeOf = make([]int32, len(plan.Msgs))
+		for i := range s.routeOf {
+			s.routeOf[i] = routeUnknown
+		}
+	}
 	for i, m := range plan.Msgs {
 		n := int32((m.Bytes + int64(cfg.MTU) - 1) / int64(cfg.MTU))
 		s.msgs[i] = msgState{packets: n, recvLeft: n, ready: -1, finish: -1}

@@ -40,7 +40,7 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 	pk := &s.pk[pid]
 	var out int32
 	if s.ad == nil {
-		out = s.f.Forward(pk.src, s.phys(l), pk.dst)
+		out = s.nextLink(l, pid)
 	} else {
 		out = s.routeAdaptive(s.f.Links[s.phys(l)].To, pid)
 	}
