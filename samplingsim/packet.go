@@ -21,7 +21,9 @@ type packet struct {
 	tagged bool
 	// Adaptive routing (route_adaptive.go): the routing mode, the virtual
 	// lane, the phase of its route, the switches it has crossed and its
-	// intermediate group (phaseValiant).
+	// intermediate group (phaseValiant). Under static routing hops counts
+	// the switches too: it indexes the message's cached route
+	// (routecache.go).
 	mode              RouteMode
 	lane, phase, hops uint8
 	// detour says the packet left its preferred ports once (noise.go).
