@@ -417,6 +417,7 @@ func (p *dotParser) attrList(s *lineScanner, fn func(k, v []byte)) bool {
 		key := k
 		s.skipSpace()
 		v := []byte("true")
+		p.fresh = true // the default value is not in the input
 		if s.peek() == '=' {
 			s.pos++
 			s.skipSpace()
