@@ -287,25 +287,28 @@ func TestDampFlowControlDelay(t *testing.T) {
 	}
 }
 
-// TestDampeningRefusesLanes: the dampening policies model one buffer per
-// port; with adaptive routing on a Dragonfly (a virtual lane per phase) a
-// run is refused with the reason instead of mixing the two.
-func TestDampeningRefusesLanes(t *testing.T) {
-	n := network(t, "dragonfly:a=3,h=1,p=1")
-	p, err := BuildPlan(n.Fabric, []JobSpec{{Workload: "random:msgs=2,size=8192", Hosts: allHosts(n.Fabric.NumHosts())}}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	cfg := DefaultConfig()
-	cfg.Scheme, cfg.Routing, cfg.Groups = "none", "adaptive", n.Groups
-	for _, buffers := range []string{"fifo", "hashed:j=2"} {
-		cfg.Buffers = buffers
-		_, err := Run(n.Fabric, cfg, p)
-		if buffers == "fifo" && err != nil {
-			t.Errorf("fifo with lanes: %v", err)
+// TestDampeningRefusesAdaptive: the dampening policies forward by the
+// tables with one buffer per port; with adaptive routing — on a Dragonfly
+// (a virtual lane per phase) and on a fat tree (one lane) — a run is
+// refused with the reason instead of routing statically in silence.
+func TestDampeningRefusesAdaptive(t *testing.T) {
+	for _, spec := range []string{"dragonfly:a=3,h=1,p=1", "kary:k=4,n=2"} {
+		n := network(t, spec)
+		p, err := BuildPlan(n.Fabric, []JobSpec{{Workload: "random:msgs=2,size=8192", Hosts: allHosts(n.Fabric.NumHosts())}}, 1)
+		if err != nil {
+			t.Fatal(err)
 		}
-		if buffers != "fifo" && (err == nil || !strings.Contains(err.Error(), "virtual lanes")) {
-			t.Errorf("%s with lanes: err = %v, want a refusal", buffers, err)
+		cfg := DefaultConfig()
+		cfg.Scheme, cfg.Routing, cfg.Groups = "none", "adaptive", n.Groups
+		for _, buffers := range []string{"fifo", "hashed:j=2", "bypass"} {
+			cfg.Buffers = buffers
+			_, err := Run(n.Fabric, cfg, p)
+			if buffers == "fifo" && err != nil {
+				t.Errorf("%s: fifo with adaptive routing: %v", spec, err)
+			}
+			if buffers != "fifo" && (err == nil || !strings.Contains(err.Error(), "adaptive routing")) {
+				t.Errorf("%s: %s with adaptive routing: err = %v, want a refusal", spec, buffers, err)
+			}
 		}
 	}
 }

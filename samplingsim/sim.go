@@ -310,8 +310,8 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 		return nil, err
 	}
 	s.serving = -1
-	if s.damp != nil && s.lanes > 1 {
-		return nil, fmt.Errorf("--buffers %s: the dampening policies model one buffer per port, and adaptive routing on this fabric uses %d virtual lanes per link; use --buffers fifo with it", cfg.Buffers, s.lanes)
+	if s.damp != nil && s.ad != nil {
+		return nil, fmt.Errorf("--buffers %s: the dampening policies forward by the tables (static routing) with one buffer per port; adaptive routing (%d virtual lanes per link on this fabric) runs with --buffers fifo", cfg.Buffers, s.lanes)
 	}
 	if s.damp != nil {
 		s.retTag = newRingSlab[int32](L, s.bcap)
