@@ -30,29 +30,47 @@ func Allocation(f *lft.Fabric, arg string) (hosts []int32, names []string, err e
 // WriteFiles writes placement pl as a rank→host file to rankHosts, with
 // the fabric's host names (samplingsim --mapping reads it back), and as a
 // Slurm host file to slurm, with the names of HostNames(names); each is
-// skipped when "" and written atomically.
+// skipped when "". Both are created before either is written and renamed
+// into place only when both are written, so a failure leaves neither.
 func (p *Problem) WriteFiles(pl Placement, names []string, rankHosts, slurm string) error {
 	fabricNames := make([]string, p.Fabric.NumHosts())
 	for h := range fabricNames {
 		fabricNames[h] = p.Fabric.HostName(h)
 	}
-	for _, out := range []struct {
+	type output struct {
 		path  string
 		write func(io.Writer, Placement, []string) error
 		names []string
-	}{{rankHosts, WriteRankHosts, fabricNames}, {slurm, WriteSlurmHostfile, p.HostNames(names)}} {
-		if out.path == "" {
-			continue
+		file  *outfile.File
+	}
+	var outs []*output
+	for _, o := range []*output{{path: rankHosts, write: WriteRankHosts, names: fabricNames},
+		{path: slurm, write: WriteSlurmHostfile, names: p.HostNames(names)}} {
+		if o.path != "" {
+			outs = append(outs, o)
 		}
-		f, err := outfile.Create(out.path)
+	}
+	defer func() {
+		for _, o := range outs {
+			if o.file != nil {
+				o.file.Abort()
+			}
+		}
+	}()
+	for _, o := range outs {
+		f, err := outfile.Create(o.path)
 		if err != nil {
 			return err
 		}
-		if err := out.write(f, pl, out.names); err != nil {
-			f.Abort()
+		o.file = f
+	}
+	for _, o := range outs {
+		if err := o.write(o.file, pl, o.names); err != nil {
 			return err
 		}
-		if err := f.Commit(); err != nil {
+	}
+	for _, o := range outs {
+		if err := o.file.Commit(); err != nil {
 			return err
 		}
 	}

@@ -6,6 +6,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/internal/outfile"
 	"orcs/mapping"
 	"orcs/samplingsim"
 	"orcs/sim"
@@ -71,6 +72,13 @@ func mapAction(c *cli.Context) error {
 		opt.Verify = &mapping.Verify{Config: samplingsim.DefaultConfig(), Workload: c.String("verify-workload"),
 			Size: c.Int64("verify-size"), Seed: seed}
 	}
+	// The report's file is created first and moved into place last: a bad
+	// path fails before the search, and a failure leaves no file behind.
+	out, err := outfile.Create(c.String("output_file"))
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
 	rep, pl, err := p.Run(opt)
 	if err != nil {
 		return err
@@ -78,5 +86,8 @@ func mapAction(c *cli.Context) error {
 	if err := p.WriteFiles(pl, names, c.String("rank-hosts"), c.String("slurm-hostfile")); err != nil {
 		return err
 	}
-	return writeOutput(c.String("output_file"), rep.Write)
+	if err := rep.Write(out); err != nil {
+		return err
+	}
+	return out.Commit()
 }

@@ -179,3 +179,25 @@ func TestMapScoreIsAnalyzers(t *testing.T) {
 		}
 	}
 }
+
+// TestMapNoPartialOutputs: when one output of orcs map cannot be written,
+// none is left behind — the rank→host file is not written while the Slurm
+// host file or the report fails.
+func TestMapNoPartialOutputs(t *testing.T) {
+	dir := t.TempDir()
+	ranks := filepath.Join(dir, "ranks.txt")
+	bad := filepath.Join(dir, "missing", "x.txt")
+	for _, args := range [][]string{
+		{"--rank-hosts", ranks, "--slurm-hostfile", bad},
+		{"--rank-hosts", ranks, "-o", bad},
+	} {
+		full := append([]string{"map", "-i", "../testdata/ft16.dot", "-p", "bisect"}, args...)
+		if _, err := runCmd(t, full...); err == nil {
+			t.Fatalf("%v: no error", args)
+		}
+		if _, err := os.Stat(ranks); err == nil {
+			t.Errorf("%v: the rank→host file was written although another output failed", args)
+			os.Remove(ranks)
+		}
+	}
+}
