@@ -79,6 +79,9 @@ func LoadComm(j Job, hosts int) (*Comm, []int, error) {
 	if n == 0 {
 		n = hosts
 	}
+	if j.Pattern == "ptrnvsptrn" {
+		return nil, nil, fmt.Errorf("-p ptrnvsptrn: orcs map places one job; give the two patterns' communication as a pattern file (-p file:PATH) or a traffic matrix (--traffic)")
+	}
 	c, err := PatternComm(patterns.Spec{Name: j.Pattern}, n)
 	if err != nil {
 		return nil, nil, err

@@ -201,3 +201,12 @@ func TestMapNoPartialOutputs(t *testing.T) {
 		}
 	}
 }
+
+// TestMapRefusesPtrnvsptrn: ptrnvsptrn needs flags orcs map does not have;
+// it is refused with what to give instead.
+func TestMapRefusesPtrnvsptrn(t *testing.T) {
+	_, err := runMap(t, "-i", "gen:kary:k=4,n=2", "-p", "ptrnvsptrn")
+	if err == nil || !strings.Contains(err.Error(), "-p file:PATH") {
+		t.Errorf("map -p ptrnvsptrn: %v", err)
+	}
+}

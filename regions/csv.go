@@ -130,6 +130,9 @@ func ReadCSV(r io.Reader, file string, f *lft.Fabric) (Series, error) {
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
 			return Series{}, input.Errorf(file, line, "bad stall_percent %q", short(col[5]))
 		}
+		if v < 0 || v > 100 {
+			return Series{}, input.Errorf(file, line, "stall_percent %s: a share of the time, from 0 to 100", short(col[5]))
+		}
 		l, err := ix.find(col[1], col[3], fp, tp)
 		if err != nil {
 			return Series{}, input.Errorf(file, line, "%v", err)

@@ -86,6 +86,8 @@ func TestReadCSVErrors(t *testing.T) {
 		{"columns", "1,S0_0,,H0,40\n", 1, "5 columns"},
 		{"time", "x,S0_0,,H0,,40\n", 1, "bad time"},
 		{"stall", "1,S0_0,,H0,,NaN\n", 1, "bad stall_percent"},
+		{"over 100", "1,S0_0,,H0,,400\n", 1, "from 0 to 100"},
+		{"negative", CSVHeader + "\n1,S0_0,,H0,,-4\n", 2, "from 0 to 100"},
 		{"node", CSVHeader + "\n1,S9,,H0,,1\n", 2, "unknown node"},
 		{"no cable", "1,H0,,H1,,1\n", 1, "no cable"},
 		{"port", "1,S0_0,x,H0,,1\n", 1, "bad port"},
