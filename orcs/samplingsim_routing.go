@@ -43,6 +43,11 @@ func compareRouting(c *cli.Context, src *source.Fabric, cfg samplingsim.Config, 
 	if list == "" {
 		return false, nil
 	}
+	for _, name := range []string{"json", "csv", "messages", "svg"} {
+		if c.IsSet(name) {
+			return true, fmt.Errorf("--compare-routing prints one table of several runs; --%s writes one run: give it without --compare-routing", name)
+		}
+	}
 	rows, err := samplingsim.CompareRouting(src.Fabric, cfg, plan, strings.Split(list, ";"))
 	if err != nil {
 		return true, err

@@ -46,3 +46,17 @@ func TestSamplingsimRoutingErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestCompareRoutingRefusesOneRunOutputs: --json, --csv, --messages and
+// --svg write one run; with --compare-routing they are refused, not
+// dropped in silence.
+func TestCompareRoutingRefusesOneRunOutputs(t *testing.T) {
+	dir := t.TempDir()
+	for _, flag := range []string{"--json", "--csv", "--messages", "--svg"} {
+		_, err := runCmd(t, "samplingsim", "--gen", "kary:k=2,n=2", "-w", "ring", flag, dir+"/out",
+			"--compare-routing", "static;adaptive")
+		if err == nil || !strings.Contains(err.Error(), "without --compare-routing") {
+			t.Errorf("%s with --compare-routing: %v", flag, err)
+		}
+	}
+}

@@ -138,6 +138,9 @@ type Config struct {
 	Seed uint64
 	// MaxTime stops the run at this simulated time; 0 = no limit.
 	MaxTime Time
+	// measure makes a run keep latency and stall statistics whatever its
+	// routing and workload (CompareRouting: every row measured alike).
+	measure bool
 }
 
 // DefaultConfig returns the defaults, close to the networks of Taffet's

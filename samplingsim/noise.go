@@ -41,7 +41,7 @@ func (s *sim) setupStats() {
 	s.stats.msgMode = make([]RouteMode, n)
 	s.stats.msgDetour = make([]int32, n)
 	s.stats.keepLat = len(s.plan.Iters) > 0
-	s.stats.on = s.stats.keepLat || s.ad != nil
+	s.stats.on = s.stats.keepLat || s.ad != nil || s.cfg.measure
 	if s.ad != nil {
 		s.stats.app = make([]appNIC, s.f.NumHosts())
 		if s.routing.Mode == ModeApp || s.stats.bgRouting.Mode == ModeApp {

@@ -34,8 +34,11 @@ func CompareRouting(f *lft.Fabric, cfg Config, plan *Plan, routings []string) ([
 	}
 	var rows []RoutingRow
 	for _, rt := range routings {
+		if strings.TrimSpace(rt) == "" {
+			return nil, fmt.Errorf("an empty routing in the list (give e.g. static;adaptive)")
+		}
 		c := cfg
-		c.Routing = rt
+		c.Routing, c.measure = rt, true
 		r, err := Run(f, c, plan)
 		if err != nil {
 			return nil, fmt.Errorf("routing %s: %w", rt, err)
