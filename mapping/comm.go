@@ -25,6 +25,9 @@ type Comm struct {
 	// Unit names the unit of Weight in output: "routes" for patterns
 	// (weight 1), "bytes" for traffic matrices.
 	Unit string
+	// MaxRankAt is where a traffic matrix names its largest rank first
+	// ("file:line"), for errors; "" for patterns.
+	MaxRankAt string
 }
 
 // FromLevels turns the levels of a pattern for n ranks into a Comm of

@@ -49,6 +49,9 @@ func NewProblem(f *lft.Fabric, c *Comm, hosts []int32) (*Problem, error) {
 		}
 	}
 	if c.Ranks > len(hosts) {
+		if c.MaxRankAt != "" {
+			return nil, fmt.Errorf("%s: rank %d: the job has %d ranks, the allocation %d hosts", c.MaxRankAt, c.Ranks-1, c.Ranks, len(hosts))
+		}
 		return nil, fmt.Errorf("the job has %d ranks, the allocation %d hosts", c.Ranks, len(hosts))
 	}
 	if c.Ranks < 2 {

@@ -142,6 +142,9 @@ func (p *Problem) Run(o Options) (*Report, Placement, error) {
 	if _, err := Lookup(o.Strategy); err != nil {
 		return nil, nil, err
 	}
+	if p.Budget < 0 {
+		return nil, nil, fmt.Errorf("--budget %d: want 0 (the default budget) or more candidate swaps", p.Budget)
+	}
 	names := []string{"linear"}
 	if o.Compare {
 		names = Names()

@@ -18,7 +18,8 @@ const MaxRanks = 1 << 22
 
 // ParseTraffic reads a traffic matrix: CSV lines "src_rank,dst_rank,bytes"
 // (ranks from 0, bytes > 0), optionally after that very header line. Blank
-// lines and lines starting with # are ignored, spaces around fields too.
+// lines and lines starting with # are ignored, spaces around fields and a
+// byte-order mark too.
 // Repeated pairs add up; traffic of a rank to itself uses no cable and is
 // dropped. The job has max rank + 1 ranks. The result is one level of
 // messages weighted by bytes, in (src, dst) order of first appearance.
@@ -32,7 +33,11 @@ func ParseTraffic(r io.Reader, name string) (*Comm, error) {
 	maxRank := int32(-1)
 	for sc.Scan() {
 		line++
-		text := bytes.TrimSpace(sc.Bytes())
+		text := sc.Bytes()
+		if line == 1 {
+			text = bytes.TrimPrefix(text, []byte("\xef\xbb\xbf")) // a byte-order mark
+		}
+		text = bytes.TrimSpace(text)
 		if len(text) == 0 || text[0] == '#' {
 			continue
 		}
@@ -64,7 +69,9 @@ func ParseTraffic(r io.Reader, name string) (*Comm, error) {
 		if err != nil || b <= 0 {
 			return nil, input.Errorf(name, line, "bytes %q: want an integer > 0", fields[2])
 		}
-		maxRank = max(maxRank, ranks[0], ranks[1])
+		if m := max(ranks[0], ranks[1]); m > maxRank {
+			maxRank, c.MaxRankAt = m, fmt.Sprintf("%s:%d", name, line)
+		}
 		if ranks[0] == ranks[1] {
 			continue
 		}

@@ -90,3 +90,16 @@ func FuzzParseTraffic(f *testing.F) {
 		}
 	})
 }
+
+// TestParseTrafficBOMAndRankLine: a file saved with a byte-order mark
+// (spreadsheets do) reads like one without, and the line of the largest
+// rank is kept for the error when the allocation is too small for it.
+func TestParseTrafficBOMAndRankLine(t *testing.T) {
+	c, err := ParseTraffic(strings.NewReader("\xef\xbb\xbfsrc_rank,dst_rank,bytes\n0,1,100\n1,7,5\n2,7,5\n"), "m.csv")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Ranks != 8 || len(c.Msgs) != 3 || c.MaxRankAt != "m.csv:3" {
+		t.Errorf("got %d ranks, %d messages, largest rank at %q; want 8, 3, m.csv:3", c.Ranks, len(c.Msgs), c.MaxRankAt)
+	}
+}

@@ -110,6 +110,9 @@ func samplingsimAction(c *cli.Context) error {
 	if err := applyRouting(c, src, &cfg); err != nil {
 		return err
 	}
+	if s := c.Float64("saturated"); !(s > 0 && s <= 1) {
+		return fmt.Errorf("--saturated %g: want a fraction of the line rate in (0, 1]", s)
+	}
 	jobs, err := samplingsim.Jobs(f, samplingsim.JobsOptions{Workload: c.String("workload"), Background: c.String("background"),
 		Alloc: c.String("alloc"), Hosts: firstHosts, Allocation: alloc, Mapping: c.String("mapping")})
 	if err != nil {
@@ -131,9 +134,6 @@ func samplingsimAction(c *cli.Context) error {
 		return err
 	}
 	dopt := samplingsim.DiagnoseOptions{View: view, Window: -1, Threshold: c.Float64("congested"), Saturated: c.Float64("saturated")}
-	if s := dopt.Saturated; !(s > 0 && s <= 1) {
-		return fmt.Errorf("--saturated %g: want a fraction of the line rate in (0, 1]", s)
-	}
 	diag := samplingsim.Diagnose(res, dopt)
 	out, err := outfile.Create(c.String("output_file"))
 	if err != nil {

@@ -26,6 +26,9 @@ func routingFlags() []cli.Flag {
 func applyRouting(c *cli.Context, src *source.Fabric, cfg *samplingsim.Config) error {
 	cfg.Routing = c.String("routing")
 	cfg.BackgroundRouting = c.String("background-routing")
+	if cfg.BackgroundRouting != "" && c.String("background") == "" {
+		return fmt.Errorf("--background-routing routes the background job: give --background too")
+	}
 	if src.Network != nil {
 		cfg.Groups = src.Network.Groups
 	}

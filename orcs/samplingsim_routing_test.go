@@ -60,3 +60,21 @@ func TestCompareRoutingRefusesOneRunOutputs(t *testing.T) {
 		}
 	}
 }
+
+// TestBadFlagValuesRefusedFirst: flag values that cannot work are refused
+// before any simulation or search, with the flag named.
+func TestBadFlagValuesRefusedFirst(t *testing.T) {
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"samplingsim", "--gen", "kary:k=4,n=3", "--saturated", "5"}, "--saturated 5"},
+		{[]string{"samplingsim", "--gen", "kary:k=4,n=3", "--background-routing", "adaptive"}, "give --background too"},
+		{[]string{"map", "-i", "../testdata/ft16.dot", "-p", "bisect", "--budget", "-5"}, "--budget -5"},
+		{[]string{"report", "../report/testdata/analysis-ft64.json", "--max-lines", "-1", "-o", t.TempDir() + "/r.html"}, "--max-lines -1"},
+	} {
+		if _, err := runCmd(t, tc.args...); err == nil || !strings.Contains(err.Error(), tc.want) {
+			t.Errorf("%v: %v, want an error naming %q", tc.args, err, tc.want)
+		}
+	}
+}

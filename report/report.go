@@ -82,6 +82,9 @@ type compareView struct {
 
 // Write makes the report of in and writes it to w.
 func Write(w io.Writer, in *Inputs, opt Options) error {
+	if opt.MaxLines < 0 {
+		return fmt.Errorf("--max-lines %d: want 0 or more cables", opt.MaxLines)
+	}
 	v, err := build(in, opt)
 	if err != nil {
 		return err
