@@ -121,7 +121,12 @@ func Touched(f *lft.Fabric, cables []int32) (hosts, switches []string) {
 }
 
 type jsonResult struct {
-	Fabric      string       `json:"fabric"`
+	Fabric string `json:"fabric"`
+	// Hosts and Switches give the fabric's size (left out without one:
+	// the synthetic benchmark), so that a report can tell results of
+	// different fabrics apart.
+	Hosts       int          `json:"hosts,omitempty"`
+	Switches    int          `json:"switches,omitempty"`
 	Source      string       `json:"source"`
 	Metric      Metric       `json:"metric"`
 	Params      Params       `json:"params"`
@@ -157,7 +162,8 @@ func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 
 // WriteJSON writes the result as one JSON document:
 //
-//	{"fabric", "source", "metric", "params": {theta_p, theta_r, sigma, delta},
+//	{"fabric", "hosts", "switches" (with a fabric), "source", "metric",
+//	 "params": {theta_p, theta_r, sigma, delta},
 //	 "windows": [{"time", "regions": [{"id" (track), "cables": [[from, from_port,
 //	 to, to_port], …], "size", "growth", "mean_stall", "max_stall", "severity",
 //	 "hosts", "switches"}]}], "tracks": [{"id", "first_time", "last_time",
@@ -169,6 +175,9 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		Transitions: jsonTrans{Classes: Classes[:], Counts: r.Transitions}}
 	if out.Tracks == nil {
 		out.Tracks = []Track{}
+	}
+	if r.f != nil {
+		out.Hosts, out.Switches = r.f.NumHosts(), r.f.NumSwitches()
 	}
 	for _, win := range r.Windows {
 		jw := jsonWindow{Time: win.Time, Regions: []jsonRegion{}}

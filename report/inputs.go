@@ -112,8 +112,11 @@ type Samplingsim struct {
 // the report reads).
 type Regions struct {
 	Fabric string `json:"fabric"`
-	Source string `json:"source"`
-	Params struct {
+	// Hosts and Switches are the fabric's size (0: not given).
+	Hosts    int    `json:"hosts"`
+	Switches int    `json:"switches"`
+	Source   string `json:"source"`
+	Params   struct {
 		ThetaP float64 `json:"theta_p"`
 		ThetaR float64 `json:"theta_r"`
 		Sigma  float64 `json:"sigma"`

@@ -184,6 +184,9 @@ func fabricRows(in *Inputs, opt Options) ([][2]string, []string) {
 	if s := in.Samplingsim; s != nil {
 		sizes = append(sizes, size{KindSamplingsim, s.Hosts, s.Switches})
 	}
+	if r := in.Regions; r != nil && r.Hosts > 0 {
+		sizes = append(sizes, size{KindRegions, r.Hosts, r.Switches})
+	}
 	if len(rows) == 0 {
 		if name := fabricName(in); name != "" {
 			rows = append(rows, [2]string{"fabric", name})

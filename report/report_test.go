@@ -422,3 +422,22 @@ func FuzzLoad(f *testing.F) {
 		}
 	})
 }
+
+// TestRegionsOfAnotherFabric: a regions result of another fabric than the
+// analysis (its hosts and switches, which orcs regions writes) is flagged
+// on the page, like any two inputs that disagree on the fabric.
+func TestRegionsOfAnotherFabric(t *testing.T) {
+	dir := t.TempDir()
+	regions := filepath.Join(dir, "regions.json")
+	os.WriteFile(regions, []byte(`{"fabric": "ft16", "hosts": 16, "switches": 8, "source": "csv",
+		"params": {"theta_p": 4, "theta_r": 4, "sigma": 20, "delta": 2},
+		"windows": [], "tracks": [], "transitions": {"classes": ["negligible","low","medium","high"], "counts": [[0,0,0,0],[0,0,0,0],[0,0,0,0],[0,0,0,0]]}}`), 0o644)
+	in, err := Load(append(fixtures("analysis-torus4x4.json"), regions))
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, warn := fabricRows(in, Options{})
+	if len(warn) == 0 || !strings.Contains(strings.Join(warn, "\n"), "different fabrics") {
+		t.Errorf("regions of a 16-host fabric beside a 4×4 torus analysis: warnings %q", warn)
+	}
+}
