@@ -103,30 +103,17 @@ func readStream(path string, opt Options) (*lft.Fabric, bool, error) {
 	if !p.fastEnd() {
 		return nil, false, nil
 	}
-	lines := func() []int {
-		data, err := input.ReadAll(path)
-		if err != nil {
-			return nil
-		}
-		nodeLines, _ := Lines(data)
-		return nodeLines
-	}
-	if err := checkHostNames(p.b, lines, path); err != nil {
-		return nil, false, err
-	}
 	again, doneAgain, err := input.Open(path)
 	if err != nil {
 		return nil, false, err
 	}
 	defer doneAgain()
 	p.b.SetListSource(again)
-	f, err := p.b.Build()
-	if err != nil {
-		return nil, false, fmt.Errorf("%s: %w", path, err)
-	}
-	f.GraphName = p.graphName
-	f.LinkAttrs = p.attrs
-	return f, true, nil
+	f, err := p.build(func() []byte {
+		data, _ := input.ReadAll(path) // only to locate a bad host name
+		return data
+	})
+	return f, err == nil, err
 }
 
 // Read parses a fabric in ORCS dot: nodes whose name starts with H are
@@ -150,12 +137,22 @@ func Read(data []byte, file string, opt Options) (*lft.Fabric, error) {
 			return nil, err
 		}
 	}
-	if err := checkHostNames(p.b, func() []int { nodeLines, _ := Lines(data); return nodeLines }, file); err != nil {
+	return p.build(func() []byte { return data })
+}
+
+// build checks the host names and builds the fabric the parser read;
+// data gives the input again, only to locate a bad host name.
+func (p *dotParser) build(data func() []byte) (*lft.Fabric, error) {
+	nodeLines := func() []int {
+		lines, _ := Lines(data())
+		return lines
+	}
+	if err := checkHostNames(p.b, nodeLines, p.file); err != nil {
 		return nil, err
 	}
 	f, err := p.b.Build()
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", file, err)
+		return nil, fmt.Errorf("%s: %w", p.file, err)
 	}
 	f.GraphName = p.graphName
 	f.LinkAttrs = p.attrs

@@ -71,8 +71,8 @@ func (s *listStream) each(b *Builder, apply func([]route)) error {
 		// The longest run of entries whose lists are in the window.
 		n := 0
 		for ; n < len(routes); n++ {
-			k := -2 - int(routes[n].dest)
-			if routes[n].dest >= AnyDest || k >= len(s.at) || s.at[k].n < 0 {
+			k, ok := s.positioned(routes[n])
+			if !ok {
 				continue // not a list, or a list held in memory
 			}
 			a := s.at[k]
@@ -84,11 +84,6 @@ func (s *listStream) each(b *Builder, apply func([]route)) error {
 		}
 		if n > 0 {
 			apply(routes[:n])
-			for _, r := range routes[:n] {
-				if k := -2 - int(r.dest); r.dest < AnyDest && k < len(s.at) && s.at[k].n >= 0 {
-					b.lists[k] = nil
-				}
-			}
 			routes = routes[n:]
 			continue
 		}
@@ -98,6 +93,13 @@ func (s *listStream) each(b *Builder, apply func([]route)) error {
 		}
 	}
 	return nil
+}
+
+// positioned returns the list index of entry r if its list is to be read
+// from the source.
+func (s *listStream) positioned(r route) (int, bool) {
+	k := -2 - int(r.dest)
+	return k, r.dest < AnyDest && k < len(s.at) && s.at[k].n >= 0
 }
 
 // slide moves the window so that it starts at list a and holds at least
