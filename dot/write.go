@@ -122,6 +122,7 @@ func linkComments(f *lft.Fabric) [][]byte {
 	H := f.NumHosts()
 	out := make([][]byte, len(f.Links))
 	var buckets [][]int32
+	var rowBuf []int32 // switch rows are built here, one after the other
 	for v := range f.Nodes {
 		links := f.OutLinks(int32(v))
 		if len(links) == 0 {
@@ -131,7 +132,10 @@ func linkComments(f *lft.Fabric) [][]byte {
 			out[l] = []byte{}
 		}
 		h := f.HostIndex(int32(v))
-		row, uniform := f.Row(int32(v))
+		row, uniform := f.RowInto(rowBuf, int32(v))
+		if f.SwitchIndex(int32(v)) >= 0 {
+			rowBuf = row
+		}
 		if row == nil {
 			if uniform >= 0 {
 				out[uniform] = []byte("*")

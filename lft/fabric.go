@@ -199,11 +199,18 @@ func (f *Fabric) Forward(src, l, dst int32) int32 {
 // or a host that routes by destination, row[d] is the link towards host d
 // (-1: none); for a host that sends everything over one link, row is nil
 // and uniform is that link (-1: none). A switch's row is built anew on
-// every call; a host's must not be modified.
-func (f *Fabric) Row(v int32) (row []int32, uniform int32) {
+// every call (see RowInto); a host's must not be modified.
+func (f *Fabric) Row(v int32) (row []int32, uniform int32) { return f.RowInto(nil, v) }
+
+// RowInto is Row building a switch's row in buf (reused when it is large
+// enough), for callers that go through every switch.
+func (f *Fabric) RowInto(buf []int32, v int32) (row []int32, uniform int32) {
 	H := len(f.hosts)
 	if s := f.switchOf[v]; s >= 0 {
-		row = make([]int32, H)
+		if cap(buf) < H {
+			buf = make([]int32, H)
+		}
+		row = buf[:H]
 		for d := range row {
 			row[d] = f.switchLink(0, s, int32(d))
 		}
