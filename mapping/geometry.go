@@ -66,30 +66,6 @@ func (p *Problem) leavesCabled(leaves []int32) bool {
 	return false
 }
 
-// descendInParts improves the placement inside each part (a set of
-// slots): budget candidate swaps of two slots of one part, each taken when
-// it improves the objective. Which ranks share a part does not change.
-func (s *searcher) descendInParts(parts [][]int32, budget int) Placement {
-	partOf := make([]int32, len(s.slotRank))
-	for i := range partOf {
-		partOf[i] = -1
-	}
-	for i, pt := range parts {
-		for _, sl := range pt {
-			partOf[sl] = int32(i)
-		}
-	}
-	r := rng.New(s.p.Seed, searchStream+1)
-	for range budget {
-		a := s.rankSlot[r.IntN(len(s.rankSlot))]
-		pt := parts[partOf[a]]
-		if b := pt[r.IntN(len(pt))]; a != b {
-			s.try(a, b, func(old, nw [3]float64) bool { return less3(nw, old) })
-		}
-	}
-	return s.placement()
-}
-
 // descendKeepingCuts improves the placement by budget candidate swaps,
 // each taken when it improves the objective: every other one swaps two
 // slots of one part (the leaf order: which of a few neighbouring leaf
