@@ -33,13 +33,16 @@ func (p *Problem) gridGeometry() *geometry {
 	return g
 }
 
+// at returns the coordinate of a slot's switch in dimension d.
+func (g *geometry) at(slot int32, d int) int32 { return g.coord[int(slot)*g.dims+d] }
+
 // spread returns the number of distinct coordinates of slots in
 // dimension d.
 func (g *geometry) spread(slots []int32, d int) int {
 	seen := make([]bool, g.size[d])
 	n := 0
 	for _, s := range slots {
-		if c := g.coord[int(s)*g.dims+d]; !seen[c] {
+		if c := g.at(s, d); !seen[c] {
 			seen[c] = true
 			n++
 		}
@@ -110,7 +113,7 @@ func (s *searcher) descendKeepingCuts(b *bisector, budget int) Placement {
 func (g *geometry) coordOf(slot int32) []int {
 	c := make([]int, g.dims)
 	for d := range c {
-		c[d] = int(g.coord[int(slot)*g.dims+d])
+		c[d] = int(g.at(slot, d))
 	}
 	return c
 }
