@@ -15,8 +15,18 @@ type geometry struct {
 
 // gridGeometry returns the coordinates of the allocated hosts when the
 // fabric is a torus or mesh the generator built (or a dot file it wrote,
-// recognised by its graph name and nodes); nil otherwise.
+// recognised by its graph name and nodes); nil otherwise. Recognising the
+// fabric builds the generated one again, so the answer is kept: bisect
+// runs once on its own and once more as a start of search.
 func (p *Problem) gridGeometry() *geometry {
+	if !p.geoDone {
+		p.geo, p.geoDone = p.computeGridGeometry(), true
+	}
+	return p.geo
+}
+
+// computeGridGeometry computes what gridGeometry returns.
+func (p *Problem) computeGridGeometry() *geometry {
 	if p.Fabric.GraphName == "" {
 		return nil
 	}

@@ -40,6 +40,9 @@ type Problem struct {
 
 	// leafDistances, computed once
 	leaves, leafAt, leafDist []int32
+	// gridGeometry, computed once (geoDone)
+	geo     *geometry
+	geoDone bool
 }
 
 // NewProblem checks that the allocation can take the job and that every
