@@ -276,7 +276,7 @@ func (b *bisector) boundary(slots []int32) int {
 		if la == lb {
 			continue
 		}
-		d := b.dist[int(la)*b.k+int(lb)]
+		d := b.hops(la, lb)
 		if d > bestD || d == bestD && abs(i-mid) < abs(best-mid) {
 			best, bestD = i, d
 		}
@@ -309,16 +309,16 @@ func (b *bisector) cutGrid(slots []int32) int {
 	}
 	for _, s := range slots {
 		// The cut dimension first, then the others in order.
-		k := int64(g.coord[int(s)*g.dims+dim])
+		k := int64(g.at(s, dim))
 		for d := range g.dims {
 			if d != dim {
-				k = k*int64(g.size[d]) + int64(g.coord[int(s)*g.dims+d])
+				k = k*int64(g.size[d]) + int64(g.at(s, d))
 			}
 		}
 		b.key[s] = k
 	}
 	return b.cutSorted(slots, func(x, y int32) bool {
-		return g.coord[int(x)*g.dims+dim] != g.coord[int(y)*g.dims+dim]
+		return g.at(x, dim) != g.at(y, dim)
 	})
 }
 
@@ -349,8 +349,7 @@ func (b *bisector) cutDistance(slots []int32) int {
 	far := func(from int32) int32 {
 		best := from
 		for _, s := range slots {
-			if l := b.leafAt[s]; b.dist[int(from)*b.k+int(l)] > b.dist[int(from)*b.k+int(best)] ||
-				b.dist[int(from)*b.k+int(l)] == b.dist[int(from)*b.k+int(best)] && l < best {
+			if l := b.leafAt[s]; b.hops(from, l) > b.hops(from, best) || b.hops(from, l) == b.hops(from, best) && l < best {
 				best = l
 			}
 		}
@@ -361,11 +360,14 @@ func (b *bisector) cutDistance(slots []int32) int {
 	k := int64(b.k)
 	for _, s := range slots {
 		l := b.leafAt[s]
-		da, dc := int64(b.dist[int(a)*b.k+int(l)]), int64(b.dist[int(c)*b.k+int(l)])
+		da, dc := int64(b.hops(a, l)), int64(b.hops(c, l))
 		b.key[s] = ((da-dc+k)*k+da)*k + int64(l)
 	}
 	return b.cutSorted(slots, func(x, y int32) bool { return b.leafAt[x] != b.leafAt[y] })
 }
+
+// hops returns the hop distance between the leaves x and y.
+func (b *bisector) hops(x, y int32) int32 { return b.dist[int(x)*b.k+int(y)] }
 
 func abs(x int) int {
 	if x < 0 {

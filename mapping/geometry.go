@@ -15,8 +15,18 @@ type geometry struct {
 
 // gridGeometry returns the coordinates of the allocated hosts when the
 // fabric is a torus or mesh the generator built (or a dot file it wrote,
-// recognised by its graph name and nodes); nil otherwise.
+// recognised by its graph name and nodes); nil otherwise. Recognising the
+// fabric builds the generated one again, so the answer is kept: bisect
+// runs once on its own and once more as a start of search.
 func (p *Problem) gridGeometry() *geometry {
+	if !p.geoDone {
+		p.geo, p.geoDone = p.computeGridGeometry(), true
+	}
+	return p.geo
+}
+
+// computeGridGeometry computes what gridGeometry returns.
+func (p *Problem) computeGridGeometry() *geometry {
 	if p.Fabric.GraphName == "" {
 		return nil
 	}
@@ -33,13 +43,16 @@ func (p *Problem) gridGeometry() *geometry {
 	return g
 }
 
+// at returns the coordinate of a slot's switch in dimension d.
+func (g *geometry) at(slot int32, d int) int32 { return g.coord[int(slot)*g.dims+d] }
+
 // spread returns the number of distinct coordinates of slots in
 // dimension d.
 func (g *geometry) spread(slots []int32, d int) int {
 	seen := make([]bool, g.size[d])
 	n := 0
 	for _, s := range slots {
-		if c := g.coord[int(s)*g.dims+d]; !seen[c] {
+		if c := g.at(s, d); !seen[c] {
 			seen[c] = true
 			n++
 		}
@@ -64,30 +77,6 @@ func (p *Problem) leavesCabled(leaves []int32) bool {
 		}
 	}
 	return false
-}
-
-// descendInParts improves the placement inside each part (a set of
-// slots): budget candidate swaps of two slots of one part, each taken when
-// it improves the objective. Which ranks share a part does not change.
-func (s *searcher) descendInParts(parts [][]int32, budget int) Placement {
-	partOf := make([]int32, len(s.slotRank))
-	for i := range partOf {
-		partOf[i] = -1
-	}
-	for i, pt := range parts {
-		for _, sl := range pt {
-			partOf[sl] = int32(i)
-		}
-	}
-	r := rng.New(s.p.Seed, searchStream+1)
-	for range budget {
-		a := s.rankSlot[r.IntN(len(s.rankSlot))]
-		pt := parts[partOf[a]]
-		if b := pt[r.IntN(len(pt))]; a != b {
-			s.try(a, b, func(old, nw [3]float64) bool { return less3(nw, old) })
-		}
-	}
-	return s.placement()
 }
 
 // descendKeepingCuts improves the placement by budget candidate swaps,
@@ -134,7 +123,7 @@ func (s *searcher) descendKeepingCuts(b *bisector, budget int) Placement {
 func (g *geometry) coordOf(slot int32) []int {
 	c := make([]int, g.dims)
 	for d := range c {
-		c[d] = int(g.coord[int(slot)*g.dims+d])
+		c[d] = int(g.at(slot, d))
 	}
 	return c
 }

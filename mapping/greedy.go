@@ -13,7 +13,17 @@ func init() {
 // first appearance in the linear_bfs host order), every allocated host's
 // leaf index, by position in p.order, and the hop distance between every
 // two leaves (flat, row-major), by breadth-first search over the cables.
+// They are computed once (greedy, bisect and search's starts share them)
+// and must not be modified.
 func (p *Problem) leafDistances() (leaves []int32, leafAt []int32, dist []int32) {
+	if p.leaves == nil {
+		p.leaves, p.leafAt, p.leafDist = p.computeLeafDistances()
+	}
+	return p.leaves, p.leafAt, p.leafDist
+}
+
+// computeLeafDistances computes what leafDistances returns.
+func (p *Problem) computeLeafDistances() (leaves []int32, leafAt []int32, dist []int32) {
 	f := p.Fabric
 	index := make([]int32, len(f.Nodes))
 	for i := range index {

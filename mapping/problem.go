@@ -37,6 +37,12 @@ type Problem struct {
 	groups  []int32 // start of each group in order, and len(order) at the end
 	leafSw  []bool  // per node: a switch with hosts
 	graph   *Graph
+
+	// leafDistances, computed once
+	leaves, leafAt, leafDist []int32
+	// gridGeometry, computed once (geoDone)
+	geo     *geometry
+	geoDone bool
 }
 
 // NewProblem checks that the allocation can take the job and that every

@@ -250,9 +250,7 @@ func (s *searcher) undo(a, b int32, sumsq, sumsqJob float64) {
 // placement returns the current placement.
 func (s *searcher) placement() Placement {
 	pl := make(Placement, len(s.rankSlot))
-	for r, sl := range s.rankSlot {
-		pl[r] = s.slotHost[sl]
-	}
+	copyPlacement(pl, s)
 	return pl
 }
 

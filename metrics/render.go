@@ -107,8 +107,9 @@ func renderJSON(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 		}
 	}
 	if m.Name == "hist_acc_band" {
-		out.Meta.BinEdges = string(r.binEdges())
-		for i, c := range r.binEdges().Histogram(r.Values) {
+		e := r.binEdges()
+		out.Meta.BinEdges = string(e)
+		for i, c := range e.Histogram(r.Values) {
 			out.Histogram = append(out.Histogram, histBin{float64(i) / HistBins, float64(i+1) / HistBins, c})
 		}
 	}

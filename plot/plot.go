@@ -120,16 +120,17 @@ func finite(v []float64) []float64 {
 	return out
 }
 
-// discrete reports whether d is drawn as a discrete distribution.
-func (d *Distributions) discrete() bool {
+// discrete reports whether d is drawn as a discrete distribution; vals
+// are the finite values of its series.
+func (d *Distributions) discrete(vals [][]float64) bool {
 	switch d.Kind {
 	case Discrete:
 		return true
 	case Continuous:
 		return false
 	}
-	for _, s := range d.Series {
-		for _, v := range finite(s.Values) {
+	for _, s := range vals {
+		for _, v := range s {
 			if v != math.Trunc(v) {
 				return false
 			}
@@ -153,8 +154,9 @@ func (d *Distributions) shape() (*shape, error) {
 		return nil, errors.New("no values to plot")
 	}
 	sh := &shape{rects: make([][][3]float64, len(d.Series)), lines: make([][]plotter.XY, len(d.Series)), ylabel: "fraction of runs"}
+	disc := d.discrete(vals)
 	switch {
-	case d.discrete() && math.Round(hi)-math.Round(lo) <= MaxBars:
+	case disc && math.Round(hi)-math.Round(lo) <= MaxBars:
 		sh.form = "bars"
 		lo, hi = math.Round(lo), math.Round(hi)
 		n := float64(max(len(d.Series), 1))
@@ -178,7 +180,7 @@ func (d *Distributions) shape() (*shape, error) {
 			sh.ticks = append(sh.ticks, t)
 		}
 		sh.ymax *= 1.08
-	case d.Histogram && !d.discrete():
+	case d.Histogram && !disc:
 		sh.form = "histogram"
 		edges := d.Edges
 		if edges == nil {

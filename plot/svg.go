@@ -59,12 +59,6 @@ func (s *SVG) Text(x, y, size float64, anchor string, bold bool, text string) {
 	fmt.Fprintf(&s.b, `<text x="%.1f" y="%.1f" font-size="%g" text-anchor="%s"%s>%s</text>`+"\n", x, y, size, anchor, weight, Escape(text))
 }
 
-// VText writes text rotated by −90° (reading upwards), centred at (x, y).
-func (s *SVG) VText(x, y, size float64, text string) {
-	fmt.Fprintf(&s.b, `<text x="%.1f" y="%.1f" font-size="%g" text-anchor="middle" transform="rotate(-90 %.1f %.1f)">%s</text>`+"\n",
-		x, y, size, x, y, Escape(text))
-}
-
 // VLabel writes a node label reading upwards from (x, y) (anchor start:
 // the text extends upwards; end: downwards), with a white halo so that it
 // stays legible over lines.

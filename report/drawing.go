@@ -69,7 +69,11 @@ func gridCoords(t *metrics.Topology) bool {
 
 // edges merges the directed cables of t into node pairs. hostLeaf maps a
 // host to its switch (−1 for none).
-func edges(t *metrics.Topology, index map[string]int) (pairs []*edge, hostLeaf []int) {
+func edges(t *metrics.Topology) (pairs []*edge, hostLeaf []int) {
+	index := make(map[string]int, len(t.Nodes))
+	for i, n := range t.Nodes {
+		index[n.Name] = i
+	}
 	hostLeaf = make([]int, len(t.Nodes))
 	for i := range hostLeaf {
 		hostLeaf[i] = -1
@@ -153,11 +157,7 @@ func (u *unit) label(t *metrics.Topology) string {
 // line then stands for the cables between two groups, coloured by the
 // most loaded of them).
 func drawLayers(t *metrics.Topology, peak float64, maxLines int) (string, string) {
-	index := make(map[string]int, len(t.Nodes))
-	for i, n := range t.Nodes {
-		index[n.Name] = i
-	}
-	pairs, hostLeaf := edges(t, index)
+	pairs, hostLeaf := edges(t)
 	top := max(t.Levels, 1)
 	rows := make([][]int, top+1)
 	for i, n := range t.Nodes {
@@ -339,11 +339,7 @@ func drawLayers(t *metrics.Topology, peak float64, maxLines int) (string, string
 // cables as short diagonal stubs, and each switch filled by the load of
 // its hosts' cables.
 func drawGrid(t *metrics.Topology, peak float64) string {
-	index := make(map[string]int, len(t.Nodes))
-	for i, n := range t.Nodes {
-		index[n.Name] = i
-	}
-	pairs, hostLeaf := edges(t, index)
+	pairs, hostLeaf := edges(t)
 	dims := append([]int(nil), t.Grid.Dims...)
 	for len(dims) < 3 {
 		dims = append(dims, 1)

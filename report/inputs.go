@@ -205,14 +205,7 @@ func (e *cableError) Error() string { return e.err.Error() }
 func (e *cableError) Unwrap() error { return e.err }
 
 // String names the cable as "S1:3 -> S2:1" (ports left out when 0).
-func (c Cable) String() string { return end(c.From, c.FromPort) + " -> " + end(c.To, c.ToPort) }
-
-func end(name string, port int) string {
-	if port > 0 {
-		return fmt.Sprintf("%s:%d", name, port)
-	}
-	return name
-}
+func (c Cable) String() string { return metrics.CableName(c.From, c.FromPort, c.To, c.ToPort) }
 
 // Severities are the region severity classes, mildest first.
 var Severities = []string{"negligible", "low", "medium", "high"}
