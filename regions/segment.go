@@ -115,16 +115,7 @@ func (u *unionFind) link(x, y int32) int32 {
 
 // union joins the sets of x and y and returns the new root.
 func (u *unionFind) union(x, y int32) int32 {
-	x, y = u.find(x), u.find(y)
-	if x == y {
-		return x
-	}
-	if u.size[x] < u.size[y] || (u.size[x] == u.size[y] && y < x) {
-		x, y = y, x
-	}
-	u.parent[y] = x
-	u.size[x] += u.size[y]
-	return x
+	return u.link(u.find(x), y)
 }
 
 // Segmenter runs the four stages of Monet's segmentation on one graph. It
