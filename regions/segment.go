@@ -722,20 +722,7 @@ func (s *Segmenter) mergeSmall(r2 int) {
 		}
 		for m := r; m >= 0; m = s.chain[m] {
 			for _, c := range s.members[s.memStart[m]:s.memStart[m+1]] {
-				for _, a := range g.cabAtoms[g.cabStart[c]:g.cabStart[c+1]] {
-					base := g.atomStart[a]
-					for _, q := range s.items[base : base+s.icnt[a]] {
-						consider(q)
-					}
-					for _, k := range g.atomCliqs[g.atomCliqStart[a]:g.atomCliqStart[a+1]] {
-						for _, b := range g.cliqAtoms[g.cliqStart[k]:g.cliqStart[k+1]] {
-							bb := g.atomStart[b]
-							for _, q := range s.items[bb : bb+s.icnt[b]] {
-								consider(q)
-							}
-						}
-					}
-				}
+				s.nearRegions(c, consider)
 			}
 		}
 		if best < 0 {
