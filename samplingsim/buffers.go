@@ -243,21 +243,7 @@ func (s *sim) pumpDamp(h int32) {
 			return
 		}
 		mid := n.ready[pick]
-		m := &s.plan.Msgs[mid]
-		pid := s.newPacket()
-		pk := &s.pk[pid]
-		*pk = packet{
-			id: s.nextPacketID(mid), msg: mid, src: h, dst: m.Dst, out: l, sent: s.now,
-			bytes: int32(min(int64(s.cfg.MTU), m.Bytes-int64(s.formed[mid])*int64(s.cfg.MTU))),
-		}
-		pk.hdr.clear()
-		switch {
-		case !s.sampling:
-		case s.cfg.TagFraction >= 1:
-			pk.tagged = true
-		default:
-			pk.tagged = s.rTag.Float64() < s.cfg.TagFraction
-		}
+		pid := s.formPacket(h, mid, s.formed[mid], l)
 		s.formed[mid]++
 		if s.formed[mid] == s.msgs[mid].packets {
 			copy(n.ready[pick:], n.ready[pick+1:])
