@@ -205,17 +205,7 @@ func (s *sim) serveDamp(o int32) {
 func (s *sim) removeIn(l, pid int32) {
 	in := &s.in[l]
 	s.occupancy(l, bufferArea, in.buf.n, &in.since)
-	b, base := &s.buffers, l*s.buffers.size
-	i := int32(0)
-	for ; i < in.buf.n; i++ {
-		if b.buf[base+(in.buf.head+i)%b.size] == pid {
-			break
-		}
-	}
-	for ; i+1 < in.buf.n; i++ {
-		b.buf[base+(in.buf.head+i)%b.size] = b.buf[base+(in.buf.head+i+1)%b.size]
-	}
-	in.buf.n--
+	removeFromRing(&s.buffers, &in.buf, l, pid)
 	s.returnCredit(l, pid)
 }
 
