@@ -423,7 +423,7 @@ func (s *Segmenter) bucketRuns(theta float64, uf *unionFind) {
 				nb++
 				continue
 			}
-			rep[j] = uf.link(uf.find(rep[j]), c)
+			rep[j] = uf.union(rep[j], c)
 			if v < lo[j] {
 				lo[j] = v
 			}
@@ -459,7 +459,7 @@ func (s *Segmenter) bucketRuns(theta float64, uf *unionFind) {
 		nr := int32(0)
 		for j := range nb {
 			if nr > 0 && theta > 0 && bk[j] == bk[j-1]+1 && lo[j]-s.runHi[base+nr-1] <= theta {
-				s.runRep[base+nr-1] = uf.link(uf.find(s.runRep[base+nr-1]), rep[j])
+				s.runRep[base+nr-1] = uf.union(s.runRep[base+nr-1], rep[j])
 				s.runHi[base+nr-1] = hi[j]
 				continue
 			}
