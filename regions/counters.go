@@ -2,7 +2,6 @@ package regions
 
 import (
 	"bufio"
-	"bytes"
 	"fmt"
 	"io"
 	"math"
@@ -266,9 +265,9 @@ func CounterWindows(f *lft.Fabric, snaps []*Snapshot) (Series, []string, error) 
 // ReadPerfqueryFile reads one snapshot file (- for standard input, gzip
 // accepted).
 func ReadPerfqueryFile(path string) (*Snapshot, error) {
-	data, err := input.ReadAll(path)
+	r, name, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
-	return ReadPerfquery(bytes.NewReader(data), input.Name(path))
+	return ReadPerfquery(r, name)
 }

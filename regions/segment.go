@@ -115,16 +115,7 @@ func (u *unionFind) link(x, y int32) int32 {
 
 // union joins the sets of x and y and returns the new root.
 func (u *unionFind) union(x, y int32) int32 {
-	x, y = u.find(x), u.find(y)
-	if x == y {
-		return x
-	}
-	if u.size[x] < u.size[y] || (u.size[x] == u.size[y] && y < x) {
-		x, y = y, x
-	}
-	u.parent[y] = x
-	u.size[x] += u.size[y]
-	return x
+	return u.link(u.find(x), y)
 }
 
 // Segmenter runs the four stages of Monet's segmentation on one graph. It
@@ -432,7 +423,7 @@ func (s *Segmenter) bucketRuns(theta float64, uf *unionFind) {
 				nb++
 				continue
 			}
-			rep[j] = uf.link(uf.find(rep[j]), c)
+			rep[j] = uf.union(rep[j], c)
 			if v < lo[j] {
 				lo[j] = v
 			}
@@ -468,7 +459,7 @@ func (s *Segmenter) bucketRuns(theta float64, uf *unionFind) {
 		nr := int32(0)
 		for j := range nb {
 			if nr > 0 && theta > 0 && bk[j] == bk[j-1]+1 && lo[j]-s.runHi[base+nr-1] <= theta {
-				s.runRep[base+nr-1] = uf.link(uf.find(s.runRep[base+nr-1]), rep[j])
+				s.runRep[base+nr-1] = uf.union(s.runRep[base+nr-1], rep[j])
 				s.runHi[base+nr-1] = hi[j]
 				continue
 			}
@@ -731,20 +722,7 @@ func (s *Segmenter) mergeSmall(r2 int) {
 		}
 		for m := r; m >= 0; m = s.chain[m] {
 			for _, c := range s.members[s.memStart[m]:s.memStart[m+1]] {
-				for _, a := range g.cabAtoms[g.cabStart[c]:g.cabStart[c+1]] {
-					base := g.atomStart[a]
-					for _, q := range s.items[base : base+s.icnt[a]] {
-						consider(q)
-					}
-					for _, k := range g.atomCliqs[g.atomCliqStart[a]:g.atomCliqStart[a+1]] {
-						for _, b := range g.cliqAtoms[g.cliqStart[k]:g.cliqStart[k+1]] {
-							bb := g.atomStart[b]
-							for _, q := range s.items[bb : bb+s.icnt[b]] {
-								consider(q)
-							}
-						}
-					}
-				}
+				s.nearRegions(c, consider)
 			}
 		}
 		if best < 0 {

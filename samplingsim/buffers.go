@@ -205,17 +205,7 @@ func (s *sim) serveDamp(o int32) {
 func (s *sim) removeIn(l, pid int32) {
 	in := &s.in[l]
 	s.occupancy(l, bufferArea, in.buf.n, &in.since)
-	b, base := &s.buffers, l*s.buffers.size
-	i := int32(0)
-	for ; i < in.buf.n; i++ {
-		if b.buf[base+(in.buf.head+i)%b.size] == pid {
-			break
-		}
-	}
-	for ; i+1 < in.buf.n; i++ {
-		b.buf[base+(in.buf.head+i)%b.size] = b.buf[base+(in.buf.head+i+1)%b.size]
-	}
-	in.buf.n--
+	removeFromRing(&s.buffers, &in.buf, l, pid)
 	s.returnCredit(l, pid)
 }
 
@@ -243,21 +233,7 @@ func (s *sim) pumpDamp(h int32) {
 			return
 		}
 		mid := n.ready[pick]
-		m := &s.plan.Msgs[mid]
-		pid := s.newPacket()
-		pk := &s.pk[pid]
-		*pk = packet{
-			id: s.nextPacketID(mid), msg: mid, src: h, dst: m.Dst, out: l, sent: s.now,
-			bytes: int32(min(int64(s.cfg.MTU), m.Bytes-int64(s.formed[mid])*int64(s.cfg.MTU))),
-		}
-		pk.hdr.clear()
-		switch {
-		case !s.sampling:
-		case s.cfg.TagFraction >= 1:
-			pk.tagged = true
-		default:
-			pk.tagged = s.rTag.Float64() < s.cfg.TagFraction
-		}
+		pid := s.formPacket(h, mid, s.formed[mid], l)
 		s.formed[mid]++
 		if s.formed[mid] == s.msgs[mid].packets {
 			copy(n.ready[pick:], n.ready[pick+1:])

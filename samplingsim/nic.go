@@ -40,22 +40,9 @@ func (s *sim) pump(h int32) {
 		if s.out[l].queue.n > 0 {
 			return
 		}
-		pid := s.newPacket()
-		pk := &s.pk[pid]
-		*pk = packet{
-			id: s.nextPacketID(n.cur), msg: n.cur, src: h, dst: m.Dst, out: l, sent: s.now,
-			bytes: int32(min(int64(s.cfg.MTU), m.Bytes-int64(n.formed)*int64(s.cfg.MTU))),
-		}
-		pk.hdr.clear()
-		switch {
-		case !s.sampling:
-		case s.cfg.TagFraction >= 1:
-			pk.tagged = true
-		default:
-			pk.tagged = s.rTag.Float64() < s.cfg.TagFraction
-		}
+		pid := s.formPacket(h, n.cur, n.formed, l)
 		if s.ad != nil {
-			pk.mode = s.msgMode(h, n.cur, n.formed)
+			s.pk[pid].mode = s.msgMode(h, n.cur, n.formed)
 		}
 		n.formed++
 		if n.formed == s.msgs[n.cur].packets {
@@ -67,6 +54,28 @@ func (s *sim) pump(h int32) {
 			s.trySend(l)
 		}
 	}
+}
+
+// formPacket forms packet formed (counted from 0) of message mid at host
+// h, to leave on link l, and draws whether it is tagged; it returns the
+// packet's id.
+func (s *sim) formPacket(h, mid, formed, l int32) int32 {
+	m := &s.plan.Msgs[mid]
+	pid := s.newPacket()
+	pk := &s.pk[pid]
+	*pk = packet{
+		id: s.nextPacketID(mid), msg: mid, src: h, dst: m.Dst, out: l, sent: s.now,
+		bytes: int32(min(int64(s.cfg.MTU), m.Bytes-int64(formed)*int64(s.cfg.MTU))),
+	}
+	pk.hdr.clear()
+	switch {
+	case !s.sampling:
+	case s.cfg.TagFraction >= 1:
+		pk.tagged = true
+	default:
+		pk.tagged = s.rTag.Float64() < s.cfg.TagFraction
+	}
+	return pid
 }
 
 // arriveHost handles packet pid arriving at host h over link l: the

@@ -52,3 +52,19 @@ func (s *ringSlab[T]) drop(r *ring) {
 	}
 	r.n--
 }
+
+// removeFromRing takes v out of ring r of link l in slab s, wherever it
+// is, keeping the order of the items behind it; v must be in the ring.
+func removeFromRing[T comparable](s *ringSlab[T], r *ring, l int32, v T) {
+	base := l * s.size
+	i := int32(0)
+	for ; i < r.n; i++ {
+		if s.buf[base+(r.head+i)%s.size] == v {
+			break
+		}
+	}
+	for ; i+1 < r.n; i++ {
+		s.buf[base+(r.head+i)%s.size] = s.buf[base+(r.head+i+1)%s.size]
+	}
+	r.n--
+}

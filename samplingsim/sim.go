@@ -243,15 +243,12 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 		portBits = portBitsFor(maxPort)
 	}
 	hostInCount := make([]int32, H+1)
-	for l := range s.out {
+	for l := range s.out { // every channel: with lanes, L > len(f.Links)
 		p := &s.out[l]
 		p.credits, p.wakeAt, p.stallSince, p.waitHead = s.bcap, -1, -1, -1
 		s.in[l].nextWait = -1
 	}
 	for l, lk := range f.Links {
-		p := &s.out[l]
-		p.credits, p.wakeAt, p.stallSince, p.waitHead = s.bcap, -1, -1, -1
-		s.in[l].nextWait = -1
 		s.fromHost[l] = f.HostIndex(lk.From)
 		s.toHost[l] = f.HostIndex(lk.To)
 		s.arrLat[l] = cfg.Latency
