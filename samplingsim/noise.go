@@ -193,6 +193,13 @@ type NoiseStats struct {
 	Detour float64
 	// Unfinished counts iterations that did not finish.
 	Unfinished int
+	// Quiet counts the finished iterations that started after the last
+	// message of every other job had been delivered: they ran without a
+	// noisy neighbour. De Sensi et al. measure against the steady traffic
+	// of a production system (§3.1, §6 "System state"); a background that
+	// ends before the measured job (e.g. a burst of random messages all
+	// ready at once) leaves these iterations noise-free in every mode.
+	Quiet int
 }
 
 // Noise returns the noise statistics of job j. Without iteration spans
@@ -222,6 +229,16 @@ func (r *Result) Noise(j int) NoiseStats {
 	var its, lats []float64
 	var latSum, stallSum float64
 	var adaptive, detour int64
+	others, othersEnd := false, Time(-1) // the other jobs' last delivery
+	for m, msg := range r.Plan.Msgs {
+		if int(msg.Job) != j {
+			others = true
+			if r.MsgFinish[m] < 0 { // never delivered: busy to the end
+				othersEnd = Time(math.MaxInt64)
+			}
+			othersEnd = max(othersEnd, r.MsgFinish[m])
+		}
+	}
 	for _, sp := range spans {
 		start, end, done := Time(math.MaxInt64), Time(0), true
 		for m := sp.First; m < sp.End; m++ {
@@ -237,6 +254,9 @@ func (r *Result) Noise(j int) NoiseStats {
 		}
 		st.Iterations = append(st.Iterations, end-start)
 		its = append(its, float64(end-start))
+		if others && start >= othersEnd {
+			st.Quiet++
+		}
 	}
 	for m, msg := range r.Plan.Msgs {
 		if int(msg.Job) != j || r.MsgFinish[m] < 0 {
@@ -411,6 +431,9 @@ func (r *Result) writeNoise(w io.Writer, name string) {
 		rt, len(st.Iterations), FormatTime(Time(st.Median)), FormatTime(Time(st.Q1)), FormatTime(Time(st.Q3)), st.QCD)
 	if st.Unfinished > 0 {
 		fmt.Fprintf(w, ", %d unfinished", st.Unfinished)
+	}
+	if st.Quiet > 0 {
+		fmt.Fprintf(w, ", %d after the other jobs ended", st.Quiet)
 	}
 	fmt.Fprintf(w, "\n  packets: latency %s (QCD %.4f), stall %s per packet, %.1f %% detoured\n",
 		FormatTime(Time(st.Latency)), st.LatencyQCD, FormatTime(Time(st.Stall)), 100*st.Detour)

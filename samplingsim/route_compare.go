@@ -69,6 +69,12 @@ func WriteRoutingTable(w io.Writer, rows []RoutingRow) error {
 	if err := tw.Flush(); err != nil {
 		return err
 	}
+	for _, r := range rows {
+		if q := r.Stats.Quiet; q > 0 {
+			fmt.Fprintf(w, "%s: %d of %d iterations started after the background's last delivery (no noise; give the background more messages or a gbps rate)\n",
+				strings.TrimPrefix(r.Routing, "adaptive:"), q, len(r.Stats.Iterations))
+		}
+	}
 	if lambda, sigma, ok := AppRatios(rows); ok {
 		_, err := fmt.Fprintf(w, "high bias / adaptive: latency λ = %.3f, stall σ = %.3f\n", lambda, sigma)
 		return err

@@ -1,25 +1,43 @@
 package samplingsim
 
-import "orcs/registry"
+import (
+	"math"
+
+	"orcs/registry"
+)
 
 func init() {
 	registerWorkload(&workload{
 		name: "random",
-		doc:  "uniform random traffic: every rank sends msgs messages, each to a random other rank (thesis §4.4 background)",
+		doc:  "uniform random traffic: every rank sends msgs messages, each to a random other rank (thesis §4.4 background); with gbps > 0 an open-loop noisy neighbour: each rank's messages become ready as a Poisson process of gbps offered load",
 		params: []registry.Param{
 			{Key: "msgs", Default: "10", Doc: "messages per rank"},
 			{Key: "size", Default: "131072", Doc: "message bytes"},
+			{Key: "gbps", Default: "0", Doc: "offered load per rank in Gb/s: messages ready at exponentially distributed gaps of mean size·8/gbps (0 = all ready at once)"},
 		},
 		build: buildRandom,
 	})
 }
 
+// buildRandom adds msgs messages per rank to random other ranks. With
+// gbps = 0 they are all ready at once, so every NIC sends back to back as
+// fast as the network lets it: a burst that saturates the fabric and is
+// over after msgs·size at line rate. With gbps > 0 they are ready at the
+// arrival times of a Poisson process of rate gbps/(8·size) per rank, an
+// open-loop background of a given offered load that lasts
+// msgs·size·8/gbps on average — the steady noise of other jobs on a
+// production system that De Sensi et al. measure against (SC'19 §3.1,
+// §6 "System state"), rather than a transient.
 func buildRandom(args *registry.Reader, b *JobBuilder) error {
-	msgs, size := positive(args, "msgs"), positive(args, "size")
+	msgs, size, gbps := positive(args, "msgs"), positive(args, "size"), args.Float("gbps")
+	if gbps < 0 || math.IsInf(gbps, 0) || math.IsNaN(gbps) {
+		args.Failf("gbps=%g must be a non-negative number", gbps)
+	}
 	if err := args.Err(); err != nil {
 		return err
 	}
 	n, r := b.Ranks(), b.Rand()
+	first := len(b.plan.Msgs)
 	for i := range n {
 		for range msgs {
 			d := r.IntN(n - 1)
@@ -27,6 +45,19 @@ func buildRandom(args *registry.Reader, b *JobBuilder) error {
 				d++
 			}
 			b.Send(i, d, int64(size), -1)
+		}
+	}
+	if gbps == 0 {
+		return nil
+	}
+	// The ready times are drawn after the destinations, so the same seed
+	// gives the same messages with and without a rate.
+	mean := float64(size) * 8 / gbps * 1e3 // ps
+	for i := range n {
+		t := 0.0
+		for k := range msgs {
+			t += -math.Log(1-r.Float64()) * mean
+			b.plan.Msgs[first+i*msgs+k].Start += Time(t)
 		}
 	}
 	return nil
