@@ -42,6 +42,8 @@ func (s *sim) setupRouting() error {
 		return err
 	}
 	s.lanes = int32(s.ad.lanes)
+	s.ad.queueOnly = [2]bool{s.routing.QueueOnly, bg.QueueOnly}
+	s.ad.anyQueueOnly = s.routing.QueueOnly || bg.QueueOnly
 	s.adCand, s.adCand2 = make([]int32, 0, 256), make([]int32, 0, 256)
 	return nil
 }

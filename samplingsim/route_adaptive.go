@@ -57,6 +57,12 @@ type Routing struct {
 	Bias int32
 	// App holds the parameters of Application-Aware routing.
 	App AppParams
+	// QueueOnly estimates a port's congestion from its output queue alone,
+	// without the credits in use: the job's packets then see no phantom
+	// congestion (De Sensi §2.2: credits come back late over long links,
+	// so a port whose packets are merely in flight looks congested). Not
+	// what switches do: a mechanism check ("estimate=queue").
+	QueueOnly bool
 }
 
 // AppParams are the parameters of Application-Aware routing (De Sensi
@@ -119,6 +125,7 @@ func init() {
 				{Key: "sigma", Default: strconv.FormatFloat(DefaultAppParams.Sigma, 'g', -1, 64), Doc: "app: stalls under high bias / under adaptive, for stale measurements"},
 				{Key: "age", Default: strconv.Itoa(DefaultAppParams.MaxAge), Doc: "app: decisions after which a mode's measurements are stale"},
 				{Key: "p", Default: "backlog", Doc: "app: packets of the cost model: message (the paper's) or backlog (the message and those queued behind it)"},
+				{Key: "estimate", Default: "credits", Doc: "a port's congestion estimate for this job's packets: credits (output queue + credits in use, as switches do: phantom congestion on long links) or queue (the output queue only, a check without phantom congestion)"},
 			},
 			build: buildAdaptiveRouting,
 		})
@@ -135,6 +142,13 @@ func buildAdaptiveRouting(r *registry.Reader) (Routing, error) {
 	case "message":
 	default:
 		r.Failf("p=%q: want message or backlog", pm)
+	}
+	switch est := r.String("estimate"); est {
+	case "queue":
+		rt.QueueOnly = true
+	case "credits":
+	default:
+		r.Failf("estimate=%q: want credits or queue", est)
 	}
 	if err := r.Err(); err != nil {
 		return rt, err
@@ -233,6 +247,12 @@ type adaptive struct {
 	// global hop taken: Valiant paths have two), else 1.
 	lanes int
 	r     *rng.Stream
+	// queueOnly[j] says whether the packets of job j (0, or 1 for every
+	// other job) estimate from output queues alone (Routing.QueueOnly);
+	// anyQueueOnly whether any job does, and cur whether the packet being
+	// routed does.
+	queueOnly         [2]bool
+	anyQueueOnly, cur bool
 }
 
 // maxAdaptiveSwitches bounds the switches of a fabric routed adaptively
@@ -491,6 +511,9 @@ func biasOf(rt *Routing, mode RouteMode, hops uint8) int32 {
 // the returned credits tell: a credit comes back a link latency after the
 // slot frees, so far congestion is seen late).
 func (s *sim) estimate(c int32) int32 {
+	if s.ad.cur {
+		return s.out[c].queue.n
+	}
 	return s.out[c].queue.n + s.bcap - s.availCredits(c)
 }
 
@@ -559,6 +582,9 @@ func (s *sim) routeAdaptive(node int32, pid int32) int32 {
 // (node) on, towards the switch target of its destination.
 func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 	a := s.ad
+	if a.anyQueueOnly {
+		a.cur = a.queueOnly[min(s.plan.Msgs[pk.msg].Job, 1)]
+	}
 	lane := int32(pk.lane)
 	if pk.phase == phaseValiant {
 		if a.groups[sw] != int32(pk.via) {
