@@ -227,8 +227,8 @@ func TestSmallMessageFatTree(t *testing.T) {
 // ping-pong's packets estimate ports from their output queues
 // (estimate=queue: credits in flight on a link no longer count; the
 // neighbour keeps the switches' estimate), Adaptive leaves the minimal
-// path at least 5 times less often (here 1–2 % of the packets instead of
-// 15–19 %), and its mean latency and latency QCD fall below Adaptive's
+// path at least 5 times less often (here 0.8–2 % of the packets instead
+// of 15–19 %), and its mean latency and latency QCD fall below Adaptive's
 // towards High bias's.
 func TestPhantomCongestion(t *testing.T) {
 	if testing.Short() {
