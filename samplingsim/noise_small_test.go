@@ -60,8 +60,14 @@ func TestRandomRate(t *testing.T) {
 	if cv := math.Sqrt(sq) / mean; math.Abs(cv-1) > 0.1 {
 		t.Errorf("coefficient of variation of the gaps %.3f, want 1 (exponential)", cv)
 	}
-	if _, err := BuildPlan(f, []JobSpec{{Workload: "random:gbps=-1", Hosts: allHosts(3)}}, 1); err == nil || !strings.Contains(err.Error(), "gbps=-1") {
-		t.Errorf("gbps=-1: %v", err)
+	for _, c := range []struct{ wl, want string }{
+		{"random:gbps=-1", "gbps=-1 must be a non-negative number"},
+		{"random:gbps=NaN", "gbps=NaN must be"},
+		{"random:gbps=1e-300", "gbps=1e-300: rank 0's message 1 would become ready after"},
+	} {
+		if _, err := BuildPlan(f, []JobSpec{{Workload: c.wl, Hosts: allHosts(3)}}, 1); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("%s: %v, want %q", c.wl, err, c.want)
+		}
 	}
 }
 

@@ -19,6 +19,10 @@ func init() {
 	})
 }
 
+// maxRandomStart bounds the ready times of paced random messages (ps, a
+// quarter of the Time range: about 27 days).
+const maxRandomStart = float64(math.MaxInt64 / 4)
+
 // buildRandom adds msgs messages per rank to random other ranks. With
 // gbps = 0 they are all ready at once, so every NIC sends back to back as
 // fast as the network lets it: a burst that saturates the fabric and is
@@ -57,6 +61,9 @@ func buildRandom(args *registry.Reader, b *JobBuilder) error {
 		t := 0.0
 		for k := range msgs {
 			t += -math.Log(1-r.Float64()) * mean
+			if t > maxRandomStart {
+				return errorf("gbps=%g: rank %d's message %d would become ready after %.3g s; give a higher rate or fewer messages", gbps, i, k+1, t/1e12)
+			}
 			b.plan.Msgs[first+i*msgs+k].Start += Time(t)
 		}
 	}
