@@ -7,14 +7,19 @@ package lft
 // The zero value is ready to use; a RouteBatch keeps its buffers between
 // calls and is not safe for concurrent use.
 type RouteBatch struct {
-	stride int     // room per route in the strided buffer
-	lanes  []lane  // per pair
-	hops   []int32 // per pair: links walked
-	active []int32 // pairs still walking
-	buf    []int32 // route i at buf[i*stride : i*stride+lanes[i].hops]
-	status []uint8 // per pair: RouteStatus
-	path   []int32 // the routes of the last Walk, in pair order
-	ends   []int32 // ends[i]: end of pair i's route in path
+	stride int      // room per route in the strided buffer
+	lanes  []lane   // per pair
+	hops   []int32  // per pair: links walked
+	active []int32  // pairs still walking
+	buf    []int32  // route i at buf[i*stride : i*stride+lanes[i].hops]
+	status []uint8  // per pair: RouteStatus
+	path   []int32  // the routes of the last Walk, in pair order
+	ends   []int32  // ends[i]: end of pair i's route in path
+	words  []uint64 // per pair: its entry route word (see entry.go)
+	first  []int32  // per pair: the link leaving its source
+	at     []int    // per pair: where its word is, or -1
+	order  []int32  // pairs by row of their word
+	cnt    []int32  // pairs per row
 }
 
 // lane is the state of one route of a batch.
@@ -35,6 +40,9 @@ const minStride = 8
 // adds 1 to load[l] for every link l of every route that does not fail.
 // Tables too large for the processor's caches are walked in rounds.
 func (b *RouteBatch) Walk(f *Fabric, src, dst []int32, load []int32) int {
+	if r := f.entryRoutes(); r != nil {
+		return b.walkEntry(f, r, src, dst, load)
+	}
 	path, ends := b.path[:0], b.ends[:0]
 	failed := 0
 	if f.tab.bytes() <= roundsAbove {

@@ -15,6 +15,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"sync"
 )
 
 // NodeKind says what a node is.
@@ -116,6 +117,9 @@ type Fabric struct {
 	// linkTablesUpTo), else nil; linkNext[l] is slotNext of link l.
 	linkTab  []int32
 	linkNext []int32
+	// entry holds the entry routes (see entry.go), compiled on first use.
+	entry     *entryRoutes
+	entryOnce sync.Once
 
 	names map[string]int32
 

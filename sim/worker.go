@@ -173,6 +173,8 @@ func (k *Walker) Level(lv patterns.Level, perm []int32) ([]int32, int) {
 				load[l] = 0
 			}
 		}
+	case 4*len(path) >= len(load): // clearing every counter costs less
+		clear(load)
 	default:
 		for _, l := range path {
 			load[l] = 0
