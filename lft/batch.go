@@ -20,6 +20,7 @@ type RouteBatch struct {
 	at     []int    // per pair: where its word is, or -1
 	order  []int32  // pairs by row of their word
 	cnt    []int32  // pairs per row
+	lw     [][8]uint16
 }
 
 // lane is the state of one route of a batch.

@@ -31,15 +31,21 @@ type entryRoutes struct {
 	linkEntry []int32
 	// rowBase[e] is the first slot of entry row e's switch.
 	rowBase []int32
-	// nextBase[slot] is the first slot of the switch the slot's link
-	// reaches, or -1 when it reaches a host.
-	nextBase []int32
-	rows     int // E
+	// out[slot] is the link of a slot, and nextBase[slot] the first slot
+	// of the switch the slot's link reaches; both have one more slot, the
+	// sentinel, that links reaching a host and the sentinel itself lead to.
+	out, nextBase []int32
+	rows          int // E
+	// links, when every link id fits 16 bits, holds each word's route as
+	// links: element 0 the number of links after the first, then those.
+	links [][8]uint16
 }
 
 // gatherByRowAbove is the number of route words from which a walk reads
 // them row by row. A variable for tests.
 var gatherByRowAbove = 1 << 22
+
+var useLinkWords = true
 
 // entryWordPositions is the most positions a route word holds.
 const entryWordPositions = 7
@@ -63,7 +69,7 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 	if H == 0 || S == 0 {
 		return nil
 	}
-	r := &entryRoutes{linkEntry: make([]int32, len(f.Links)), nextBase: make([]int32, len(f.outLinks))}
+	r := &entryRoutes{linkEntry: make([]int32, len(f.Links))}
 	rowOf := make([]int32, S)
 	for s := range rowOf {
 		rowOf[s] = -1
@@ -88,12 +94,18 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 			r.linkEntry[l] = rowOf[s]
 		}
 	}
+	// The slots, and one more: the sentinel slot, where the positions past
+	// a route's end lead.
+	sentinel := int32(len(f.outLinks))
+	r.out = append(append(make([]int32, 0, sentinel+1), f.outLinks...), 0)
+	r.nextBase = make([]int32, sentinel+1)
 	for slot, s := range f.slotNext {
-		r.nextBase[slot] = -1
+		r.nextBase[slot] = sentinel
 		if s >= 0 {
 			r.nextBase[slot] = f.swBase[s]
 		}
 	}
+	r.nextBase[sentinel] = sentinel
 	entrySwitch := make([]int32, r.rows)
 	for s, e := range rowOf {
 		if e >= 0 {
@@ -128,6 +140,28 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 		}()
 	}
 	wg.Wait()
+	if len(f.Links) < 1<<16 && useLinkWords {
+		r.links = make([][8]uint16, len(r.words))
+		for x, w := range r.words {
+			if w == 0 {
+				continue
+			}
+			slot := r.rowBase[(x/H)%r.rows]
+			lw := &r.links[x]
+			m := int(w & 0xff)
+			lw[0] = uint16(m)
+			for k := 1; ; k++ {
+				w >>= 8
+				slot += int32(w & 0xff)
+				lw[k] = uint16(f.outLinks[slot])
+				if k == m {
+					break
+				}
+				slot = r.nextBase[slot]
+			}
+		}
+		r.words = nil
+	}
 	return r
 }
 
@@ -201,6 +235,9 @@ func (b *RouteBatch) walkEntry(f *Fabric, r *entryRoutes, src, dst, load []int32
 	// Then the words: loads that depend on no other route. Words far
 	// beyond the caches are read row by row (a counting sort of the pairs
 	// by row), so that the reads of a row share its pages.
+	if r.links != nil {
+		return b.walkLinkWords(f, r, src, dst, load, at, first)
+	}
 	rows := len(r.words) / H
 	if len(r.words) >= gatherByRowAbove && n >= rows {
 		cnt := b.cnt[:0]
@@ -235,22 +272,106 @@ func (b *RouteBatch) walkEntry(f *Fabric, r *entryRoutes, src, dst, load []int32
 	}
 	path, ends := b.path[:0], b.ends[:0]
 	failed := 0
-	outLinks, nextBase, rowBase, linkEntry := f.outLinks, r.nextBase, r.rowBase, r.linkEntry
+	outLinks, nextBase, rowBase, linkEntry := r.out, r.nextBase, r.rowBase, r.linkEntry
 	for i, w := range words {
 		l := first[i]
 		switch {
 		case w != 0:
 			path = append(path, l)
-			slot := rowBase[linkEntry[l]]
-			for m := w & 0xff; ; {
-				w >>= 8
-				slot += int32(w & 0xff)
-				path = append(path, outLinks[slot])
-				if m--; m == 0 {
-					break
-				}
-				slot = nextBase[slot]
+			// All seven positions, those past the route's end included
+			// (they are 0 and lead to the sentinel slot): a walk without
+			// branches, whose routes overlap in the processor.
+			slot := rowBase[linkEntry[l]] + int32(w>>8&0xff)
+			l1 := outLinks[slot]
+			slot = nextBase[slot] + int32(w>>16&0xff)
+			l2 := outLinks[slot]
+			slot = nextBase[slot] + int32(w>>24&0xff)
+			l3 := outLinks[slot]
+			slot = nextBase[slot] + int32(w>>32&0xff)
+			l4 := outLinks[slot]
+			slot = nextBase[slot] + int32(w>>40&0xff)
+			l5 := outLinks[slot]
+			slot = nextBase[slot] + int32(w>>48&0xff)
+			l6 := outLinks[slot]
+			slot = nextBase[slot] + int32(w>>56)
+			j := len(path)
+			path = append(path, l, l1, l2, l3, l4, l5, l6, outLinks[slot])
+			path = path[:j+1+int(w&7)]
+		case l >= 0 && src[i] != dst[i]:
+			start := len(path)
+			var st RouteStatus
+			if path, st = f.AppendRoute(path, src[i], dst[i]); st != RouteOK {
+				path = path[:start]
+				failed++
 			}
+		case src[i] != dst[i]:
+			failed++
+		}
+		ends = append(ends, int32(len(path)))
+	}
+	if load != nil {
+		for _, l := range path {
+			load[l]++
+		}
+	}
+	b.path, b.ends = path, ends
+	return failed
+}
+
+func (b *RouteBatch) walkLinkWords(f *Fabric, r *entryRoutes, src, dst, load []int32, at []int, first []int32) int {
+	n := len(src)
+	if cap(b.lw) < n {
+		b.lw = make([][8]uint16, n)
+	}
+	lw := b.lw[:n]
+	H := len(f.hosts)
+	rows := len(r.links) / H
+	if len(r.links) >= gatherByRowAbove && n >= rows {
+		cnt := b.cnt[:0]
+		cnt = append(cnt, make([]int32, rows+1)...)
+		for _, x := range at {
+			if x >= 0 {
+				cnt[x/H+1]++
+			}
+		}
+		for j := 1; j <= rows; j++ {
+			cnt[j] += cnt[j-1]
+		}
+		order := b.order[:cnt[rows]]
+		for i, x := range at {
+			lw[i][0] = 0
+			if x >= 0 {
+				order[cnt[x/H]] = int32(i)
+				cnt[x/H]++
+			}
+		}
+		for _, i := range order {
+			lw[i] = r.links[at[i]]
+		}
+		b.cnt = cnt
+	} else {
+		for i, x := range at {
+			lw[i][0] = 0
+			if x >= 0 {
+				lw[i] = r.links[x]
+			}
+		}
+	}
+	path, ends := b.path[:0], b.ends[:0]
+	failed := 0
+	for i := range lw {
+		l := first[i]
+		e := &lw[i]
+		switch {
+		case e[0] != 0:
+			j := len(path)
+			if cap(path)-j < 8 {
+				path = append(path, make([]int32, 8)...)
+			}
+			p := path[j : j+8 : j+8]
+			p[0], p[1], p[2], p[3] = l, int32(e[1]), int32(e[2]), int32(e[3])
+			p[4], p[5], p[6], p[7] = int32(e[4]), int32(e[5]), int32(e[6]), int32(e[7])
+			path = path[:j+1+int(e[0]&7)]
 		case l >= 0 && src[i] != dst[i]:
 			start := len(path)
 			var st RouteStatus
