@@ -222,3 +222,40 @@ func walkBatch[T portEntry](f *Fabric, tab []T, b *RouteBatch, src, dst, load []
 	b.stride = max(2*stride, grow)
 	return false
 }
+
+// Congestion returns, for every pair of the last Walk, the largest
+// load[l] over the links l of its route (0 for a route without links),
+// in w[:0] or a new slice. Routes of up to 8 links, the most an entry
+// route has, take no branch: their 8 loads are masked.
+func (b *RouteBatch) Congestion(load, w []int32) []int32 {
+	path, ends := b.path, b.ends
+	if cap(path)-len(path) < 8 { // room for the last route's 8 loads
+		path = append(path, make([]int32, 8)...)[:len(path)]
+		b.path = path
+	}
+	clear(path[len(path) : len(path)+8]) // valid links, masked anyway
+	w = w[:0]
+	start := int32(0)
+	for _, end := range ends {
+		n := end - start
+		var m int32
+		if n <= 8 {
+			p := (*[8]int32)(path[start : start+8])
+			m = load[p[0]] & ((0 - n) >> 31) // all ones when 0 < n
+			m = max(m, load[p[1]]&((1-n)>>31))
+			m = max(m, load[p[2]]&((2-n)>>31))
+			m = max(m, load[p[3]]&((3-n)>>31))
+			m = max(m, load[p[4]]&((4-n)>>31))
+			m = max(m, load[p[5]]&((5-n)>>31))
+			m = max(m, load[p[6]]&((6-n)>>31))
+			m = max(m, load[p[7]]&((7-n)>>31))
+		} else {
+			for _, l := range path[start:end] {
+				m = max(m, load[l])
+			}
+		}
+		w = append(w, m)
+		start = end
+	}
+	return w
+}
