@@ -7,20 +7,24 @@ package lft
 // The zero value is ready to use; a RouteBatch keeps its buffers between
 // calls and is not safe for concurrent use.
 type RouteBatch struct {
-	stride int      // room per route in the strided buffer
-	lanes  []lane   // per pair
-	hops   []int32  // per pair: links walked
-	active []int32  // pairs still walking
-	buf    []int32  // route i at buf[i*stride : i*stride+lanes[i].hops]
-	status []uint8  // per pair: RouteStatus
-	path   []int32  // the routes of the last Walk, in pair order
-	ends   []int32  // ends[i]: end of pair i's route in path
-	words  []uint64 // per pair: its entry route word (see entry.go)
-	first  []int32  // per pair: the link leaving its source
-	at     []int    // per pair: where its word is, or -1
-	order  []int32  // pairs by row of their word
-	cnt    []int32  // pairs per row
-	lw     [][8]uint16
+	stride int     // room per route in the strided buffer
+	lanes  []lane  // per pair
+	hops   []int32 // per pair: links walked
+	active []int32 // pairs still walking
+	buf    []int32 // route i at buf[i*stride : i*stride+lanes[i].hops]
+	status []uint8 // per pair: RouteStatus
+	path   []int32 // the routes of the last Walk, in pair order
+	ends   []int32 // ends[i]: end of pair i's route in path
+	// entry route walks (see entry.go), per pair: where its entry is, its
+	// first link, and its entry; the pairs by row of their entry, and the
+	// pairs per row
+	at    []int
+	first []int32
+	words []uint64
+	links [][8]uint16
+	order []int32
+	cnt   []int32
+	row   []int32
 }
 
 // lane is the state of one route of a batch.
@@ -41,7 +45,7 @@ const minStride = 8
 // adds 1 to load[l] for every link l of every route that does not fail.
 // Tables too large for the processor's caches are walked in rounds.
 func (b *RouteBatch) Walk(f *Fabric, src, dst []int32, load []int32) int {
-	if r := f.entryRoutes(); r != nil {
+	if r := f.entry.Load(); r != nil {
 		return b.walkEntry(f, r, src, dst, load)
 	}
 	path, ends := b.path[:0], b.ends[:0]

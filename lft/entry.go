@@ -6,167 +6,190 @@ import (
 )
 
 // Entry routes. A route leaves its source host over one link and then
-// follows switch tables; on a large fabric each of those table reads is a
-// cache miss of its own, one after the other, since every hop needs the
-// previous one's result. But the route from the switch a host's link
-// reaches (its entry switch) depends only on that switch, the destination
-// and the LID offset: so the walk keeps, for every entry switch and
-// destination, the out-link positions of the whole route from there,
-// packed in one 64-bit word. A route then costs one load of a word that
-// does not depend on any other route (the loads of a level's routes
-// overlap), and its hops follow from small arrays that stay in the cache.
-// On fat trees, where only leaves are entry switches, the words take
-// 8·leaves·hosts bytes: 2.7 times the port tables.
+// follows switch tables; on a large fabric each table read is a cache miss
+// of its own, one after the other, since every hop needs the previous
+// one's result. But the route from the switch a host's link reaches (its
+// entry switch) depends only on that switch, the destination and the LID
+// offset. So a fabric that is about to walk many routes (PrepareWalks)
+// keeps, for every entry switch and destination, the whole route from
+// there in one word. A route then costs one load that depends on no other
+// route (the loads of a level's routes overlap) and a few reads of small
+// arrays that stay in the caches; the words are decoded without branches.
+//
+// Two kinds of word: with fewer than 65 536 links, 16 bytes holding the
+// links themselves ([8]uint16: the number of links after the host's, then
+// those links); else 8 bytes holding the out-link positions (uint64: the
+// number n of positions in the low byte, then the n positions), each next
+// slot found from the previous one. On fat trees, where only leaves are
+// entry switches, the words take 16·leaves·hosts or 8·leaves·hosts bytes:
+// 5.3 or 2.7 times the port tables of a 3-level tree.
 
-// entryRoutes holds the entry routes of a fabric.
+// entryRoutes holds the entry routes of a fabric. Exactly one of links
+// and words is non-nil; entry x = (k*rows+e)*H+d is the route of entry
+// switch row e towards host d at LID offset k. A zero entry means the walk
+// must use the tables: the route fails, passes through another host, has
+// more than entryPositions positions, or (words) a position above 254.
 type entryRoutes struct {
-	// words[(k*E+e)*H+d] is the route word of entry switch row e towards
-	// host d at LID offset k: its low byte is the number n of positions
-	// (1 … 7), then the n positions, from the entry switch on. A word of 0
-	// means the walk must use the tables (a failing route, a route through
-	// another host, a longer route, or a position above 254).
+	links [][8]uint16
 	words []uint64
+	rows  int // entry switches
 	// linkEntry[l] is the row of the switch link l reaches, if it is an
 	// entry switch, else -1.
 	linkEntry []int32
 	// rowBase[e] is the first slot of entry row e's switch.
 	rowBase []int32
-	// out[slot] is the link of a slot, and nextBase[slot] the first slot
-	// of the switch the slot's link reaches; both have one more slot, the
-	// sentinel, that links reaching a host and the sentinel itself lead to.
-	out, nextBase []int32
-	rows          int // E
-	// links, when every link id fits 16 bits, holds each word's route as
-	// links: element 0 the number of links after the first, then those.
-	links [][8]uint16
+	// slots[slot] holds the link of a slot and the first slot of the
+	// switch the link reaches, side by side (one cache line a hop); it has
+	// one more slot, the sentinel, that links reaching a host and the
+	// sentinel itself lead to (the positions past a route's end are 0: they
+	// stay on the sentinel).
+	slots []entrySlot
 }
 
-// gatherByRowAbove is the number of route words from which a walk reads
-// them row by row. A variable for tests.
-var gatherByRowAbove = 1 << 22
+// entrySlot is a slot of an entry route walk: its link, and the first slot
+// of the switch the link reaches.
+type entrySlot struct{ link, next int32 }
 
-var useLinkWords = true
+// entryPositions is the most switches a route from its entry switch
+// crosses for its word to hold it (a 3-level fat tree's routes cross 5).
+const entryPositions = 7
 
-// entryWordPositions is the most positions a route word holds.
-const entryWordPositions = 7
+// Sizes deciding the walk, variables for tests: entryRoutesUpTo is the
+// memory (bytes) up to which a fabric compiles entry routes; linkWordsBelow
+// the number of links below which its words hold links; gatherByRowAbove
+// the number of entries from which a walk reads them row by row.
+var (
+	entryRoutesUpTo  = 512 << 20
+	linkWordsBelow   = 1 << 16
+	gatherByRowAbove = 1 << 22
+)
 
-// entryRoutesUpTo is the memory (bytes) up to which a fabric compiles its
-// entry routes; beyond it walks read the switch tables hop by hop. A
-// variable for tests.
-var entryRoutesUpTo = 1 << 30
-
-// entryRoutes returns the fabric's entry routes, compiled on first use, or
-// nil when they would take more than entryRoutesUpTo.
-func (f *Fabric) entryRoutes() *entryRoutes {
-	f.entryOnce.Do(func() { f.entry = f.compileEntryRoutes() })
-	return f.entry
+// PrepareWalks tells the fabric that about routes routes are going to be
+// walked (RouteBatch.Walk). If that pays for compiling its entry routes
+// (they cost about as much as walking a quarter of their entries by the
+// tables) and they fit in 512 MiB, the fabric compiles them, once, on
+// several goroutines; walks after it use them. It reports whether walks
+// use entry routes. Safe for concurrent use; the routes walked are the
+// same either way.
+func (f *Fabric) PrepareWalks(routes int64) bool {
+	if f.entry.Load() != nil {
+		return true
+	}
+	n, _ := f.entryEntries()
+	if n == 0 || routes < int64(n)/4 {
+		return false
+	}
+	f.entryOnce.Do(func() { f.entry.Store(f.compileEntryRoutes()) })
+	return f.entry.Load() != nil
 }
 
-// compileEntryRoutes builds the route words, the rows of several entry
-// switches at once.
+// entryEntries returns the number of entries of the fabric's entry routes
+// and the bytes of one, or 0 when they would take more than
+// entryRoutesUpTo.
+func (f *Fabric) entryEntries() (n, size int) {
+	rows := 0
+	seen := make([]bool, len(f.switches))
+	for _, v := range f.hosts {
+		for _, l := range f.outLinks[f.outStart[v]:f.outStart[v+1]] {
+			if s := f.slotNext[f.linkSlot[l]]; s >= 0 && !seen[s] {
+				seen[s] = true
+				rows++
+			}
+		}
+	}
+	n = f.tab.offsets(len(f.switches)*len(f.hosts)) * rows * len(f.hosts)
+	size = 8
+	if len(f.Links) < linkWordsBelow {
+		size = 16
+	}
+	if n*size > entryRoutesUpTo {
+		return 0, size
+	}
+	return n, size
+}
+
+// compileEntryRoutes builds the entry routes, the rows of several entry
+// switches at once, or returns nil when they are too large.
 func (f *Fabric) compileEntryRoutes() *entryRoutes {
-	H, S := len(f.hosts), len(f.switches)
-	if H == 0 || S == 0 {
+	n, size := f.entryEntries()
+	if n == 0 {
 		return nil
 	}
+	H, S := len(f.hosts), len(f.switches)
 	r := &entryRoutes{linkEntry: make([]int32, len(f.Links))}
 	rowOf := make([]int32, S)
 	for s := range rowOf {
 		rowOf[s] = -1
 	}
-	for h := range f.hosts {
-		v := f.hosts[h]
+	var entrySwitch []int32
+	for _, v := range f.hosts {
 		for _, l := range f.outLinks[f.outStart[v]:f.outStart[v+1]] {
 			if s := f.slotNext[f.linkSlot[l]]; s >= 0 && rowOf[s] < 0 {
 				rowOf[s] = int32(len(r.rowBase))
 				r.rowBase = append(r.rowBase, f.swBase[s])
+				entrySwitch = append(entrySwitch, s)
 			}
 		}
 	}
 	r.rows = len(r.rowBase)
-	offsets := f.tab.offsets(S * H)
-	if n := offsets * r.rows * H; n == 0 || 8*n > entryRoutesUpTo {
-		return nil
-	}
 	for l := range f.Links {
 		r.linkEntry[l] = -1
 		if s := f.slotNext[f.linkSlot[l]]; s >= 0 {
 			r.linkEntry[l] = rowOf[s]
 		}
 	}
-	// The slots, and one more: the sentinel slot, where the positions past
-	// a route's end lead.
 	sentinel := int32(len(f.outLinks))
-	r.out = append(append(make([]int32, 0, sentinel+1), f.outLinks...), 0)
-	r.nextBase = make([]int32, sentinel+1)
+	r.slots = make([]entrySlot, sentinel+1)
 	for slot, s := range f.slotNext {
-		r.nextBase[slot] = sentinel
+		r.slots[slot] = entrySlot{f.outLinks[slot], sentinel}
 		if s >= 0 {
-			r.nextBase[slot] = f.swBase[s]
+			r.slots[slot].next = f.swBase[s]
 		}
 	}
-	r.nextBase[sentinel] = sentinel
-	entrySwitch := make([]int32, r.rows)
-	for s, e := range rowOf {
-		if e >= 0 {
-			entrySwitch[e] = int32(s)
-		}
+	r.slots[sentinel] = entrySlot{0, sentinel}
+	if size == 16 {
+		r.links = hugeSlice[[8]uint16](n, r)
+	} else {
+		r.words = hugeSlice[uint64](n, r)
 	}
-	r.words = hugeWords(offsets * r.rows * H)
-	jobs := offsets * r.rows
-	var next sync.Mutex
+	jobs := n / H // one per LID offset and entry switch
+	var mu sync.Mutex
 	job := 0
 	var wg sync.WaitGroup
 	for range min(runtime.GOMAXPROCS(0), jobs) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			row := make([]uint64, H)
 			for {
-				next.Lock()
+				mu.Lock()
 				j := job
 				job++
-				next.Unlock()
+				mu.Unlock()
 				if j >= jobs {
 					return
 				}
 				k, e := j/r.rows, j%r.rows
-				row := r.words[j*H : (j+1)*H]
+				if r.words != nil {
+					row = r.words[j*H : (j+1)*H]
+				}
 				if f.tab.narrow != nil {
 					fillEntryRow(f, f.tab.narrow, k*S*H, entrySwitch[e], row)
 				} else {
 					fillEntryRow(f, f.tab.wide, k*S*H, entrySwitch[e], row)
 				}
+				if r.links != nil {
+					r.fillLinkRow(r.rowBase[e], row, r.links[j*H:(j+1)*H])
+				}
 			}
 		}()
 	}
 	wg.Wait()
-	if len(f.Links) < 1<<16 && useLinkWords {
-		r.links = make([][8]uint16, len(r.words))
-		for x, w := range r.words {
-			if w == 0 {
-				continue
-			}
-			slot := r.rowBase[(x/H)%r.rows]
-			lw := &r.links[x]
-			m := int(w & 0xff)
-			lw[0] = uint16(m)
-			for k := 1; ; k++ {
-				w >>= 8
-				slot += int32(w & 0xff)
-				lw[k] = uint16(f.outLinks[slot])
-				if k == m {
-					break
-				}
-				slot = r.nextBase[slot]
-			}
-		}
-		r.words = nil
-	}
 	return r
 }
 
-// fillEntryRow sets the route words from switch index s towards every host
-// over the tables of offset off (see entryRoutes.words).
+// fillEntryRow sets the position words from switch index s towards every
+// host over the tables of offset off (see entryRoutes).
 func fillEntryRow[T portEntry](f *Fabric, tab []T, off int, s int32, row []uint64) {
 	H := len(f.hosts)
 	for d := range row {
@@ -174,7 +197,7 @@ func fillEntryRow[T portEntry](f *Fabric, tab []T, off int, s int32, row []uint6
 		at := s
 		for {
 			p := tab[off+int(at)*H+d]
-			if p == noPort[T]() || p >= 255 || n == entryWordPositions {
+			if p == noPort[T]() || p >= 255 || n == entryPositions {
 				word, n = 0, 0
 				break
 			}
@@ -194,201 +217,189 @@ func fillEntryRow[T portEntry](f *Fabric, tab []T, off int, s int32, row []uint6
 	}
 }
 
-// walkEntry is RouteBatch.Walk over entry routes: it appends the routes of
-// the pairs to the batch's path and ends, walking the few whose word is 0
-// through the tables, and returns the number of failed routes.
-func (b *RouteBatch) walkEntry(f *Fabric, r *entryRoutes, src, dst, load []int32) int {
-	n := len(src)
-	if cap(b.words) < n {
-		b.words = make([]uint64, n)
-		b.first = make([]int32, n)
+// fillLinkRow turns the position words of an entry switch whose first slot
+// is base into link words.
+func (r *entryRoutes) fillLinkRow(base int32, words []uint64, links [][8]uint16) {
+	for d, w := range words {
+		links[d] = [8]uint16{}
+		if w == 0 {
+			continue
+		}
+		m := int(w & 0xff)
+		links[d][0] = uint16(m)
+		slot := base
+		for k := 1; k <= m; k++ {
+			w >>= 8
+			slot += int32(w & 0xff)
+			links[d][k] = uint16(r.slots[slot].link)
+			slot = r.slots[slot].next
+		}
 	}
-	words, first := b.words[:n], b.first[:n]
+}
+
+// walkEntry is RouteBatch.Walk over entry routes: it sets the batch's path
+// and ends to the routes of the pairs, walking those whose entry is zero
+// through the tables, adds them to load (if not nil) and returns the
+// number of failed routes.
+func (b *RouteBatch) walkEntry(f *Fabric, r *entryRoutes, src, dst, load []int32) int {
+	n, H := len(src), len(f.hosts)
 	if cap(b.at) < n {
 		b.at = make([]int, n)
+		b.first = make([]int32, n)
 		b.order = make([]int32, n)
 	}
-	at := b.at[:n]
-	H := len(f.hosts)
-	// Where every pair's word is.
+	at, first := b.at[:n], b.first[:n]
+	// Where each pair's entry is (-1: none), and its first link.
 	for i := range src {
 		s, d := src[i], dst[i]
-		at[i], first[i] = -1, -1
-		if s == d {
-			continue
+		x, l := -1, int32(-1)
+		if s != d {
+			if l = f.hostLink(s, d); l >= 0 {
+				if e := r.linkEntry[l]; e >= 0 {
+					k := 0
+					if f.spreadMask != nil {
+						k = int(s & f.spreadMask[d])
+					}
+					x = (k*r.rows+int(e))*H + int(d)
+				}
+			}
 		}
-		l := f.hostLink(s, d)
-		first[i] = l
-		if l < 0 {
-			continue
-		}
-		e := r.linkEntry[l]
-		if e < 0 {
-			continue
-		}
-		k := 0
-		if f.spreadMask != nil {
-			k = int(s & f.spreadMask[d])
-		}
-		at[i] = (k*r.rows+int(e))*H + int(d)
+		at[i], first[i] = x, l
 	}
-	// Then the words: loads that depend on no other route. Words far
-	// beyond the caches are read row by row (a counting sort of the pairs
-	// by row), so that the reads of a row share its pages.
+	var failed int
 	if r.links != nil {
-		return b.walkLinkWords(f, r, src, dst, load, at, first)
-	}
-	rows := len(r.words) / H
-	if len(r.words) >= gatherByRowAbove && n >= rows {
-		cnt := b.cnt[:0]
-		cnt = append(cnt, make([]int32, rows+1)...)
-		for _, x := range at {
-			if x >= 0 {
-				cnt[x/H+1]++
-			}
+		if cap(b.links) < n {
+			b.links = make([][8]uint16, n)
 		}
-		for j := 1; j <= rows; j++ {
-			cnt[j] += cnt[j-1]
-		}
-		order := b.order[:cnt[rows]]
-		for i, x := range at {
-			words[i] = 0
-			if x >= 0 {
-				order[cnt[x/H]] = int32(i)
-				cnt[x/H]++
-			}
-		}
-		for _, i := range order {
-			words[i] = r.words[at[i]]
-		}
-		b.cnt = cnt
+		entries := b.links[:n]
+		gather(b, r.links, entries, H)
+		failed = b.decodeLinks(f, entries, src, dst)
 	} else {
-		for i, x := range at {
-			words[i] = 0
-			if x >= 0 {
-				words[i] = r.words[x]
-			}
+		if cap(b.words) < n {
+			b.words = make([]uint64, n)
 		}
-	}
-	path, ends := b.path[:0], b.ends[:0]
-	failed := 0
-	outLinks, nextBase, rowBase, linkEntry := r.out, r.nextBase, r.rowBase, r.linkEntry
-	for i, w := range words {
-		l := first[i]
-		switch {
-		case w != 0:
-			path = append(path, l)
-			// All seven positions, those past the route's end included
-			// (they are 0 and lead to the sentinel slot): a walk without
-			// branches, whose routes overlap in the processor.
-			slot := rowBase[linkEntry[l]] + int32(w>>8&0xff)
-			l1 := outLinks[slot]
-			slot = nextBase[slot] + int32(w>>16&0xff)
-			l2 := outLinks[slot]
-			slot = nextBase[slot] + int32(w>>24&0xff)
-			l3 := outLinks[slot]
-			slot = nextBase[slot] + int32(w>>32&0xff)
-			l4 := outLinks[slot]
-			slot = nextBase[slot] + int32(w>>40&0xff)
-			l5 := outLinks[slot]
-			slot = nextBase[slot] + int32(w>>48&0xff)
-			l6 := outLinks[slot]
-			slot = nextBase[slot] + int32(w>>56)
-			j := len(path)
-			path = append(path, l, l1, l2, l3, l4, l5, l6, outLinks[slot])
-			path = path[:j+1+int(w&7)]
-		case l >= 0 && src[i] != dst[i]:
-			start := len(path)
-			var st RouteStatus
-			if path, st = f.AppendRoute(path, src[i], dst[i]); st != RouteOK {
-				path = path[:start]
-				failed++
-			}
-		case src[i] != dst[i]:
-			failed++
-		}
-		ends = append(ends, int32(len(path)))
+		entries := b.words[:n]
+		gather(b, r.words, entries, H)
+		failed = b.decodeWords(f, r, entries, src, dst)
 	}
 	if load != nil {
-		for _, l := range path {
+		for _, l := range b.path {
 			load[l]++
 		}
+	}
+	return failed
+}
+
+// gather reads the entries of the pairs (b.at) from table into entries:
+// loads that depend on no other route, in a loop of their own so that
+// they overlap. Tables far beyond the caches are read row by row (a
+// counting sort of the pairs by row), so that the reads of a row share its
+// pages.
+func gather[T any](b *RouteBatch, table, entries []T, H int) {
+	at := b.at[:len(entries)]
+	var zero T
+	rows := len(table) / H
+	if len(table) < gatherByRowAbove || len(entries) < rows {
+		for i, x := range at {
+			entries[i] = zero
+			if x >= 0 {
+				entries[i] = table[x]
+			}
+		}
+		return
+	}
+	cnt := append(b.cnt[:0], make([]int32, rows+1)...)
+	row := append(b.row[:0], make([]int32, len(at))...)
+	for i, x := range at {
+		if x >= 0 {
+			row[i] = int32(x / H)
+			cnt[row[i]+1]++
+		}
+	}
+	for j := 1; j <= rows; j++ {
+		cnt[j] += cnt[j-1]
+	}
+	order := b.order[:cnt[rows]]
+	for i, x := range at {
+		entries[i] = zero
+		if x >= 0 {
+			order[cnt[row[i]]] = int32(i)
+			cnt[row[i]]++
+		}
+	}
+	for _, i := range order {
+		entries[i] = table[at[i]]
+	}
+	b.row = row
+	b.cnt = cnt
+}
+
+// decodeLinks sets the batch's path and ends from link words: each word is
+// copied whole (8 links, those past the route's end overwritten by the
+// next route).
+func (b *RouteBatch) decodeLinks(f *Fabric, entries [][8]uint16, src, dst []int32) int {
+	path, ends, first := b.path[:0], b.ends[:0], b.first[:len(entries)]
+	failed := 0
+	for i := range entries {
+		e, l := &entries[i], first[i]
+		switch {
+		case e[0] != 0:
+			j := len(path)
+			path = append(path, l, int32(e[1]), int32(e[2]), int32(e[3]),
+				int32(e[4]), int32(e[5]), int32(e[6]), int32(e[7]))
+			path = path[:j+1+int(e[0]&7)]
+		case src[i] != dst[i]:
+			path, failed = b.walkTables(f, path, src[i], dst[i], failed)
+		}
+		ends = append(ends, int32(len(path)))
 	}
 	b.path, b.ends = path, ends
 	return failed
 }
 
-func (b *RouteBatch) walkLinkWords(f *Fabric, r *entryRoutes, src, dst, load []int32, at []int, first []int32) int {
-	n := len(src)
-	if cap(b.lw) < n {
-		b.lw = make([][8]uint16, n)
-	}
-	lw := b.lw[:n]
-	H := len(f.hosts)
-	rows := len(r.links) / H
-	if len(r.links) >= gatherByRowAbove && n >= rows {
-		cnt := b.cnt[:0]
-		cnt = append(cnt, make([]int32, rows+1)...)
-		for _, x := range at {
-			if x >= 0 {
-				cnt[x/H+1]++
-			}
-		}
-		for j := 1; j <= rows; j++ {
-			cnt[j] += cnt[j-1]
-		}
-		order := b.order[:cnt[rows]]
-		for i, x := range at {
-			lw[i][0] = 0
-			if x >= 0 {
-				order[cnt[x/H]] = int32(i)
-				cnt[x/H]++
-			}
-		}
-		for _, i := range order {
-			lw[i] = r.links[at[i]]
-		}
-		b.cnt = cnt
-	} else {
-		for i, x := range at {
-			lw[i][0] = 0
-			if x >= 0 {
-				lw[i] = r.links[x]
-			}
-		}
-	}
-	path, ends := b.path[:0], b.ends[:0]
+// decodeWords sets the batch's path and ends from position words: all
+// seven positions are followed, those past the route's end to the
+// sentinel slot, without a branch.
+func (b *RouteBatch) decodeWords(f *Fabric, r *entryRoutes, entries []uint64, src, dst []int32) int {
+	path, ends, first := b.path[:0], b.ends[:0], b.first[:len(entries)]
 	failed := 0
-	for i := range lw {
+	slots, rowBase, linkEntry := r.slots, r.rowBase, r.linkEntry
+	for i, w := range entries {
 		l := first[i]
-		e := &lw[i]
 		switch {
-		case e[0] != 0:
+		case w != 0:
+			sl := &slots[rowBase[linkEntry[l]]+int32(w>>8&0xff)]
+			l1 := sl.link
+			sl = &slots[sl.next+int32(w>>16&0xff)]
+			l2 := sl.link
+			sl = &slots[sl.next+int32(w>>24&0xff)]
+			l3 := sl.link
+			sl = &slots[sl.next+int32(w>>32&0xff)]
+			l4 := sl.link
+			sl = &slots[sl.next+int32(w>>40&0xff)]
+			l5 := sl.link
+			sl = &slots[sl.next+int32(w>>48&0xff)]
+			l6 := sl.link
+			sl = &slots[sl.next+int32(w>>56)]
 			j := len(path)
-			if cap(path)-j < 8 {
-				path = append(path, make([]int32, 8)...)
-			}
-			p := path[j : j+8 : j+8]
-			p[0], p[1], p[2], p[3] = l, int32(e[1]), int32(e[2]), int32(e[3])
-			p[4], p[5], p[6], p[7] = int32(e[4]), int32(e[5]), int32(e[6]), int32(e[7])
-			path = path[:j+1+int(e[0]&7)]
-		case l >= 0 && src[i] != dst[i]:
-			start := len(path)
-			var st RouteStatus
-			if path, st = f.AppendRoute(path, src[i], dst[i]); st != RouteOK {
-				path = path[:start]
-				failed++
-			}
+			path = append(path, l, l1, l2, l3, l4, l5, l6, sl.link)
+			path = path[:j+1+int(w&7)]
 		case src[i] != dst[i]:
-			failed++
+			path, failed = b.walkTables(f, path, src[i], dst[i], failed)
 		}
 		ends = append(ends, int32(len(path)))
 	}
-	if load != nil {
-		for _, l := range path {
-			load[l]++
-		}
-	}
 	b.path, b.ends = path, ends
 	return failed
+}
+
+// walkTables appends the route of a pair without an entry, walked through
+// the tables, and counts it in failed if it fails (appending nothing).
+func (b *RouteBatch) walkTables(f *Fabric, path []int32, src, dst int32, failed int) ([]int32, int) {
+	start := len(path)
+	path, st := f.AppendRoute(path, src, dst)
+	if st != RouteOK {
+		return path[:start], failed + 1
+	}
+	return path, failed
 }

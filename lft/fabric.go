@@ -16,6 +16,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"sync"
+	"sync/atomic"
 )
 
 // NodeKind says what a node is.
@@ -117,8 +118,9 @@ type Fabric struct {
 	// linkTablesUpTo), else nil; linkNext[l] is slotNext of link l.
 	linkTab  []int32
 	linkNext []int32
-	// entry holds the entry routes (see entry.go), compiled on first use.
-	entry     *entryRoutes
+	// entry holds the entry routes (see entry.go) once PrepareWalks
+	// compiled them.
+	entry     atomic.Pointer[entryRoutes]
 	entryOnce sync.Once
 
 	names map[string]int32

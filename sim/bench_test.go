@@ -38,8 +38,7 @@ func benchRuns(b *testing.B, spec, pattern, metric string, level int) {
 		b.Fatal(err)
 	}
 	w := s.newWorker(make([]float64, b.N))
-	var warm lft.RouteBatch // compiles what the walk compiles on first use
-	warm.Walk(f, []int32{0}, []int32{1}, nil)
+	s.prepareWalks(b.N) // as Run does for b.N runs
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	b.ResetTimer()
