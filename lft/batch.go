@@ -16,15 +16,11 @@ type RouteBatch struct {
 	path   []int32 // the routes of the last Walk, in pair order
 	ends   []int32 // ends[i]: end of pair i's route in path
 	// entry route walks (see entry.go), per pair: where its entry is, its
-	// first link, and its entry; the pairs by row of their entry, and the
-	// pairs per row
+	// first link, and its entry
 	at    []int
 	first []int32
 	words []uint64
 	links [][8]uint16
-	order []int32
-	cnt   []int32
-	row   []int32
 }
 
 // lane is the state of one route of a batch.

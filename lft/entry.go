@@ -56,12 +56,10 @@ const entryPositions = 7
 
 // Sizes deciding the walk, variables for tests: entryRoutesUpTo is the
 // memory (bytes) up to which a fabric compiles entry routes; linkWordsBelow
-// the number of links below which its words hold links; gatherByRowAbove
-// the number of entries from which a walk reads them row by row.
+// the number of links below which its words hold links.
 var (
-	entryRoutesUpTo  = 512 << 20
-	linkWordsBelow   = 1 << 16
-	gatherByRowAbove = 1 << 22
+	entryRoutesUpTo = 512 << 20
+	linkWordsBelow  = 1 << 16
 )
 
 // PrepareWalks tells the fabric that about routes routes are going to be
@@ -246,7 +244,6 @@ func (b *RouteBatch) walkEntry(f *Fabric, r *entryRoutes, src, dst, load []int32
 	if cap(b.at) < n {
 		b.at = make([]int, n)
 		b.first = make([]int32, n)
-		b.order = make([]int32, n)
 	}
 	at, first := b.at[:n], b.first[:n]
 	// Where each pair's entry is (-1: none), and its first link.
@@ -272,14 +269,14 @@ func (b *RouteBatch) walkEntry(f *Fabric, r *entryRoutes, src, dst, load []int32
 			b.links = make([][8]uint16, n)
 		}
 		entries := b.links[:n]
-		gather(b, r.links, entries, H)
+		gather(b, r.links, entries)
 		failed = b.decodeLinks(f, entries, src, dst)
 	} else {
 		if cap(b.words) < n {
 			b.words = make([]uint64, n)
 		}
 		entries := b.words[:n]
-		gather(b, r.words, entries, H)
+		gather(b, r.words, entries)
 		failed = b.decodeWords(f, r, entries, src, dst)
 	}
 	if load != nil {
@@ -292,46 +289,16 @@ func (b *RouteBatch) walkEntry(f *Fabric, r *entryRoutes, src, dst, load []int32
 
 // gather reads the entries of the pairs (b.at) from table into entries:
 // loads that depend on no other route, in a loop of their own so that
-// they overlap. Tables far beyond the caches are read row by row (a
-// counting sort of the pairs by row), so that the reads of a row share its
-// pages.
-func gather[T any](b *RouteBatch, table, entries []T, H int) {
-	at := b.at[:len(entries)]
+// they overlap. (Reading them row by row, after a counting sort of the
+// pairs, was faster only without huge pages.)
+func gather[T any](b *RouteBatch, table, entries []T) {
 	var zero T
-	rows := len(table) / H
-	if len(table) < gatherByRowAbove || len(entries) < rows {
-		for i, x := range at {
-			entries[i] = zero
-			if x >= 0 {
-				entries[i] = table[x]
-			}
-		}
-		return
-	}
-	cnt := append(b.cnt[:0], make([]int32, rows+1)...)
-	row := append(b.row[:0], make([]int32, len(at))...)
-	for i, x := range at {
-		if x >= 0 {
-			row[i] = int32(x / H)
-			cnt[row[i]+1]++
-		}
-	}
-	for j := 1; j <= rows; j++ {
-		cnt[j] += cnt[j-1]
-	}
-	order := b.order[:cnt[rows]]
-	for i, x := range at {
+	for i, x := range b.at[:len(entries)] {
 		entries[i] = zero
 		if x >= 0 {
-			order[cnt[row[i]]] = int32(i)
-			cnt[row[i]]++
+			entries[i] = table[x]
 		}
 	}
-	for _, i := range order {
-		entries[i] = table[at[i]]
-	}
-	b.row = row
-	b.cnt = cnt
 }
 
 // decodeLinks sets the batch's path and ends from link words: each word is
