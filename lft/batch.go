@@ -17,7 +17,7 @@ type RouteBatch struct {
 	ends   []int32 // ends[i]: end of pair i's route in path
 	// entry route walks (see entry.go), per pair: where its entry is, its
 	// first link, and its entry
-	at    []int
+	at    []int32
 	first []int32
 	words []uint64
 	links [][8]uint16

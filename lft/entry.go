@@ -36,6 +36,10 @@ type entryRoutes struct {
 	// linkEntry[l] is the row of the switch link l reaches, if it is an
 	// entry switch, else -1.
 	linkEntry []int32
+	// hostAt[h] is where the entries of host h's entry switch start, or
+	// -1 when its link does not reach one; nil unless every host has one
+	// link and there is no LMC spread.
+	hostAt []int32
 	// rowBase[e] is the first slot of entry row e's switch.
 	rowBase []int32
 	// slots[slot] holds the link of a slot and the first slot of the
@@ -100,7 +104,7 @@ func (f *Fabric) entryEntries() (n, size int) {
 	if len(f.Links) < linkWordsBelow {
 		size = 16
 	}
-	if n*size > entryRoutesUpTo {
+	if n*size > entryRoutesUpTo || n >= 1<<31 { // entries are indexed by int32
 		return 0, size
 	}
 	return n, size
@@ -134,6 +138,15 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 		r.linkEntry[l] = -1
 		if s := f.slotNext[f.linkSlot[l]]; s >= 0 {
 			r.linkEntry[l] = rowOf[s]
+		}
+	}
+	if f.hostUniform && f.spreadMask == nil {
+		r.hostAt = make([]int32, H)
+		for h, l := range f.hostTab {
+			r.hostAt[h] = -1
+			if l >= 0 && r.linkEntry[l] >= 0 {
+				r.hostAt[h] = r.linkEntry[l] * int32(H)
+			}
 		}
 	}
 	sentinel := int32(len(f.outLinks))
@@ -242,26 +255,38 @@ func (r *entryRoutes) fillLinkRow(base int32, words []uint64, links [][8]uint16)
 func (b *RouteBatch) walkEntry(f *Fabric, r *entryRoutes, src, dst, load []int32) int {
 	n, H := len(src), len(f.hosts)
 	if cap(b.at) < n {
-		b.at = make([]int, n)
+		b.at = make([]int32, n)
 		b.first = make([]int32, n)
 	}
 	at, first := b.at[:n], b.first[:n]
 	// Where each pair's entry is (-1: none), and its first link.
-	for i := range src {
-		s, d := src[i], dst[i]
-		x, l := -1, int32(-1)
-		if s != d {
-			if l = f.hostLink(s, d); l >= 0 {
-				if e := r.linkEntry[l]; e >= 0 {
-					k := 0
-					if f.spreadMask != nil {
-						k = int(s & f.spreadMask[d])
+	if r.hostAt != nil { // hosts of one link each, no LMC spread
+		hostTab, hostAt := f.hostTab, r.hostAt
+		for i := range src {
+			s, d := src[i], dst[i]
+			x := hostAt[s] + d
+			if s == d || hostAt[s] < 0 {
+				x = -1
+			}
+			at[i], first[i] = x, hostTab[s]
+		}
+	} else {
+		for i := range src {
+			s, d := src[i], dst[i]
+			x, l := int32(-1), int32(-1)
+			if s != d {
+				if l = f.hostLink(s, d); l >= 0 {
+					if e := r.linkEntry[l]; e >= 0 {
+						k := int32(0)
+						if f.spreadMask != nil {
+							k = s & f.spreadMask[d]
+						}
+						x = (k*int32(r.rows)+e)*int32(H) + d
 					}
-					x = (k*r.rows+int(e))*H + int(d)
 				}
 			}
+			at[i], first[i] = x, l
 		}
-		at[i], first[i] = x, l
 	}
 	var failed int
 	if r.links != nil {
