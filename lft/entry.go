@@ -163,7 +163,12 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 	} else {
 		r.words = hugeSlice[uint64](n, r)
 	}
-	jobs := n / H // one per LID offset and entry switch
+	// One job per LID offset and block of destinations: within a block the
+	// table lines of every switch stay in the cache from one destination to
+	// the next.
+	blocks := (H + entryBlock - 1) / entryBlock
+	offsets := n / (r.rows * H)
+	jobs := offsets * blocks
 	var mu sync.Mutex
 	job := 0
 	var wg sync.WaitGroup
@@ -171,7 +176,7 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			row := make([]uint64, H)
+			c := &suffixes{memo: make([]uint64, S), words: make([]uint64, r.rows)}
 			for {
 				mu.Lock()
 				j := job
@@ -180,17 +185,21 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 				if j >= jobs {
 					return
 				}
-				k, e := j/r.rows, j%r.rows
-				if r.words != nil {
-					row = r.words[j*H : (j+1)*H]
-				}
-				if f.tab.narrow != nil {
-					fillEntryRow(f, f.tab.narrow, k*S*H, entrySwitch[e], row)
-				} else {
-					fillEntryRow(f, f.tab.wide, k*S*H, entrySwitch[e], row)
-				}
-				if r.links != nil {
-					r.fillLinkRow(r.rowBase[e], row, r.links[j*H:(j+1)*H])
+				k, d0 := j/blocks, j%blocks*entryBlock
+				for d := d0; d < min(H, d0+entryBlock); d++ {
+					if f.tab.narrow != nil {
+						resolveEntries(f, f.tab.narrow, k*S*H, int32(d), entrySwitch, c)
+					} else {
+						resolveEntries(f, f.tab.wide, k*S*H, int32(d), entrySwitch, c)
+					}
+					for e, w := range c.words {
+						x := (k*r.rows+e)*H + d
+						if r.words != nil {
+							r.words[x] = w
+						} else {
+							r.links[x] = r.linkWord(r.rowBase[e], w)
+						}
+					}
 				}
 			}
 		}()
@@ -199,53 +208,85 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 	return r
 }
 
-// fillEntryRow sets the position words from switch index s towards every
-// host over the tables of offset off (see entryRoutes).
-func fillEntryRow[T portEntry](f *Fabric, tab []T, off int, s int32, row []uint64) {
+// entryBlock is the number of destinations a compile job resolves (a
+// cache line of one-byte table entries).
+const entryBlock = 64
+
+// suffixes is the scratch of resolveEntries: memo holds, per switch, the
+// position word of its route to the destination (see entryRoutes), or
+// unresolved, or onStack while it waits for the next switch's; words the
+// words of the entry switches.
+type suffixes struct {
+	memo, words []uint64
+	stack       []int32
+}
+
+const (
+	unresolved = ^uint64(0)
+	onStack    = ^uint64(0) - 1
+)
+
+// resolveEntries sets c.words to the position words of the entry switches
+// towards host d over the tables of offset off. Each switch's route is
+// resolved once: its word is its own position followed by the positions of
+// the next switch's word, so switches whose routes meet share the work.
+// A route that fails, loops, reaches another host, has a position above
+// 254 or more than entryPositions positions gets 0.
+func resolveEntries[T portEntry](f *Fabric, tab []T, off int, d int32, entrySwitch []int32, c *suffixes) {
 	H := len(f.hosts)
-	for d := range row {
-		word, n := uint64(0), 0
-		at := s
-		for {
-			p := tab[off+int(at)*H+d]
-			if p == noPort[T]() || p >= 255 || n == entryPositions {
-				word, n = 0, 0
-				break
+	memo := c.memo
+	for i := range memo {
+		memo[i] = unresolved
+	}
+	for e, s := range entrySwitch {
+		stack := append(c.stack[:0], s)
+		for len(stack) > 0 {
+			v := stack[len(stack)-1]
+			p := tab[off+int(v)*H+int(d)]
+			word := uint64(0)
+			if p != noPort[T]() && p < 255 {
+				next := f.slotNext[f.swBase[v]+int32(p)]
+				switch {
+				case next < 0: // a host: the route ends if it is d
+					if ^next == d {
+						word = 1 | uint64(p)<<8
+					}
+				case memo[next] == unresolved:
+					memo[v] = onStack
+					stack = append(stack, next)
+					continue
+				case memo[next] == onStack: // a loop
+				default:
+					if m := memo[next]; m != 0 && m&0xff < entryPositions {
+						word = (m&0xff + 1) | uint64(p)<<8 | m>>8<<16
+					}
+				}
 			}
-			n++
-			word |= uint64(p) << (8 * n)
-			next := f.slotNext[f.swBase[at]+int32(p)]
-			if next >= 0 {
-				at = next
-				continue
-			}
-			if ^next != int32(d) { // through another host: the tables decide
-				word, n = 0, 0
-			}
-			break
+			memo[v] = word
+			stack = stack[:len(stack)-1]
 		}
-		row[d] = word | uint64(n)
+		c.stack = stack
+		c.words[e] = memo[s]
 	}
 }
 
-// fillLinkRow turns the position words of an entry switch whose first slot
-// is base into link words.
-func (r *entryRoutes) fillLinkRow(base int32, words []uint64, links [][8]uint16) {
-	for d, w := range words {
-		links[d] = [8]uint16{}
-		if w == 0 {
-			continue
-		}
-		m := int(w & 0xff)
-		links[d][0] = uint16(m)
-		slot := base
-		for k := 1; k <= m; k++ {
-			w >>= 8
-			slot += int32(w & 0xff)
-			links[d][k] = uint16(r.slots[slot].link)
-			slot = r.slots[slot].next
-		}
+// linkWord turns the position word w of an entry switch whose first slot
+// is base into a link word.
+func (r *entryRoutes) linkWord(base int32, w uint64) [8]uint16 {
+	var lw [8]uint16
+	if w == 0 {
+		return lw
 	}
+	m := int(w & 0xff)
+	lw[0] = uint16(m)
+	slot := base
+	for k := 1; k <= m; k++ {
+		w >>= 8
+		slot += int32(w & 0xff)
+		lw[k] = uint16(r.slots[slot].link)
+		slot = r.slots[slot].next
+	}
+	return lw
 }
 
 // walkEntry is RouteBatch.Walk over entry routes: it sets the batch's path

@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"orcs/gen"
 	"orcs/lft"
 )
 
@@ -111,5 +112,32 @@ func TestCongestion(t *testing.T) {
 		if !slices.Equal(got, want) {
 			t.Fatalf("trial %d: congestion %v, want %v", trial, got, want)
 		}
+	}
+}
+
+// TestEntryRoutesLargeFabrics: fabrics of more hosts than a compile job's
+// block of destinations (random tables with holes and loops, with and
+// without hosts that route by destination; generated fat trees) walk as
+// AppendRoute in every way.
+func TestEntryRoutesLargeFabrics(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 13))
+	for trial := range 6 {
+		f := randomTables(r, 5+r.IntN(20), 65+r.IntN(150), 0.05, trial%2 == 1)
+		n := 4 * f.NumHosts()
+		src, dst := make([]int32, n), make([]int32, n)
+		for i := range src {
+			src[i], dst[i] = r.Int32N(int32(f.NumHosts())), r.Int32N(int32(f.NumHosts()))
+		}
+		var b lft.RouteBatch
+		checkBatch(t, f, &b, src, dst)
+	}
+	for _, spec := range []string{"kary:k=6,n=3", "fattree3:pods=2,leaves=4,hosts=20,up=2"} {
+		f, err := gen.Generate(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, dst := allPairs(f.NumHosts())
+		var b lft.RouteBatch
+		checkBatch(t, f, &b, src, dst)
 	}
 }
