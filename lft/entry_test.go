@@ -139,5 +139,13 @@ func TestEntryRoutesLargeFabrics(t *testing.T) {
 		src, dst := allPairs(f.NumHosts())
 		var b lft.RouteBatch
 		checkBatch(t, f, &b, src, dst)
+		// Every route of a fat tree fits a word: none is left to the tables.
+		for _, kind := range []string{"links", "words"} {
+			lft.UseWalk(f, kind)
+			if n := lft.EntryRoutesLeftToTables(f); n != 0 {
+				t.Errorf("%s, %s: %d entries left to the tables", spec, kind, n)
+			}
+		}
+		lft.UseWalk(f, "tables")
 	}
 }

@@ -59,3 +59,24 @@ func SetEntryRoutesUpTo(n int) (restore func()) {
 	entryRoutesUpTo = n
 	return func() { entryRoutesUpTo = old }
 }
+
+// EntryRoutesLeftToTables returns how many entries of f's entry routes
+// leave their route to the tables (zero entries), or -1 without them.
+func EntryRoutesLeftToTables(f *Fabric) int {
+	r := f.entry.Load()
+	if r == nil {
+		return -1
+	}
+	n := 0
+	for _, w := range r.words {
+		if w == 0 {
+			n++
+		}
+	}
+	for _, lw := range r.links {
+		if lw[0] == 0 {
+			n++
+		}
+	}
+	return n
+}
