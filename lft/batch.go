@@ -15,6 +15,12 @@ type RouteBatch struct {
 	status []uint8 // per pair: RouteStatus
 	path   []int32 // the routes of the last Walk, in pair order
 	ends   []int32 // ends[i]: end of pair i's route in path
+	// entry route walks (see entry.go), per pair: where its entry is, its
+	// first link, and its entry
+	at    []int32
+	first []int32
+	words []uint64
+	links [][8]uint16
 }
 
 // lane is the state of one route of a batch.
@@ -35,6 +41,9 @@ const minStride = 8
 // adds 1 to load[l] for every link l of every route that does not fail.
 // Tables too large for the processor's caches are walked in rounds.
 func (b *RouteBatch) Walk(f *Fabric, src, dst []int32, load []int32) int {
+	if r := f.entry.Load(); r != nil {
+		return b.walkEntry(f, r, src, dst, load)
+	}
 	path, ends := b.path[:0], b.ends[:0]
 	failed := 0
 	if f.tab.bytes() <= roundsAbove {
@@ -212,4 +221,41 @@ func walkBatch[T portEntry](f *Fabric, tab []T, b *RouteBatch, src, dst, load []
 	}
 	b.stride = max(2*stride, grow)
 	return false
+}
+
+// Congestion returns, for every pair of the last Walk, the largest
+// load[l] over the links l of its route (0 for a route without links),
+// in w[:0] or a new slice. Routes of up to 8 links, the most an entry
+// route has, take no branch: their 8 loads are masked.
+func (b *RouteBatch) Congestion(load, w []int32) []int32 {
+	path, ends := b.path, b.ends
+	if cap(path)-len(path) < 8 { // room for the last route's 8 loads
+		path = append(path, make([]int32, 8)...)[:len(path)]
+		b.path = path
+	}
+	clear(path[len(path) : len(path)+8]) // valid links, masked anyway
+	w = w[:0]
+	start := int32(0)
+	for _, end := range ends {
+		n := end - start
+		var m int32
+		if n <= 8 {
+			p := (*[8]int32)(path[start : start+8])
+			m = load[p[0]] & ((0 - n) >> 31) // all ones when 0 < n
+			m = max(m, load[p[1]]&((1-n)>>31))
+			m = max(m, load[p[2]]&((2-n)>>31))
+			m = max(m, load[p[3]]&((3-n)>>31))
+			m = max(m, load[p[4]]&((4-n)>>31))
+			m = max(m, load[p[5]]&((5-n)>>31))
+			m = max(m, load[p[6]]&((6-n)>>31))
+			m = max(m, load[p[7]]&((7-n)>>31))
+		} else {
+			for _, l := range path[start:end] {
+				m = max(m, load[l])
+			}
+		}
+		w = append(w, m)
+		start = end
+	}
+	return w
 }

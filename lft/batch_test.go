@@ -9,18 +9,27 @@ import (
 	"orcs/lft"
 )
 
-// checkBatch walks the pairs with a RouteBatch, one route after the other
-// and in rounds, and compares every route, the failure count and the link
-// loads with per-pair AppendRoute walks.
+// checkBatch walks the pairs with a RouteBatch in every way it walks (one
+// route after the other and in rounds through the tables, and by entry
+// routes of link and of position words), and compares every route, the
+// failure count and the link loads with per-pair AppendRoute walks.
 func checkBatch(t *testing.T, f *lft.Fabric, b *lft.RouteBatch, src, dst []int32) {
 	t.Helper()
-	for _, rounds := range []bool{false, true} {
+	defer lft.UseWalk(f, "tables")
+	for _, mode := range []string{"tables", "rounds", "links", "words"} {
 		above := 1 << 40
-		if rounds {
+		if mode == "rounds" {
 			above = 0
 		}
 		restore := lft.SetRoundsAbove(above)
 		defer restore()
+		kind := mode
+		if mode == "rounds" {
+			kind = "tables"
+		}
+		if !lft.UseWalk(f, kind) {
+			t.Fatalf("%s: no entry routes", mode)
+		}
 		load := make([]int32, len(f.Links))
 		want := make([]int32, len(f.Links))
 		failed := b.Walk(f, src, dst, load)
@@ -39,23 +48,23 @@ func checkBatch(t *testing.T, f *lft.Fabric, b *lft.RouteBatch, src, dst []int32
 			path = append(path, route...)
 			hops += int64(len(route))
 			if got := b.Route(i); !slices.Equal(got, route) {
-				t.Fatalf("rounds %v, pair %d (H%d→H%d): batch route %v, AppendRoute %v (%v)", rounds, i, src[i], dst[i], got, route, st)
+				t.Fatalf("%s, pair %d (H%d→H%d): batch route %v, AppendRoute %v (%v)", mode, i, src[i], dst[i], got, route, st)
 			}
 			if b.Ends()[i] != int32(len(path)) {
-				t.Fatalf("rounds %v, pair %d: route ends at %d, want %d", rounds, i, b.Ends()[i], len(path))
+				t.Fatalf("%s, pair %d: route ends at %d, want %d", mode, i, b.Ends()[i], len(path))
 			}
 		}
 		if !slices.Equal(b.Path(), path) {
-			t.Errorf("rounds %v: path is not the routes one after the other", rounds)
+			t.Errorf("%s: path is not the routes one after the other", mode)
 		}
 		if failed != wantFailed {
-			t.Errorf("rounds %v: %d failed routes, want %d", rounds, failed, wantFailed)
+			t.Errorf("%s: %d failed routes, want %d", mode, failed, wantFailed)
 		}
 		if b.Hops() != hops {
-			t.Errorf("rounds %v: %d hops, want %d", rounds, b.Hops(), hops)
+			t.Errorf("%s: %d hops, want %d", mode, b.Hops(), hops)
 		}
 		if !slices.Equal(load, want) {
-			t.Errorf("rounds %v: loads differ from the routes' link counts", rounds)
+			t.Errorf("%s: loads differ from the routes' link counts", mode)
 		}
 	}
 }

@@ -1,5 +1,7 @@
 package lft
 
+import "sync"
+
 // SetSpreadEntry overwrites entry (switch index s, host index d) of the
 // LMC spread table of offset k, to give tests a fabric whose spread tables
 // went wrong after Build checked them.
@@ -8,6 +10,8 @@ func SetSpreadEntry(f *Fabric, k int, s, d, link int32) {
 		panic(err)
 	}
 	f.compileLinkTables()
+	f.entry.Store(nil) // compiled from the tables before
+	f.entryOnce = sync.Once{}
 }
 
 // SetLinkTablesUpTo sets the size up to which fabrics built from now on
@@ -27,4 +31,52 @@ func SetRoundsAbove(n int) (restore func()) {
 	old := roundsAbove
 	roundsAbove = n
 	return func() { roundsAbove = old }
+}
+
+// UseWalk makes RouteBatch walks on f read the tables ("tables"), or entry
+// routes of link words ("links") or of position words ("words") compiled
+// now; it reports whether f has entry routes of that kind.
+func UseWalk(f *Fabric, kind string) bool {
+	if kind == "tables" {
+		f.entry.Store(nil)
+		return true
+	}
+	old := linkWordsBelow
+	defer func() { linkWordsBelow = old }()
+	linkWordsBelow = 0
+	if kind == "links" {
+		linkWordsBelow = 1 << 16
+	}
+	r := f.compileEntryRoutes()
+	f.entry.Store(r)
+	return r != nil && (r.links != nil) == (kind == "links")
+}
+
+// SetEntryRoutesUpTo sets the memory up to which fabrics compile entry
+// routes, and returns a function that restores it.
+func SetEntryRoutesUpTo(n int) (restore func()) {
+	old := entryRoutesUpTo
+	entryRoutesUpTo = n
+	return func() { entryRoutesUpTo = old }
+}
+
+// EntryRoutesLeftToTables returns how many entries of f's entry routes
+// leave their route to the tables (zero entries), or -1 without them.
+func EntryRoutesLeftToTables(f *Fabric) int {
+	r := f.entry.Load()
+	if r == nil {
+		return -1
+	}
+	n := 0
+	for _, w := range r.words {
+		if w == 0 {
+			n++
+		}
+	}
+	for _, lw := range r.links {
+		if lw[0] == 0 {
+			n++
+		}
+	}
+	return n
 }

@@ -15,6 +15,8 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"sync"
+	"sync/atomic"
 )
 
 // NodeKind says what a node is.
@@ -116,6 +118,10 @@ type Fabric struct {
 	// linkTablesUpTo), else nil; linkNext[l] is slotNext of link l.
 	linkTab  []int32
 	linkNext []int32
+	// entry holds the entry routes (see entry.go) once PrepareWalks
+	// compiled them.
+	entry     atomic.Pointer[entryRoutes]
+	entryOnce sync.Once
 
 	names map[string]int32
 

@@ -90,10 +90,36 @@ func (r *Stream) Shuffle(n int, swap func(i, j int)) {
 	}
 }
 
-// ShuffleInt32 permutes s uniformly at random in place.
+// ShuffleInt32 permutes s uniformly at random in place. It draws exactly
+// what Shuffle draws, with the generator's state kept in registers.
 func (r *Stream) ShuffleInt32(s []int32) {
+	s0, s1, s2, s3 := r.s[0], r.s[1], r.s[2], r.s[3]
+	var x uint64
 	for i := len(s) - 1; i > 0; i-- {
-		j := r.IntN(i + 1)
-		s[i], s[j] = s[j], s[i]
+		bound := uint64(i + 1)
+		x, s0, s1, s2, s3 = step(s0, s1, s2, s3)
+		hi, lo := bits.Mul64(x, bound)
+		if lo < bound {
+			threshold := -bound % bound
+			for lo < threshold {
+				x, s0, s1, s2, s3 = step(s0, s1, s2, s3)
+				hi, lo = bits.Mul64(x, bound)
+			}
+		}
+		s[i], s[hi] = s[hi], s[i]
 	}
+	r.s = [4]uint64{s0, s1, s2, s3}
+}
+
+// step is Uint64 on a state held in four variables: it returns the draw
+// and the next state.
+func step(s0, s1, s2, s3 uint64) (x, n0, n1, n2, n3 uint64) {
+	x = bits.RotateLeft64(s1*5, 7) * 9
+	t := s1 << 17
+	s2 ^= s0
+	s3 ^= s1
+	s1 ^= s2
+	s0 ^= s3
+	s2 ^= t
+	return x, s0, s1, s2, bits.RotateLeft64(s3, 45)
 }

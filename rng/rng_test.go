@@ -98,3 +98,28 @@ func TestKnownValues(t *testing.T) {
 		t.Fatalf("IntN draws = %d, %d, want 384, 915", a, b)
 	}
 }
+
+// TestShuffleInt32DrawsAsShuffle checks that ShuffleInt32 gives the
+// permutation and leaves the stream where Shuffle does (the outputs of
+// every seeded run depend on it), over lengths whose draws are rejected.
+func TestShuffleInt32DrawsAsShuffle(t *testing.T) {
+	for _, n := range []int{0, 1, 2, 3, 7, 512, 1000, 1 << 16} {
+		for seed := uint64(0); seed < 20; seed++ {
+			a, b := New(seed, uint64(n)), New(seed, uint64(n))
+			p, q := make([]int32, n), make([]int32, n)
+			for i := range p {
+				p[i], q[i] = int32(i), int32(i)
+			}
+			a.ShuffleInt32(p)
+			b.Shuffle(n, func(i, j int) { q[i], q[j] = q[j], q[i] })
+			for i := range p {
+				if p[i] != q[i] {
+					t.Fatalf("n %d seed %d: element %d is %d, Shuffle gives %d", n, seed, i, p[i], q[i])
+				}
+			}
+			if x, y := a.Uint64(), b.Uint64(); x != y {
+				t.Fatalf("n %d seed %d: next draw %d, after Shuffle %d", n, seed, x, y)
+			}
+		}
+	}
+}

@@ -38,6 +38,7 @@ func benchRuns(b *testing.B, spec, pattern, metric string, level int) {
 		b.Fatal(err)
 	}
 	w := s.newWorker(make([]float64, b.N))
+	s.prepareWalks(b.N) // as Run does for b.N runs
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	b.ResetTimer()

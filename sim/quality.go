@@ -36,6 +36,7 @@ func RouteQuality(f *lft.Fabric, hosts []int32, threads int) (*Quality, error) {
 	if check := f.CheckRoutes(hosts, 1, threads); !check.OK() {
 		return nil, &RouteError{Check: check}
 	}
+	f.PrepareWalks(int64(len(hosts)) * int64(len(hosts)-1))
 	var walk Walker
 	walk.Init(f, true)
 	level := make(patterns.Level, 0, len(hosts))

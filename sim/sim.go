@@ -355,6 +355,7 @@ func (s *Sim) Run() (*metrics.Result, error) {
 		}
 	}
 	owned := int(s.cfg.Shard.Runs(int64(s.cfg.Runs)))
+	s.prepareWalks(owned)
 	res := &metrics.Result{Values: make([]float64, owned)}
 	for i := range res.Values {
 		res.Values[i] = math.NaN()
@@ -374,6 +375,18 @@ func (s *Sim) Run() (*metrics.Result, error) {
 	}
 	res.Meta = s.Meta()
 	return res, nil
+}
+
+// prepareWalks tells the fabric how many routes the runs are going to
+// walk (runs times the pairs of run 0's levels), so that it prepares its
+// walks if that pays.
+func (s *Sim) prepareWalks(runs int) {
+	_, levels := s.Draw(0)
+	pairs := 0
+	for _, lv := range levels {
+		pairs += len(lv)
+	}
+	s.fabric.PrepareWalks(int64(runs) * int64(pairs))
 }
 
 // runSlots simulates the shard's own runs lo … hi−1 (slots of values) on

@@ -143,17 +143,8 @@ func (k *Walker) Level(lv patterns.Level, perm []int32) ([]int32, int) {
 	load, b := k.load, &k.batch
 	failed := b.Walk(k.f, src, dst, load)
 	k.Hops += b.Hops()
+	w := b.Congestion(load, k.w)
 	path, ends := b.Path(), b.Ends()
-	w := k.w[:0]
-	start := int32(0)
-	for _, end := range ends {
-		var m int32
-		for _, l := range path[start:end] {
-			m = max(m, load[l])
-		}
-		w = append(w, m)
-		start = end
-	}
 	switch {
 	case k.Sum != nil && k.PerRoute:
 		start, m := int32(0), int64(len(ends))
@@ -173,6 +164,8 @@ func (k *Walker) Level(lv patterns.Level, perm []int32) ([]int32, int) {
 				load[l] = 0
 			}
 		}
+	case 4*len(path) >= len(load): // clearing every counter costs less
+		clear(load)
 	default:
 		for _, l := range path {
 			load[l] = 0

@@ -1,0 +1,438 @@
+package lft
+
+import (
+	"runtime"
+	"sync"
+)
+
+// Entry routes. A route leaves its source host over one link and then
+// follows switch tables; on a large fabric each table read is a cache miss
+// of its own, one after the other, since every hop needs the previous
+// one's result. But the route from the switch a host's link reaches (its
+// entry switch) depends only on that switch, the destination and the LID
+// offset. So a fabric that is about to walk many routes (PrepareWalks)
+// keeps, for every entry switch and destination, the whole route from
+// there in one word. A route then costs one load that depends on no other
+// route (the loads of a level's routes overlap) and a few reads of small
+// arrays that stay in the caches; the words are decoded without branches.
+//
+// Two kinds of word: with fewer than 65 536 links, 16 bytes holding the
+// links themselves ([8]uint16: the number of links after the host's, then
+// those links); else 8 bytes holding the out-link positions (uint64: the
+// number n of positions in the low byte, then the n positions), each next
+// slot found from the previous one. On fat trees, where only leaves are
+// entry switches, the words take 16·leaves·hosts or 8·leaves·hosts bytes:
+// 5.3 or 2.7 times the port tables of a 3-level tree.
+
+// entryRoutes holds the entry routes of a fabric. Exactly one of links
+// and words is non-nil; entry x = (k*rows+e)*H+d is the route of entry
+// switch row e towards host d at LID offset k. A zero entry means the walk
+// must use the tables: the route fails, passes through another host, has
+// more than entryPositions positions, or (words) a position above 254.
+type entryRoutes struct {
+	links [][8]uint16
+	words []uint64
+	rows  int // entry switches
+	// linkEntry[l] is the row of the switch link l reaches, if it is an
+	// entry switch, else -1.
+	linkEntry []int32
+	// hostAt[h] is where the entries of host h's entry switch start, or
+	// -1 when its link does not reach one; nil unless every host has one
+	// link and there is no LMC spread.
+	hostAt []int32
+	// rowBase[e] is the first slot of entry row e's switch.
+	rowBase []int32
+	// slots[slot] holds the link of a slot and the first slot of the
+	// switch the link reaches, side by side (one cache line a hop); it has
+	// one more slot, the sentinel, that links reaching a host and the
+	// sentinel itself lead to (the positions past a route's end are 0: they
+	// stay on the sentinel).
+	slots []entrySlot
+}
+
+// entrySlot is a slot of an entry route walk: its link, and the first slot
+// of the switch the link reaches.
+type entrySlot struct{ link, next int32 }
+
+// entryPositions is the most switches a route from its entry switch
+// crosses for its word to hold it (a 3-level fat tree's routes cross 5).
+const entryPositions = 7
+
+// Sizes deciding the walk, variables for tests: entryRoutesUpTo is the
+// memory (bytes) up to which a fabric compiles entry routes; linkWordsBelow
+// the number of links below which its words hold links.
+var (
+	entryRoutesUpTo = 512 << 20
+	linkWordsBelow  = 1 << 16
+)
+
+// PrepareWalks tells the fabric that about routes routes are going to be
+// walked (RouteBatch.Walk). If that pays for compiling its entry routes
+// (they cost about as much as walking a quarter of their entries by the
+// tables) and they fit in 512 MiB, the fabric compiles them, once, on
+// several goroutines; walks after it use them. It reports whether walks
+// use entry routes. Safe for concurrent use; the routes walked are the
+// same either way.
+func (f *Fabric) PrepareWalks(routes int64) bool {
+	if f.entry.Load() != nil {
+		return true
+	}
+	n, _ := f.entryEntries()
+	if n == 0 || routes < int64(n)/4 {
+		return false
+	}
+	f.entryOnce.Do(func() { f.entry.Store(f.compileEntryRoutes()) })
+	return f.entry.Load() != nil
+}
+
+// entryEntries returns the number of entries of the fabric's entry routes
+// and the bytes of one, or 0 when they would take more than
+// entryRoutesUpTo.
+func (f *Fabric) entryEntries() (n, size int) {
+	rows := 0
+	seen := make([]bool, len(f.switches))
+	for _, v := range f.hosts {
+		for _, l := range f.outLinks[f.outStart[v]:f.outStart[v+1]] {
+			if s := f.slotNext[f.linkSlot[l]]; s >= 0 && !seen[s] {
+				seen[s] = true
+				rows++
+			}
+		}
+	}
+	n = f.tab.offsets(len(f.switches)*len(f.hosts)) * rows * len(f.hosts)
+	size = 8
+	if len(f.Links) < linkWordsBelow {
+		size = 16
+	}
+	if n*size > entryRoutesUpTo || n >= 1<<31 { // entries are indexed by int32
+		return 0, size
+	}
+	return n, size
+}
+
+// compileEntryRoutes builds the entry routes, the rows of several entry
+// switches at once, or returns nil when they are too large.
+func (f *Fabric) compileEntryRoutes() *entryRoutes {
+	n, size := f.entryEntries()
+	if n == 0 {
+		return nil
+	}
+	H, S := len(f.hosts), len(f.switches)
+	r := &entryRoutes{linkEntry: make([]int32, len(f.Links))}
+	rowOf := make([]int32, S)
+	for s := range rowOf {
+		rowOf[s] = -1
+	}
+	var entrySwitch []int32
+	for _, v := range f.hosts {
+		for _, l := range f.outLinks[f.outStart[v]:f.outStart[v+1]] {
+			if s := f.slotNext[f.linkSlot[l]]; s >= 0 && rowOf[s] < 0 {
+				rowOf[s] = int32(len(r.rowBase))
+				r.rowBase = append(r.rowBase, f.swBase[s])
+				entrySwitch = append(entrySwitch, s)
+			}
+		}
+	}
+	r.rows = len(r.rowBase)
+	for l := range f.Links {
+		r.linkEntry[l] = -1
+		if s := f.slotNext[f.linkSlot[l]]; s >= 0 {
+			r.linkEntry[l] = rowOf[s]
+		}
+	}
+	if f.hostUniform && f.spreadMask == nil {
+		r.hostAt = make([]int32, H)
+		for h, l := range f.hostTab {
+			r.hostAt[h] = -1
+			if l >= 0 && r.linkEntry[l] >= 0 {
+				r.hostAt[h] = r.linkEntry[l] * int32(H)
+			}
+		}
+	}
+	sentinel := int32(len(f.outLinks))
+	r.slots = make([]entrySlot, sentinel+1)
+	for slot, s := range f.slotNext {
+		r.slots[slot] = entrySlot{f.outLinks[slot], sentinel}
+		if s >= 0 {
+			r.slots[slot].next = f.swBase[s]
+		}
+	}
+	r.slots[sentinel] = entrySlot{0, sentinel}
+	if size == 16 {
+		r.links = hugeSlice[[8]uint16](n, r)
+	} else {
+		r.words = hugeSlice[uint64](n, r)
+	}
+	// One job per LID offset and block of destinations: within a block the
+	// table lines of every switch stay in the cache from one destination to
+	// the next.
+	blocks := (H + entryBlock - 1) / entryBlock
+	offsets := n / (r.rows * H)
+	jobs := offsets * blocks
+	var mu sync.Mutex
+	job := 0
+	var wg sync.WaitGroup
+	for range min(runtime.GOMAXPROCS(0), jobs) {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			c := &suffixes{memo: make([]uint64, S), words: make([]uint64, r.rows)}
+			for {
+				mu.Lock()
+				j := job
+				job++
+				mu.Unlock()
+				if j >= jobs {
+					return
+				}
+				k, d0 := j/blocks, j%blocks*entryBlock
+				for d := d0; d < min(H, d0+entryBlock); d++ {
+					if f.tab.narrow != nil {
+						resolveEntries(f, f.tab.narrow, k*S*H, int32(d), entrySwitch, c)
+					} else {
+						resolveEntries(f, f.tab.wide, k*S*H, int32(d), entrySwitch, c)
+					}
+					for e, w := range c.words {
+						x := (k*r.rows+e)*H + d
+						if r.words != nil {
+							r.words[x] = w
+						} else {
+							r.links[x] = r.linkWord(r.rowBase[e], w)
+						}
+					}
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	return r
+}
+
+// entryBlock is the number of destinations a compile job resolves (a
+// cache line of one-byte table entries).
+const entryBlock = 64
+
+// suffixes is the scratch of resolveEntries: memo holds, per switch, the
+// position word of its route to the destination (see entryRoutes), or
+// unresolved, or onStack while it waits for the next switch's; words the
+// words of the entry switches.
+type suffixes struct {
+	memo, words []uint64
+	stack       []int32
+}
+
+const (
+	unresolved = ^uint64(0)
+	onStack    = ^uint64(0) - 1
+)
+
+// resolveEntries sets c.words to the position words of the entry switches
+// towards host d over the tables of offset off. Each switch's route is
+// resolved once: its word is its own position followed by the positions of
+// the next switch's word, so switches whose routes meet share the work.
+// A route that fails, loops, reaches another host, has a position above
+// 254 or more than entryPositions positions gets 0.
+func resolveEntries[T portEntry](f *Fabric, tab []T, off int, d int32, entrySwitch []int32, c *suffixes) {
+	H := len(f.hosts)
+	memo := c.memo
+	for i := range memo {
+		memo[i] = unresolved
+	}
+	for e, s := range entrySwitch {
+		stack := append(c.stack[:0], s)
+		for len(stack) > 0 {
+			v := stack[len(stack)-1]
+			p := tab[off+int(v)*H+int(d)]
+			word := uint64(0)
+			if p != noPort[T]() && p < 255 {
+				next := f.slotNext[f.swBase[v]+int32(p)]
+				switch {
+				case next < 0: // a host: the route ends if it is d
+					if ^next == d {
+						word = 1 | uint64(p)<<8
+					}
+				case memo[next] == unresolved:
+					memo[v] = onStack
+					stack = append(stack, next)
+					continue
+				case memo[next] == onStack: // a loop
+				default:
+					if m := memo[next]; m != 0 && m&0xff < entryPositions {
+						word = (m&0xff + 1) | uint64(p)<<8 | m>>8<<16
+					}
+				}
+			}
+			memo[v] = word
+			stack = stack[:len(stack)-1]
+		}
+		c.stack = stack
+		c.words[e] = memo[s]
+	}
+}
+
+// linkWord turns the position word w of an entry switch whose first slot
+// is base into a link word.
+func (r *entryRoutes) linkWord(base int32, w uint64) [8]uint16 {
+	var lw [8]uint16
+	if w == 0 {
+		return lw
+	}
+	m := int(w & 0xff)
+	lw[0] = uint16(m)
+	slot := base
+	for k := 1; k <= m; k++ {
+		w >>= 8
+		slot += int32(w & 0xff)
+		lw[k] = uint16(r.slots[slot].link)
+		slot = r.slots[slot].next
+	}
+	return lw
+}
+
+// walkEntry is RouteBatch.Walk over entry routes: it sets the batch's path
+// and ends to the routes of the pairs, walking those whose entry is zero
+// through the tables, adds them to load (if not nil) and returns the
+// number of failed routes.
+func (b *RouteBatch) walkEntry(f *Fabric, r *entryRoutes, src, dst, load []int32) int {
+	n, H := len(src), len(f.hosts)
+	if cap(b.at) < n {
+		b.at = make([]int32, n)
+		b.first = make([]int32, n)
+	}
+	at, first := b.at[:n], b.first[:n]
+	// Where each pair's entry is (-1: none), and its first link.
+	if r.hostAt != nil { // hosts of one link each, no LMC spread
+		hostTab, hostAt := f.hostTab, r.hostAt
+		for i := range src {
+			s, d := src[i], dst[i]
+			x := hostAt[s] + d
+			if s == d || hostAt[s] < 0 {
+				x = -1
+			}
+			at[i], first[i] = x, hostTab[s]
+		}
+	} else {
+		for i := range src {
+			s, d := src[i], dst[i]
+			x, l := int32(-1), int32(-1)
+			if s != d {
+				if l = f.hostLink(s, d); l >= 0 {
+					if e := r.linkEntry[l]; e >= 0 {
+						k := int32(0)
+						if f.spreadMask != nil {
+							k = s & f.spreadMask[d]
+						}
+						x = (k*int32(r.rows)+e)*int32(H) + d
+					}
+				}
+			}
+			at[i], first[i] = x, l
+		}
+	}
+	var failed int
+	if r.links != nil {
+		if cap(b.links) < n {
+			b.links = make([][8]uint16, n)
+		}
+		entries := b.links[:n]
+		gather(b, r.links, entries)
+		failed = b.decodeLinks(f, entries, src, dst)
+	} else {
+		if cap(b.words) < n {
+			b.words = make([]uint64, n)
+		}
+		entries := b.words[:n]
+		gather(b, r.words, entries)
+		failed = b.decodeWords(f, r, entries, src, dst)
+	}
+	if load != nil {
+		for _, l := range b.path {
+			load[l]++
+		}
+	}
+	return failed
+}
+
+// gather reads the entries of the pairs (b.at) from table into entries:
+// loads that depend on no other route, in a loop of their own so that
+// they overlap. (Reading them row by row, after a counting sort of the
+// pairs, was faster only without huge pages.)
+func gather[T any](b *RouteBatch, table, entries []T) {
+	var zero T
+	for i, x := range b.at[:len(entries)] {
+		entries[i] = zero
+		if x >= 0 {
+			entries[i] = table[x]
+		}
+	}
+}
+
+// decodeLinks sets the batch's path and ends from link words: each word is
+// copied whole (8 links, those past the route's end overwritten by the
+// next route).
+func (b *RouteBatch) decodeLinks(f *Fabric, entries [][8]uint16, src, dst []int32) int {
+	path, ends, first := b.path[:0], b.ends[:0], b.first[:len(entries)]
+	failed := 0
+	for i := range entries {
+		e, l := &entries[i], first[i]
+		switch {
+		case e[0] != 0:
+			j := len(path)
+			path = append(path, l, int32(e[1]), int32(e[2]), int32(e[3]),
+				int32(e[4]), int32(e[5]), int32(e[6]), int32(e[7]))
+			path = path[:j+1+int(e[0]&7)]
+		case src[i] != dst[i]:
+			path, failed = b.walkTables(f, path, src[i], dst[i], failed)
+		}
+		ends = append(ends, int32(len(path)))
+	}
+	b.path, b.ends = path, ends
+	return failed
+}
+
+// decodeWords sets the batch's path and ends from position words: all
+// seven positions are followed, those past the route's end to the
+// sentinel slot, without a branch.
+func (b *RouteBatch) decodeWords(f *Fabric, r *entryRoutes, entries []uint64, src, dst []int32) int {
+	path, ends, first := b.path[:0], b.ends[:0], b.first[:len(entries)]
+	failed := 0
+	slots, rowBase, linkEntry := r.slots, r.rowBase, r.linkEntry
+	for i, w := range entries {
+		l := first[i]
+		switch {
+		case w != 0:
+			sl := &slots[rowBase[linkEntry[l]]+int32(w>>8&0xff)]
+			l1 := sl.link
+			sl = &slots[sl.next+int32(w>>16&0xff)]
+			l2 := sl.link
+			sl = &slots[sl.next+int32(w>>24&0xff)]
+			l3 := sl.link
+			sl = &slots[sl.next+int32(w>>32&0xff)]
+			l4 := sl.link
+			sl = &slots[sl.next+int32(w>>40&0xff)]
+			l5 := sl.link
+			sl = &slots[sl.next+int32(w>>48&0xff)]
+			l6 := sl.link
+			sl = &slots[sl.next+int32(w>>56)]
+			j := len(path)
+			path = append(path, l, l1, l2, l3, l4, l5, l6, sl.link)
+			path = path[:j+1+int(w&7)]
+		case src[i] != dst[i]:
+			path, failed = b.walkTables(f, path, src[i], dst[i], failed)
+		}
+		ends = append(ends, int32(len(path)))
+	}
+	b.path, b.ends = path, ends
+	return failed
+}
+
+// walkTables appends the route of a pair without an entry, walked through
+// the tables, and counts it in failed if it fails (appending nothing).
+func (b *RouteBatch) walkTables(f *Fabric, path []int32, src, dst int32, failed int) ([]int32, int) {
+	start := len(path)
+	path, st := f.AppendRoute(path, src, dst)
+	if st != RouteOK {
+		return path[:start], failed + 1
+	}
+	return path, failed
+}

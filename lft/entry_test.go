@@ -1,0 +1,151 @@
+package lft_test
+
+import (
+	"math/rand/v2"
+	"slices"
+	"testing"
+
+	"orcs/gen"
+	"orcs/lft"
+)
+
+// allPairs returns every ordered pair of n hosts, a host with itself
+// included.
+func allPairs(n int) (src, dst []int32) {
+	for s := range int32(n) {
+		for d := range int32(n) {
+			src, dst = append(src, s), append(dst, d)
+		}
+	}
+	return src, dst
+}
+
+// TestRouteBatchLMCSpread: with LMC spread, the route of a pair depends on
+// the source's LID offset; every way of walking takes the offset's table.
+func TestRouteBatchLMCSpread(t *testing.T) {
+	f, _, err := twoSwitch(t, func([]int32, map[string]int32) {})
+	if err != nil {
+		t.Fatal(err)
+	}
+	src, dst := allPairs(f.NumHosts())
+	var b lft.RouteBatch
+	checkBatch(t, f, &b, src, dst)
+}
+
+// TestPrepareWalks: a fabric compiles its entry routes when the routes to
+// walk are at least a quarter of their entries (here 2 entry switches × 4
+// hosts = 8 entries), and only within the memory budget; walks are the
+// same either way.
+func TestPrepareWalks(t *testing.T) {
+	build := func() *lft.Fabric {
+		f, _, err := twoSwitch(t, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	f := build()
+	if f.PrepareWalks(0) || f.PrepareWalks(1) {
+		t.Fatal("entry routes for fewer routes than a quarter of their 8 entries")
+	}
+	if !f.PrepareWalks(2) {
+		t.Fatal("no entry routes for a quarter of their entries")
+	}
+	if !f.PrepareWalks(0) {
+		t.Error("compiled entry routes are not reported")
+	}
+	restore := lft.SetEntryRoutesUpTo(8*16 - 1) // one byte short of the 8 link words
+	defer restore()
+	if g := build(); g.PrepareWalks(1 << 40) {
+		t.Error("entry routes beyond the memory budget")
+	}
+}
+
+// TestCongestion: each route's congestion is the largest load over its
+// links, for routes of every length around the 8 links of the masked loads
+// (chains of 1 … 12 switches), routes to the host itself (0) and failed
+// routes (0).
+func TestCongestion(t *testing.T) {
+	r := rand.New(rand.NewPCG(7, 9))
+	for n := 1; n <= 12; n++ {
+		f := chain(t, n)
+		var b lft.RouteBatch
+		src, dst := []int32{0, 1, 0, 1, 0}, []int32{1, 0, 0, 1, 1}
+		b.Walk(f, src, dst, nil)
+		// One link at a time carries the most: each route's congestion is
+		// that load if the route takes the link, else the largest other.
+		for hot := range f.Links {
+			load := make([]int32, len(f.Links))
+			for i := range load {
+				load[i] = 1 + r.Int32N(50)
+			}
+			load[hot] = 100
+			got := b.Congestion(load, nil)
+			for i := range src {
+				var want int32
+				for _, l := range b.Route(i) {
+					want = max(want, load[l])
+				}
+				if got[i] != want {
+					t.Errorf("%d switches, link %d the hottest, pair %d: congestion %d, want %d", n, hot, i, got[i], want)
+				}
+			}
+		}
+	}
+	for trial := range 20 {
+		f := randomTables(r, 2+r.IntN(10), 2+r.IntN(20), 0.3, trial%2 == 0)
+		src, dst := allPairs(f.NumHosts())
+		var b lft.RouteBatch
+		load := make([]int32, len(f.Links))
+		b.Walk(f, src, dst, load)
+		got := b.Congestion(load, make([]int32, 3))
+		want := make([]int32, len(src))
+		for i := range src {
+			route, st := f.AppendRoute(nil, src[i], dst[i])
+			if st != lft.RouteOK {
+				continue
+			}
+			for _, l := range route {
+				want[i] = max(want[i], load[l])
+			}
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("trial %d: congestion %v, want %v", trial, got, want)
+		}
+	}
+}
+
+// TestEntryRoutesLargeFabrics: fabrics of more hosts than a compile job's
+// block of destinations (random tables with holes and loops, with and
+// without hosts that route by destination; generated fat trees) walk as
+// AppendRoute in every way.
+func TestEntryRoutesLargeFabrics(t *testing.T) {
+	r := rand.New(rand.NewPCG(11, 13))
+	for trial := range 6 {
+		f := randomTables(r, 5+r.IntN(20), 65+r.IntN(150), 0.05, trial%2 == 1)
+		n := 4 * f.NumHosts()
+		src, dst := make([]int32, n), make([]int32, n)
+		for i := range src {
+			src[i], dst[i] = r.Int32N(int32(f.NumHosts())), r.Int32N(int32(f.NumHosts()))
+		}
+		var b lft.RouteBatch
+		checkBatch(t, f, &b, src, dst)
+	}
+	for _, spec := range []string{"kary:k=6,n=3", "fattree3:pods=2,leaves=4,hosts=20,up=2"} {
+		f, err := gen.Generate(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		src, dst := allPairs(f.NumHosts())
+		var b lft.RouteBatch
+		checkBatch(t, f, &b, src, dst)
+		// Every route of a fat tree fits a word: none is left to the tables.
+		for _, kind := range []string{"links", "words"} {
+			lft.UseWalk(f, kind)
+			if n := lft.EntryRoutesLeftToTables(f); n != 0 {
+				t.Errorf("%s, %s: %d entries left to the tables", spec, kind, n)
+			}
+		}
+		lft.UseWalk(f, "tables")
+	}
+}
