@@ -64,15 +64,21 @@ func (s *sim) formPacket(h, mid, formed, l int32) int32 {
 	pid := s.newPacket()
 	pk := &s.pk[pid]
 	*pk = packet{
-		id: s.nextPacketID(mid), msg: mid, src: h, dst: m.Dst, out: l, sent: s.now,
+		msg: mid, src: h, dst: m.Dst, out: l, sent: s.now,
 		bytes: int32(min(int64(s.cfg.MTU), m.Bytes-int64(formed)*int64(s.cfg.MTU))),
 	}
-	pk.hdr.clear()
-	switch {
-	case !s.sampling:
-	case s.cfg.TagFraction >= 1:
+	if s.routeOf != nil {
+		s.setRoute(pk, mid)
+	}
+	if !s.sampling {
+		return pid
+	}
+	tg := &s.pkt[pid]
+	tg.id = s.nextPacketID(mid)
+	tg.hdr.clear()
+	if s.cfg.TagFraction >= 1 {
 		pk.tagged = true
-	default:
+	} else {
 		pk.tagged = s.rTag.Float64() < s.cfg.TagFraction
 	}
 	return pid

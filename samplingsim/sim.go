@@ -81,6 +81,7 @@ type sim struct {
 	gateStart  []int32
 
 	pk     []packet
+	pkt    []packetTag // beside pk when the run samples
 	free   []int32
 	nextID uint32 // the last id of the global counter (idsGlobal)
 
@@ -529,11 +530,11 @@ func (s *sim) mark(pid int32, l int32, q int32) {
 	if cong {
 		s.nowTruth(l).Congested++
 	}
-	pk := &s.pk[pid]
-	if pk.tagged && s.fromHost[l] < 0 {
+	if s.pk[pid].tagged && s.fromHost[l] < 0 {
+		tg := &s.pkt[pid]
 		env := &s.hopArgs
-		env.id, env.pid, env.link, env.code, env.congested = pk.id, pid, s.phys(l), s.codes[l], cong
-		s.scheme.hop(&pk.hdr, env)
+		env.id, env.pid, env.link, env.code, env.congested = tg.id, pid, s.phys(l), s.codes[l], cong
+		s.scheme.hop(&tg.hdr, env)
 	}
 }
 
@@ -555,7 +556,8 @@ func (s *sim) receive(pid int32) {
 		s.tallies[job] = ts
 	}
 	env := &s.recvArgs
-	env.id, env.pid, env.t, env.bytes, env.now = pk.id, pid, ts[w], int64(pk.bytes), s.now
+	tg := &s.pkt[pid]
+	env.id, env.pid, env.t, env.bytes, env.now = tg.id, pid, ts[w], int64(pk.bytes), s.now
 	if s.scheme.probabilistic {
 		if s.ad != nil && s.restrict == restrictRoute {
 			env.cands, env.codes = s.adaptiveCandidates(pk.src, pk.dst)
@@ -563,7 +565,7 @@ func (s *sim) receive(pid int32) {
 			env.cands, env.codes = s.candidates(pk.src, pk.dst)
 		}
 	}
-	s.scheme.receive(&pk.hdr, env)
+	s.scheme.receive(&tg.hdr, env)
 }
 
 // candidates returns the links a packet from src to dst may have crossed
