@@ -64,9 +64,9 @@ func (s *sim) setupLanes() {
 		return
 	}
 	s.laneRR = make([]uint8, s.nl)
-	for c := s.nl; c < int32(len(s.out)); c++ {
+	for c := s.nl; c < int32(len(s.ch)); c++ {
 		l := s.phys(c)
-		s.fromHost[c], s.toHost[c], s.arrLat[c], s.codes[c] = s.fromHost[l], s.toHost[l], s.arrLat[l], s.codes[l]
+		s.ch[c].fromHost, s.ch[c].toHost, s.ch[c].arrLat, s.codes[c] = s.ch[l].fromHost, s.ch[l].toHost, s.ch[l].arrLat, s.codes[l]
 	}
 }
 
@@ -83,7 +83,7 @@ func (s *sim) laneTurn(l int32) int32 {
 	for i := range s.lanes {
 		lane := (first + i) % s.lanes
 		c := p + lane*s.nl
-		if s.out[c].queue.n > 0 && s.availCredits(c) > 0 {
+		if s.ch[c].queue.n > 0 && s.availCredits(c) > 0 {
 			return c
 		}
 	}
@@ -95,15 +95,15 @@ func (s *sim) laneTurn(l int32) int32 {
 // lanes with queued packets try again then.
 func (s *sim) laneBusy(l int32) {
 	p := s.phys(l)
-	until := s.out[l].busyUntil
+	until := s.ch[l].busyUntil
 	s.laneRR[p] = uint8((l/s.nl + 1) % s.lanes)
 	for lane := range s.lanes {
 		c := p + lane*s.nl
 		if c == l {
 			continue
 		}
-		s.out[c].busyUntil = until
-		if s.out[c].queue.n > 0 {
+		s.ch[c].busyUntil = until
+		if s.ch[c].queue.n > 0 {
 			s.wakeForNext(c)
 		}
 	}
@@ -133,14 +133,14 @@ func (s *sim) setupGlobalLatency() error {
 	if len(g) != s.f.NumSwitches() {
 		return fmt.Errorf("global latency: %d group numbers for %d switches", len(g), s.f.NumSwitches())
 	}
-	s.retLat = make([]Time, len(s.out))
+	s.retLat = make([]Time, len(s.ch))
 	for c := range s.retLat {
 		s.retLat[c] = s.cfg.Latency
 		lk := s.f.Links[s.phys(int32(c))]
 		a, b := s.f.SwitchIndex(lk.From), s.f.SwitchIndex(lk.To)
 		if a >= 0 && b >= 0 && g[a] != g[b] {
 			s.retLat[c] = s.cfg.GlobalLatency
-			s.arrLat[c] = s.cfg.GlobalLatency + s.cfg.RouterDelay
+			s.ch[c].arrLat = s.cfg.GlobalLatency + s.cfg.RouterDelay
 		}
 	}
 	s.q.addClass(s.serMTU + s.cfg.GlobalLatency + s.cfg.RouterDelay)

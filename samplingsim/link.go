@@ -1,36 +1,9 @@
 package samplingsim
 
-// outPort is the sending end of one link direction: the output port of a
-// switch or the injection port of a NIC. It owns the link's credits: one per
-// free packet slot of the downstream input buffer. A credit is spent when a
-// packet starts crossing the link and comes back Latency after the
-// downstream buffer frees the slot.
-type outPort struct {
-	// queue is the output queue, a ring in sim.queues.
-	queue ring
-	// credits is the number of credits in hand; returns still on their way
-	// are in the ring returns of sim.returns (arrival times, ascending).
-	credits int32
-	returns ring
-	// busyUntil is the end of the current transmission.
-	busyUntil Time
-	// wakeAt is the time of the pending wake event, or −1.
-	wakeAt Time
-	// stallSince is the start of the current stall for credits, or −1.
-	stallSince Time
-	// qSince is the time of the last change of the queue length.
-	qSince Time
-	// waitHead and waitTail are the FIFO of input ports (link ids) whose
-	// head packet waits for space in this queue: the arbiter serves them
-	// first come, first served. Under a dampening buffer policy they are
-	// the packets (ids, linked by packet.nextWait) waiting for this queue.
-	waitHead, waitTail int32
-}
-
 // availCredits collects the credits that have arrived by now and returns
 // the number in hand.
 func (s *sim) availCredits(l int32) int32 {
-	p := &s.out[l]
+	p := &s.ch[l]
 	for p.returns.n > 0 && s.returns.front(&p.returns, l) <= s.now {
 		s.returns.drop(&p.returns)
 		p.credits++
@@ -45,7 +18,7 @@ func (s *sim) availCredits(l int32) int32 {
 // credit carries the packet's tag, and its return wakes the sender even
 // with an empty queue: packets or messages may wait for it.
 func (s *sim) returnCredit(l int32, pid int32) {
-	p := &s.out[l]
+	p := &s.ch[l]
 	t := s.now + s.cfg.Latency
 	if s.retLat != nil {
 		t = s.now + s.retLat[l]
@@ -62,7 +35,7 @@ func (s *sim) returnCredit(l int32, pid int32) {
 
 // wake makes sure the port of link l tries to send at time t.
 func (s *sim) wake(l int32, t Time) {
-	p := &s.out[l]
+	p := &s.ch[l]
 	if p.wakeAt >= 0 && p.wakeAt <= t {
 		return
 	}
@@ -74,7 +47,7 @@ func (s *sim) wake(l int32, t Time) {
 // when the link is idle again, or later when a credit comes back. With no
 // credit on the way there is no wake-up: returnCredit wakes the port.
 func (s *sim) wakeForNext(l int32) {
-	p := &s.out[l]
+	p := &s.ch[l]
 	if s.damp != nil {
 		s.wake(l, p.busyUntil) // its packets hold their credits
 		return
@@ -90,7 +63,7 @@ func (s *sim) wakeForNext(l int32) {
 // onWake handles a wake event of link l at time t; stale events (replaced
 // by an earlier wake) are ignored.
 func (s *sim) onWake(l int32) {
-	p := &s.out[l]
+	p := &s.ch[l]
 	if p.wakeAt != s.now {
 		return
 	}
@@ -100,7 +73,7 @@ func (s *sim) onWake(l int32) {
 
 // pushOut appends packet pk to the output queue of link l.
 func (s *sim) pushOut(l int32, pk int32) {
-	p := &s.out[l]
+	p := &s.ch[l]
 	s.occupancy(l, queueArea, p.queue.n, &p.qSince)
 	s.queues.push(&p.queue, l, pk)
 	if t := s.nowTruth(l); p.queue.n > t.QueueMax {
@@ -110,7 +83,7 @@ func (s *sim) pushOut(l int32, pk int32) {
 
 // popOut removes the head of the output queue of link l.
 func (s *sim) popOut(l int32) int32 {
-	p := &s.out[l]
+	p := &s.ch[l]
 	s.occupancy(l, queueArea, p.queue.n, &p.qSince)
 	return s.queues.pop(&p.queue, l)
 }
@@ -118,7 +91,7 @@ func (s *sim) popOut(l int32) int32 {
 // trySend starts sending the head of the output queue of link l if the link
 // is idle and a credit is in hand; otherwise it arranges to try again.
 func (s *sim) trySend(l int32) {
-	p := &s.out[l]
+	p := &s.ch[l]
 	if p.queue.n == 0 {
 		return
 	}
@@ -129,7 +102,7 @@ func (s *sim) trySend(l int32) {
 	}
 	if s.lanes > 1 {
 		if o := s.laneTurn(l); o != l {
-			l, p = o, &s.out[o]
+			l, p = o, &s.ch[o]
 		}
 	}
 	if s.damp == nil && s.availCredits(l) == 0 {
@@ -141,7 +114,7 @@ func (s *sim) trySend(l int32) {
 		}
 		return
 	}
-	if s.markAt == MarkDeparture && s.fromHost[l] < 0 {
+	if s.markAt == MarkDeparture && s.ch[l].fromHost < 0 {
 		s.mark(s.queues.front(&p.queue, l), l, p.queue.n)
 	}
 	s.transmit(l, s.popOut(l))
@@ -151,14 +124,14 @@ func (s *sim) trySend(l int32) {
 // the link idle and a credit in hand (the packet never waits in the queue),
 // and reports whether it did. Marking sees a queue of one packet.
 func (s *sim) sendNow(l int32, pid int32) bool {
-	p := &s.out[l]
+	p := &s.ch[l]
 	if p.queue.n > 0 || s.now < p.busyUntil || (s.damp == nil && s.availCredits(l) == 0) {
 		return false
 	}
 	if t := s.nowTruth(l); t.QueueMax < 1 {
 		t.QueueMax = 1
 	}
-	if s.fromHost[l] >= 0 || s.markAt != MarkArrival {
+	if s.ch[l].fromHost >= 0 || s.markAt != MarkArrival {
 		s.mark(pid, l, 1)
 	}
 	s.transmit(l, pid)
@@ -168,7 +141,7 @@ func (s *sim) sendNow(l int32, pid int32) bool {
 // transmit starts sending packet pid (no longer queued) on link l, which is
 // idle and has a credit.
 func (s *sim) transmit(l int32, pid int32) {
-	p := &s.out[l]
+	p := &s.ch[l]
 	if p.stallSince >= 0 {
 		s.spread(l, p.stallSince, s.now, addStalled)
 		p.stallSince = -1
@@ -178,7 +151,7 @@ func (s *sim) transmit(l int32, pid int32) {
 		p.credits-- // under a dampening policy the packet reserved it
 	}
 	ser := s.ser(bytes)
-	if s.stats.on && s.fromHost[l] >= 0 {
+	if s.stats.on && s.ch[l].fromHost >= 0 {
 		s.injected(pid, p.busyUntil)
 	}
 	p.busyUntil = s.now + ser
@@ -194,12 +167,12 @@ func (s *sim) transmit(l int32, pid int32) {
 		s.spread(l, s.now, p.busyUntil, addBusy)
 	}
 	s.hops++
-	s.q.after(s.now, ser+s.arrLat[l], evArrive, l, pid)
+	s.q.after(s.now, ser+s.ch[l].arrLat, evArrive, l, pid)
 	if p.queue.n > 0 {
 		s.wakeForNext(l)
 	}
 	// The queue has room again.
-	if h := s.fromHost[l]; h >= 0 {
+	if h := s.ch[l].fromHost; h >= 0 {
 		s.pump(h)
 	} else {
 		s.serveWaiters(l)

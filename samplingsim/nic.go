@@ -37,7 +37,7 @@ func (s *sim) pump(h int32) {
 		}
 		m := &s.plan.Msgs[n.cur]
 		l := s.f.NextHop(h, s.f.HostNode(int(h)), m.Dst)
-		if s.out[l].queue.n > 0 {
+		if s.ch[l].queue.n > 0 {
 			return
 		}
 		pid := s.formPacket(h, n.cur, n.formed, l)
@@ -106,7 +106,7 @@ func (s *sim) startConsume(h int32) {
 	ins := s.hostIn[s.hostInStart[h]:s.hostInStart[h+1]]
 	for i := range ins {
 		l := ins[(n.rr+i)%len(ins)]
-		if s.in[l].buf.n == 0 {
+		if s.ch[l].buf.n == 0 {
 			continue
 		}
 		n.rr = (n.rr + i + 1) % len(ins)

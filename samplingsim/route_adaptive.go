@@ -491,7 +491,7 @@ func biasOf(rt *Routing, mode RouteMode, hops uint8) int32 {
 // the returned credits tell: a credit comes back a link latency after the
 // slot frees, so far congestion is seen late).
 func (s *sim) estimate(c int32) int32 {
-	return s.out[c].queue.n + s.bcap - s.availCredits(c)
+	return s.ch[c].queue.n + s.bcap - s.availCredits(c)
 }
 
 // least returns the channel among links (on lane) with the smallest

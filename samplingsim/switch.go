@@ -1,33 +1,19 @@
 package samplingsim
 
-// inPort is the receiving end of one link direction: a switch input port or
-// a NIC receive port, with a FIFO buffer of InputBuffer packets (a ring in
-// sim.buffers). In a switch only the head packet can move on: when its output
-// queue is full, the packets behind it wait too, even if their outputs are
-// free (head-of-line blocking).
-type inPort struct {
-	// buf is the buffer, a ring in sim.buffers.
-	buf ring
-	// nextWait links the input ports waiting for the same output queue.
-	nextWait int32
-	// since is the time of the last change of the buffer's length.
-	since Time
-}
-
 // pushIn appends packet pk to the buffer of link l.
 func (s *sim) pushIn(l int32, pk int32) {
-	in := &s.in[l]
+	in := &s.ch[l]
 	s.occupancy(l, bufferArea, in.buf.n, &in.since)
 	s.buffers.push(&in.buf, l, pk)
 }
 
 // headIn returns the head packet of the buffer of link l.
-func (s *sim) headIn(l int32) int32 { return s.buffers.front(&s.in[l].buf, l) }
+func (s *sim) headIn(l int32) int32 { return s.buffers.front(&s.ch[l].buf, l) }
 
 // popIn removes the head packet of the buffer of link l and sends its
 // credit back.
 func (s *sim) popIn(l int32) int32 {
-	in := &s.in[l]
+	in := &s.ch[l]
 	s.occupancy(l, bufferArea, in.buf.n, &in.since)
 	pk := s.buffers.pop(&in.buf, l)
 	s.returnCredit(l, pk)
@@ -50,7 +36,7 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 	}
 	pk.out = out
 	if s.markAt == MarkArrival {
-		s.mark(pid, out, s.out[out].queue.n+1)
+		s.mark(pid, out, s.ch[out].queue.n+1)
 	}
 	if s.damp != nil {
 		s.arriveDamp(l, pid, out)
@@ -58,14 +44,14 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 	}
 	// Fast path: nothing ahead in the input buffer and room in the output
 	// queue: the packet moves on at once and its slot frees right away.
-	if op := &s.out[out]; s.in[l].buf.n == 0 && op.queue.n < s.qcap && op.waitHead < 0 {
-		s.in[l].since = s.now
+	if op := &s.ch[out]; s.ch[l].buf.n == 0 && op.queue.n < s.qcap && op.waitHead < 0 {
+		s.ch[l].since = s.now
 		s.returnCredit(l, pid)
 		s.enqueue(out, pid)
 		return
 	}
 	s.pushIn(l, pid)
-	if s.in[l].buf.n == 1 {
+	if s.ch[l].buf.n == 1 {
 		s.advance(l)
 	}
 }
@@ -74,16 +60,16 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 // output queues while there is room; a head that finds its queue full (or
 // others already waiting for it) joins the queue's waiting list.
 func (s *sim) advance(l int32) {
-	for s.in[l].buf.n > 0 {
+	for s.ch[l].buf.n > 0 {
 		pid := s.headIn(l)
 		o := s.pk[pid].out
-		op := &s.out[o]
+		op := &s.ch[o]
 		if op.queue.n >= s.qcap || op.waitHead >= 0 {
-			s.in[l].nextWait = -1
+			s.ch[l].nextWait = -1
 			if op.waitHead < 0 {
 				op.waitHead = l
 			} else {
-				s.in[op.waitTail].nextWait = l
+				s.ch[op.waitTail].nextWait = l
 			}
 			op.waitTail = l
 			return
@@ -100,10 +86,10 @@ func (s *sim) serveWaiters(o int32) {
 		s.serveDamp(o)
 		return
 	}
-	op := &s.out[o]
+	op := &s.ch[o]
 	for op.waitHead >= 0 && op.queue.n < s.qcap {
 		l := op.waitHead
-		op.waitHead = s.in[l].nextWait
+		op.waitHead = s.ch[l].nextWait
 		pid := s.popIn(l)
 		s.enqueue(o, pid)
 		s.advance(l)
@@ -117,7 +103,7 @@ func (s *sim) enqueue(o int32, pid int32) {
 	}
 	s.pushOut(o, pid)
 	if s.markAt == MarkEnqueue {
-		s.mark(pid, o, s.out[o].queue.n)
+		s.mark(pid, o, s.ch[o].queue.n)
 	}
 	s.trySend(o)
 }

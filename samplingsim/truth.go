@@ -52,7 +52,7 @@ func (t *LinkTruth) add(o *LinkTruth) {
 // truthWindow returns the truth of window w, allocating windows up to w.
 func (s *sim) truthWindow(w int) []LinkTruth {
 	for len(s.truth) <= w {
-		s.truth = append(s.truth, make([]LinkTruth, len(s.out)))
+		s.truth = append(s.truth, make([]LinkTruth, len(s.ch)))
 	}
 	return s.truth[w]
 }
