@@ -33,7 +33,8 @@ type channel struct {
 	// queue is the output queue, a ring in sim.queues.
 	queue ring
 	// returns are the credits on their way back (arrival times, ascending),
-	// a ring in sim.returns; credits is the number in hand.
+	// a ring in ret when the input buffer holds at most retInline packets,
+	// else in sim.returns; credits is the number in hand.
 	returns ring
 	credits int32
 	// waitHead and waitTail are the FIFO of input ports (link ids) whose
@@ -52,5 +53,31 @@ type channel struct {
 	// for a switch.
 	fromHost, toHost int32
 
-	_ [28]byte // pads the channel to 128 bytes
+	// ret holds the returns of a small input buffer.
+	ret [retInline]Time
+}
+
+// retInline is the largest input buffer whose credits on their way back
+// fit in the channel's block: 4 packets, the default.
+const retInline = 4
+
+// retFront returns the arrival time of the first credit on its way back
+// over channel l (p = &s.ch[l]), which must have one.
+func (s *sim) retFront(p *channel, l int32) Time {
+	if s.bcap > retInline {
+		return s.returns.front(&p.returns, l)
+	}
+	return p.ret[p.returns.head&(retInline-1)]
+}
+
+// retPush adds a credit arriving at t to those on their way back over
+// channel l (p = &s.ch[l]). The ring in ret has retInline slots whatever
+// the buffer (at most bcap credits are on their way).
+func (s *sim) retPush(p *channel, l int32, t Time) {
+	if s.bcap > retInline {
+		s.returns.push(&p.returns, l, t)
+		return
+	}
+	p.ret[(p.returns.head+p.returns.n)&(retInline-1)] = t
+	p.returns.n++
 }

@@ -4,11 +4,22 @@ package samplingsim
 // the number in hand.
 func (s *sim) availCredits(l int32) int32 {
 	p := &s.ch[l]
-	for p.returns.n > 0 && s.returns.front(&p.returns, l) <= s.now {
+	if p.returns.n > 0 {
+		s.collectCredits(p, l)
+	}
+	return p.credits
+}
+
+// collectCredits takes the credits that have come back over channel l (p =
+// &s.ch[l]) by now into its port's hand. Kept out of line, so that
+// availCredits inlines.
+//
+//go:noinline
+func (s *sim) collectCredits(p *channel, l int32) {
+	for p.returns.n > 0 && s.retFront(p, l) <= s.now {
 		s.returns.drop(&p.returns)
 		p.credits++
 	}
-	return p.credits
 }
 
 // returnCredit frees the slot of packet pid in the input buffer at the end
@@ -23,7 +34,7 @@ func (s *sim) returnCredit(l int32, pid int32) {
 	if s.retLat != nil {
 		t = s.now + s.retLat[l]
 	}
-	s.returns.push(&p.returns, l, t)
+	s.retPush(p, l, t)
 	if s.damp != nil {
 		s.returnTag(l, pid, t)
 		return
@@ -56,7 +67,7 @@ func (s *sim) wakeForNext(l int32) {
 	case p.credits > 0:
 		s.wake(l, p.busyUntil)
 	case p.returns.n > 0:
-		s.wake(l, max(p.busyUntil, s.returns.front(&p.returns, l)))
+		s.wake(l, max(p.busyUntil, s.retFront(p, l)))
 	}
 }
 
@@ -110,7 +121,7 @@ func (s *sim) trySend(l int32) {
 			p.stallSince = s.now
 		}
 		if p.returns.n > 0 {
-			s.wake(l, s.returns.front(&p.returns, l))
+			s.wake(l, s.retFront(p, l))
 		}
 		return
 	}

@@ -45,7 +45,7 @@ type sim struct {
 	qcap, bcap int32
 	queues     ringSlab[int32] // output queues, qcap per link
 	buffers    ringSlab[int32] // input buffers, bcap per link
-	returns    ringSlab[Time]  // credit returns on their way, bcap per link
+	returns    ringSlab[Time]  // credit returns on their way, bcap per link (unless in the channels)
 	serMTU     Time
 
 	nics        []nic
@@ -220,7 +220,10 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	s.ch = make([]channel, L)
 	s.queues = newRingSlab[int32](L, s.qcap)
 	s.buffers = newRingSlab[int32](L, s.bcap)
-	s.returns = newRingSlab[Time](L, s.bcap)
+	s.returns = ringSlab[Time]{size: retInline} // rings in the channels: drops wrap there
+	if s.bcap > retInline {
+		s.returns = newRingSlab[Time](L, s.bcap)
+	}
 	s.codes = make([]uint32, L)
 	portBits := cfg.PortBits
 	if portBits == 0 {

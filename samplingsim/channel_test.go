@@ -1,0 +1,35 @@
+package samplingsim
+
+import "testing"
+
+// TestCreditRoundTrip pins the credit loop on one switch (H0 → S → H1)
+// with input buffers of B packets, in the channel's own ring (B ≤ 4) and
+// in the slab (B > 4). With s the packet time, λ = 1 µs the latency and ρ
+// the router delay: the NIC sends packets 1..B back to back; packet i
+// reaches S at i·s + λ + ρ and moves on at once, and reaches H1 at
+// (i+1)·s + 2λ + ρ, whose consumer is done with it s later: B packets
+// finish at (B+2)·s + 2λ + ρ. Packet B+1 waits at the NIC for the credit
+// of packet 1 (back at s + 2λ + ρ, later than B·s for B ≤ 8), reaches S at
+// 2s + 3λ + 2ρ and waits there for the credit of H1's buffer, freed when
+// packet 1 is consumed (3s + 2λ + ρ) and back λ later; it reaches H1 at
+// 4s + 4λ + ρ and is consumed at 5s + 4λ + ρ.
+func TestCreditRoundTrip(t *testing.T) {
+	f := fabric(t, "kary:k=2,n=1")
+	for b := 1; b <= 8; b++ {
+		cfg := DefaultConfig()
+		cfg.Scheme, cfg.InputBuffer, cfg.Latency = "none", b, Microsecond
+		s, lat, rd := serTime(int64(cfg.MTU), cfg.Bandwidth), cfg.Latency, cfg.RouterDelay
+		for _, c := range []struct {
+			packets int
+			want    Time
+		}{
+			{b, Time(b+2)*s + 2*lat + rd},
+			{b + 1, 5*s + 4*lat + rd},
+		} {
+			r := mustRun(t, f, cfg, planOf(f, Message{Src: 0, Dst: 1, Bytes: int64(c.packets * cfg.MTU)}))
+			if got := r.MsgFinish[0]; got != c.want {
+				t.Errorf("buffer %d, %d packets: finished at %d ps, want %d ps", b, c.packets, got, c.want)
+			}
+		}
+	}
+}
