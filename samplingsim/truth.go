@@ -83,15 +83,23 @@ func (s *sim) window(t Time) int {
 
 // nowTruth returns the truth of link l in the current window.
 func (s *sim) nowTruth(l int32) *LinkTruth {
-	if s.now >= s.curEnd || s.curTruth == nil {
-		w := s.window(s.now)
-		s.curTruth = s.truthWindow(w)
-		s.curEnd = math.MaxInt64
-		if s.cfg.Window > 0 {
-			s.curEnd = Time(w+1) * s.cfg.Window
-		}
+	if s.now >= s.curEnd { // curEnd is 0 until the first call
+		s.enterWindow()
 	}
 	return &s.curTruth[l]
+}
+
+// enterWindow makes the window of now the current one. Kept out of line,
+// so that nowTruth inlines.
+//
+//go:noinline
+func (s *sim) enterWindow() {
+	w := s.window(s.now)
+	s.curTruth = s.truthWindow(w)
+	s.curEnd = math.MaxInt64
+	if s.cfg.Window > 0 {
+		s.curEnd = Time(w+1) * s.cfg.Window
+	}
 }
 
 // truthAt returns the truth of link l in the window of time t.
