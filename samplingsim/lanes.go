@@ -80,11 +80,13 @@ func (s *sim) laneTurn(l int32) int32 {
 	if l == p+first*s.nl && s.availCredits(l) > 0 {
 		return l // its turn, and it can send
 	}
-	for i := range s.lanes {
-		lane := (first + i) % s.lanes
-		c := p + lane*s.nl
+	c, end := p+first*s.nl, p+s.lanes*s.nl
+	for range s.lanes {
 		if s.ch[c].queue.n > 0 && s.availCredits(c) > 0 {
 			return c
+		}
+		if c += s.nl; c == end {
+			c = p
 		}
 	}
 	return l
@@ -94,11 +96,17 @@ func (s *sim) laneTurn(l int32) int32 {
 // transmission ends, passes the turn to the next lane and makes the other
 // lanes with queued packets try again then.
 func (s *sim) laneBusy(l int32) {
-	p := s.phys(l)
+	p, lane := l, int32(0)
+	for p >= s.nl {
+		p -= s.nl
+		lane++
+	}
 	until := s.ch[l].busyUntil
-	s.laneRR[p] = uint8((l/s.nl + 1) % s.lanes)
-	for lane := range s.lanes {
-		c := p + lane*s.nl
+	if lane++; lane == s.lanes {
+		lane = 0
+	}
+	s.laneRR[p] = uint8(lane)
+	for c := p; c < p+s.lanes*s.nl; c += s.nl {
 		if c == l {
 			continue
 		}

@@ -511,8 +511,14 @@ func (s *sim) least(links []int32, lane int32) (int32, int32) {
 	if n > 1 {
 		off = s.ad.r.IntN(n)
 	}
-	for i := range n {
-		c := links[(off+i)%n] + lane*s.nl
+	for i := off; i < n; i++ {
+		c := links[i] + lane*s.nl
+		if e := s.estimate(c); e < bestEst {
+			best, bestEst = c, e
+		}
+	}
+	for i := range off {
+		c := links[i] + lane*s.nl
 		if e := s.estimate(c); e < bestEst {
 			best, bestEst = c, e
 		}

@@ -211,11 +211,13 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	s.serMTU = serTime(int64(cfg.MTU), cfg.Bandwidth)
 	// The common delays get FIFOs in the event queue: a packet time (link
 	// idle again, consumer done), a packet time plus a link's latency (a
-	// packet arrives), and a slow consumer's packet time.
+	// packet arrives), a slow consumer's packet time and a latency (a
+	// credit comes back to a port that waits for it).
 	s.q.addClass(s.serMTU)
 	s.q.addClass(s.serMTU + cfg.Latency + cfg.RouterDelay)
 	s.q.addClass(s.serMTU + cfg.Latency)
 	s.q.addClass(serTime(int64(cfg.MTU), cfg.Bandwidth*cfg.SlowFactor))
+	s.q.addClass(cfg.Latency)
 
 	s.ch = make([]channel, L)
 	s.queues = newRingSlab[int32](L, s.qcap)
