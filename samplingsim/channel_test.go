@@ -33,3 +33,25 @@ func TestCreditRoundTrip(t *testing.T) {
 		}
 	}
 }
+
+// TestShortPacketQueued: a packet shorter than the MTU that waits in an
+// output queue leaves with its own packet time. H0 and H1 send b = 1000
+// bytes each to H2 on one switch S; with s the packet time of b bytes, λ
+// the latency and ρ the router delay, both reach S at a = s + λ + ρ. H0's
+// goes on at once and reaches H2 at a + s + λ, consumed s later; H1's
+// waits in the queue until a + s, reaches H2 at a + 2s + λ, when the
+// consumer is free, and is consumed at a + 3s + λ.
+func TestShortPacketQueued(t *testing.T) {
+	f := fabric(t, "kary:k=4,n=1")
+	cfg := DefaultConfig()
+	cfg.Scheme = "none"
+	const b = 1000
+	r := mustRun(t, f, cfg, planOf(f, Message{Src: 0, Dst: 2, Bytes: b}, Message{Src: 1, Dst: 2, Bytes: b}))
+	s, lat, rd := serTime(b, cfg.Bandwidth), cfg.Latency, cfg.RouterDelay
+	a := s + lat + rd
+	for i, want := range []Time{a + 2*s + lat, a + 3*s + lat} {
+		if got := r.MsgFinish[i]; got != want {
+			t.Errorf("message %d finished at %d ps, want %d ps", i, got, want)
+		}
+	}
+}

@@ -82,21 +82,42 @@ func (s *sim) onWake(l int32) {
 	s.trySend(l)
 }
 
-// pushOut appends packet pk to the output queue of link l.
+// pushOut appends packet pk to the output queue of link l. The queue
+// holds a full-size packet as its id and a shorter one as ^id, so that
+// the port sends a full-size packet without reading it (its cache line is
+// cold by then; the next hop reads it).
 func (s *sim) pushOut(l int32, pk int32) {
 	p := &s.ch[l]
 	s.occupancy(l, queueArea, p.queue.n, &p.qSince)
-	s.queues.push(&p.queue, l, pk)
+	e := pk
+	if s.pk[pk].bytes != int32(s.cfg.MTU) {
+		e = ^pk
+	}
+	s.queues.push(&p.queue, l, e)
 	if t := s.nowTruth(l); p.queue.n > t.QueueMax {
 		t.QueueMax = p.queue.n
 	}
 }
 
-// popOut removes the head of the output queue of link l.
-func (s *sim) popOut(l int32) int32 {
+// popOut removes the head of the output queue of link l and returns it
+// with its size.
+func (s *sim) popOut(l int32) (pid, bytes int32) {
 	p := &s.ch[l]
 	s.occupancy(l, queueArea, p.queue.n, &p.qSince)
-	return s.queues.pop(&p.queue, l)
+	e := s.queues.pop(&p.queue, l)
+	if e < 0 {
+		return ^e, s.pk[^e].bytes
+	}
+	return e, int32(s.cfg.MTU)
+}
+
+// headOut returns the head of the output queue of link l.
+func (s *sim) headOut(l int32) int32 {
+	e := s.queues.front(&s.ch[l].queue, l)
+	if e < 0 {
+		return ^e
+	}
+	return e
 }
 
 // trySend starts sending the head of the output queue of link l if the link
@@ -126,9 +147,10 @@ func (s *sim) trySend(l int32) {
 		return
 	}
 	if s.markAt == MarkDeparture && s.ch[l].fromHost < 0 {
-		s.mark(s.queues.front(&p.queue, l), l, p.queue.n)
+		s.mark(s.headOut(l), l, p.queue.n)
 	}
-	s.transmit(l, s.popOut(l))
+	pid, bytes := s.popOut(l)
+	s.transmit(l, pid, bytes)
 }
 
 // sendNow sends packet pid on link l at once if the port's queue is empty,
@@ -145,19 +167,18 @@ func (s *sim) sendNow(l int32, pid int32) bool {
 	if s.ch[l].fromHost >= 0 || s.markAt != MarkArrival {
 		s.mark(pid, l, 1)
 	}
-	s.transmit(l, pid)
+	s.transmit(l, pid, s.pk[pid].bytes)
 	return true
 }
 
-// transmit starts sending packet pid (no longer queued) on link l, which is
-// idle and has a credit.
-func (s *sim) transmit(l int32, pid int32) {
+// transmit starts sending packet pid (no longer queued) of the given size
+// on link l, which is idle and has a credit.
+func (s *sim) transmit(l int32, pid, bytes int32) {
 	p := &s.ch[l]
 	if p.stallSince >= 0 {
 		s.spread(l, p.stallSince, s.now, addStalled)
 		p.stallSince = -1
 	}
-	bytes := s.pk[pid].bytes
 	if s.damp == nil {
 		p.credits-- // under a dampening policy the packet reserved it
 	}
