@@ -12,6 +12,8 @@ type nic struct {
 	// cur is the message being cut into packets (−1 = none) and formed the
 	// number of its packets formed so far.
 	cur, formed int32
+	// link is the injection link of the current message.
+	link int32
 	// consuming says whether the consumer is busy.
 	consuming bool
 	// rr is the receive port the consumer looks at first (round robin).
@@ -34,9 +36,9 @@ func (s *sim) pump(h int32) {
 			}
 			n.cur, n.formed = n.ready[n.rhead], 0
 			n.rhead++
+			n.link = s.f.NextHop(h, s.f.HostNode(int(h)), s.plan.Msgs[n.cur].Dst)
 		}
-		m := &s.plan.Msgs[n.cur]
-		l := s.f.NextHop(h, s.f.HostNode(int(h)), m.Dst)
+		l := n.link
 		if s.ch[l].queue.n > 0 {
 			return
 		}

@@ -526,7 +526,7 @@ func (s *sim) mark(pid int32, l int32, q int32) {
 	if cong {
 		s.nowTruth(l).Congested++
 	}
-	if s.pk[pid].tagged && s.ch[l].fromHost < 0 {
+	if s.sampling && s.pk[pid].tagged && s.ch[l].fromHost < 0 {
 		tg := &s.pkt[pid]
 		env := &s.hopArgs
 		env.id, env.pid, env.link, env.code, env.congested = tg.id, pid, s.phys(l), s.codes[l], cong
@@ -537,6 +537,9 @@ func (s *sim) mark(pid int32, l int32, q int32) {
 // receive runs the receiver side of the sampling scheme for packet pid.
 func (s *sim) receive(pid int32) {
 	s.packets++
+	if !s.sampling {
+		return // no packet is tagged
+	}
 	pk := &s.pk[pid]
 	if !pk.tagged {
 		return
