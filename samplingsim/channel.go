@@ -27,8 +27,11 @@ type channel struct {
 	qSince Time
 	// since is the time of the last change of the input buffer's length.
 	since Time
-	// arrLat is the link's latency (plus the router delay into a switch).
-	arrLat Time
+	// bufArea is the integral of the input buffer's occupancy in the
+	// current window (packets·ps) not yet added to the window's truth
+	// (LinkTruth.BufferArea): the buffer changes when a packet arrives or
+	// moves on, and the link's truth line is not otherwise touched then.
+	bufArea int64
 
 	// queue is the output queue, a ring in sim.queues.
 	queue ring
@@ -55,6 +58,20 @@ type channel struct {
 
 	// ret holds the returns of a small input buffer.
 	ret [retInline]Time
+}
+
+// arrLat returns the time from the end of a transmission on channel l (p
+// = &s.ch[l]) to the packet's arrival: the link's latency, plus the router
+// delay into a switch.
+func (s *sim) arrLat(p *channel, l int32) Time {
+	lat := s.cfg.Latency
+	if s.retLat != nil {
+		lat = s.retLat[l]
+	}
+	if p.toHost < 0 {
+		lat += s.cfg.RouterDelay
+	}
+	return lat
 }
 
 // retInline is the largest input buffer whose credits on their way back

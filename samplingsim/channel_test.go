@@ -1,6 +1,9 @@
 package samplingsim
 
-import "testing"
+import (
+	"slices"
+	"testing"
+)
 
 // TestCreditRoundTrip pins the credit loop on one switch (H0 → S → H1)
 // with input buffers of B packets, in the channel's own ring (B ≤ 4) and
@@ -40,18 +43,67 @@ func TestCreditRoundTrip(t *testing.T) {
 // the latency and ρ the router delay, both reach S at a = s + λ + ρ. H0's
 // goes on at once and reaches H2 at a + s + λ, consumed s later; H1's
 // waits in the queue until a + s, reaches H2 at a + 2s + λ, when the
-// consumer is free, and is consumed at a + 3s + λ.
+// consumer is free, and is consumed at a + 3s + λ. On the link S → H2 the
+// queue held one packet for s and H2's buffer one for 2s: the truth's
+// integrals, summed over the windows, whatever their length.
 func TestShortPacketQueued(t *testing.T) {
 	f := fabric(t, "kary:k=4,n=1")
-	cfg := DefaultConfig()
-	cfg.Scheme = "none"
 	const b = 1000
-	r := mustRun(t, f, cfg, planOf(f, Message{Src: 0, Dst: 2, Bytes: b}, Message{Src: 1, Dst: 2, Bytes: b}))
-	s, lat, rd := serTime(b, cfg.Bandwidth), cfg.Latency, cfg.RouterDelay
-	a := s + lat + rd
-	for i, want := range []Time{a + 2*s + lat, a + 3*s + lat} {
-		if got := r.MsgFinish[i]; got != want {
-			t.Errorf("message %d finished at %d ps, want %d ps", i, got, want)
+	var toH2 int
+	for l, lk := range f.Links {
+		if lk.To == f.HostNode(2) {
+			toH2 = l
 		}
+	}
+	for _, w := range []Time{0, 50 * Nanosecond, 123456} {
+		cfg := DefaultConfig()
+		cfg.Scheme, cfg.Window = "none", w
+		r := mustRun(t, f, cfg, planOf(f, Message{Src: 0, Dst: 2, Bytes: b}, Message{Src: 1, Dst: 2, Bytes: b}))
+		s, lat, rd := serTime(b, cfg.Bandwidth), cfg.Latency, cfg.RouterDelay
+		a := s + lat + rd
+		for i, want := range []Time{a + 2*s + lat, a + 3*s + lat} {
+			if got := r.MsgFinish[i]; got != want {
+				t.Errorf("window %d: message %d finished at %d ps, want %d ps", w, i, got, want)
+			}
+		}
+		var queue, buffer int64
+		for _, tw := range r.Truth {
+			queue += tw[toH2].QueueArea
+			buffer += tw[toH2].BufferArea
+		}
+		if queue != s || buffer != 2*s {
+			t.Errorf("window %d: link S → H2: queue area %d, buffer area %d packets·ps, want %d and %d", w, queue, buffer, s, 2*s)
+		}
+	}
+}
+
+// TestBufferAreaWindows: the buffer area of a window is the window's own.
+// In TestShortPacketQueued's run, H2's buffer holds a packet during
+// [360, 440) and [440, 520) ns; with windows of 450 ns and a later
+// message (H3 → H0 at 600 ns) that opens the second window, the link
+// S → H2 has 80 + 10 = 90 ns·packets of buffer area in window 0, 70 in
+// window 1 and none in window 2, where the last message ends (at 990 ns).
+func TestBufferAreaWindows(t *testing.T) {
+	f := fabric(t, "kary:k=4,n=1")
+	const b = 1000
+	var toH2 int
+	for l, lk := range f.Links {
+		if lk.To == f.HostNode(2) {
+			toH2 = l
+		}
+	}
+	cfg := DefaultConfig()
+	cfg.Scheme, cfg.Window = "none", 450*Nanosecond
+	if serTime(b, cfg.Bandwidth) != 80*Nanosecond || cfg.Latency != 50*Nanosecond || cfg.RouterDelay != 100*Nanosecond {
+		t.Fatal("the times below assume 80 ns packets, 50 ns latency and 100 ns router delay")
+	}
+	r := mustRun(t, f, cfg, planOf(f, Message{Src: 0, Dst: 2, Bytes: b}, Message{Src: 1, Dst: 2, Bytes: b},
+		Message{Src: 3, Dst: 0, Bytes: b, Start: 600 * Nanosecond}))
+	var got []int64
+	for _, tw := range r.Truth {
+		got = append(got, tw[toH2].BufferArea)
+	}
+	if want := []int64{90 * Nanosecond, 70 * Nanosecond, 0}; !slices.Equal(got, want) {
+		t.Errorf("buffer area of S → H2 by window: %v packets·ps, want %v", got, want)
 	}
 }

@@ -66,7 +66,7 @@ func (s *sim) setupLanes() {
 	s.laneRR = make([]uint8, s.nl)
 	for c := s.nl; c < int32(len(s.ch)); c++ {
 		l := s.phys(c)
-		s.ch[c].fromHost, s.ch[c].toHost, s.ch[c].arrLat, s.codes[c] = s.ch[l].fromHost, s.ch[l].toHost, s.ch[l].arrLat, s.codes[l]
+		s.ch[c].fromHost, s.ch[c].toHost, s.codes[c] = s.ch[l].fromHost, s.ch[l].toHost, s.codes[l]
 	}
 }
 
@@ -147,8 +147,7 @@ func (s *sim) setupGlobalLatency() error {
 		lk := s.f.Links[s.phys(int32(c))]
 		a, b := s.f.SwitchIndex(lk.From), s.f.SwitchIndex(lk.To)
 		if a >= 0 && b >= 0 && g[a] != g[b] {
-			s.retLat[c] = s.cfg.GlobalLatency
-			s.ch[c].arrLat = s.cfg.GlobalLatency + s.cfg.RouterDelay
+			s.retLat[c] = s.cfg.GlobalLatency // and the packets' (arrLat)
 		}
 	}
 	s.q.addClass(s.serMTU + s.cfg.GlobalLatency + s.cfg.RouterDelay)

@@ -199,7 +199,7 @@ func (s *sim) transmit(l int32, pid, bytes int32) {
 		s.spread(l, s.now, p.busyUntil, addBusy)
 	}
 	s.hops++
-	s.q.after(s.now, ser+s.ch[l].arrLat, evArrive, l, pid)
+	s.q.after(s.now, ser+s.arrLat(p, l), evArrive, l, pid)
 	if p.queue.n > 0 {
 		s.wakeForNext(l)
 	}

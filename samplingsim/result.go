@@ -72,6 +72,7 @@ func (s *sim) result(wall time.Duration) *Result {
 			s.spread(int32(l), p.stallSince, s.now, addStalled)
 		}
 	}
+	s.flushWindow()
 	s.foldLanes()
 	r.Truth = s.truth
 	r.Buffers = s.bufferStats()

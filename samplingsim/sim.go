@@ -248,10 +248,7 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	for l, lk := range f.Links {
 		s.ch[l].fromHost = f.HostIndex(lk.From)
 		s.ch[l].toHost = f.HostIndex(lk.To)
-		s.ch[l].arrLat = cfg.Latency
-		if s.ch[l].toHost < 0 {
-			s.ch[l].arrLat += cfg.RouterDelay
-		} else {
+		if s.ch[l].toHost >= 0 {
 			hostInCount[s.ch[l].toHost+1]++
 		}
 		if sw := f.SwitchIndex(lk.From); sw >= 0 {
