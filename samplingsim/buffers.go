@@ -153,7 +153,7 @@ func (s *sim) arriveDamp(l, pid, o int32) {
 		}
 		s.returnCredit(l, pid)
 		s.reserve(o, pid)
-		s.enqueue(o, pid)
+		s.enqueue(o, pid, s.pk[pid].bytes)
 		return
 	}
 	s.pushIn(l, pid)
@@ -194,7 +194,7 @@ func (s *sim) serveDamp(o int32) {
 		}
 		s.removeIn(s.pkd[p].at, p)
 		s.reserve(o, p)
-		s.enqueue(o, p)
+		s.enqueue(o, p, s.pk[p].bytes)
 		p = next
 	}
 	s.serving = outer
@@ -205,7 +205,7 @@ func (s *sim) serveDamp(o int32) {
 func (s *sim) removeIn(l, pid int32) {
 	in := &s.ch[l]
 	s.occupancy(l, bufferArea, in.buf.n, &in.since)
-	removeFromRing(&s.buffers, &in.buf, l, pid)
+	removeFromRing(&s.buffers, &in.buf, l, s.entry(pid))
 	s.returnCredit(l, pid)
 }
 
@@ -240,8 +240,8 @@ func (s *sim) pumpDamp(h int32) {
 			n.ready = n.ready[:len(n.ready)-1]
 		}
 		s.reserve(l, pid)
-		if !s.sendNow(l, pid) {
-			s.pushOut(l, pid)
+		if bytes := s.pk[pid].bytes; !s.sendNow(l, pid, bytes) {
+			s.pushOut(l, pid, bytes)
 			s.mark(pid, l, 1)
 			s.trySend(l)
 		}

@@ -225,7 +225,8 @@ func TestBufferInvariants(t *testing.T) {
 			in := s.ch[l].buf
 			var pids []int32
 			for i := range in.n {
-				pids = append(pids, s.buffers.buf[int32(l)*s.buffers.size+(in.head+i)%s.buffers.size])
+				pid, _ := s.unpack(s.buffers.buf[int32(l)*s.buffers.size+(in.head+i)%s.buffers.size])
+				pids = append(pids, pid)
 			}
 			checked += len(pids)
 			if len(pids) > 6 {

@@ -107,3 +107,27 @@ func TestBufferAreaWindows(t *testing.T) {
 		t.Errorf("buffer area of S → H2 by window: %v packets·ps, want %v", got, want)
 	}
 }
+
+// TestShortPacketWaits: a short packet that waits in an input buffer for
+// a full output queue keeps its size. Output queues of one packet; H0,
+// H1 and H3 send b = 1000 bytes each to H2 on one switch, all reaching it
+// at a = s + λ + ρ (s the packet time of b bytes): H0's leaves at once,
+// H1's takes the queue, H3's waits in its input buffer until H1's leaves
+// at a + s and then in the queue until a + 2s. They reach H2 at a + s + λ,
+// a + 2s + λ and a + 3s + λ, one packet time apart, and are consumed at
+// a + 2s + λ, a + 3s + λ and a + 4s + λ.
+func TestShortPacketWaits(t *testing.T) {
+	f := fabric(t, "kary:k=4,n=1")
+	cfg := DefaultConfig()
+	cfg.Scheme, cfg.OutputQueue = "none", 1
+	const b = 1000
+	r := mustRun(t, f, cfg, planOf(f, Message{Src: 0, Dst: 2, Bytes: b}, Message{Src: 1, Dst: 2, Bytes: b},
+		Message{Src: 3, Dst: 2, Bytes: b}))
+	s, lat, rd := serTime(b, cfg.Bandwidth), cfg.Latency, cfg.RouterDelay
+	a := s + lat + rd
+	for i, want := range []Time{a + 2*s + lat, a + 3*s + lat, a + 4*s + lat} {
+		if got := r.MsgFinish[i]; got != want {
+			t.Errorf("message %d finished at %d ps, want %d ps", i, got, want)
+		}
+	}
+}

@@ -86,11 +86,11 @@ func (s *sim) onWake(l int32) {
 // holds a full-size packet as its id and a shorter one as ^id, so that
 // the port sends a full-size packet without reading it (its cache line is
 // cold by then; the next hop reads it).
-func (s *sim) pushOut(l int32, pk int32) {
+func (s *sim) pushOut(l int32, pk, bytes int32) {
 	p := &s.ch[l]
 	s.occupancy(l, queueArea, p.queue.n, &p.qSince)
 	e := pk
-	if s.pk[pk].bytes != int32(s.cfg.MTU) {
+	if bytes != int32(s.cfg.MTU) {
 		e = ^pk
 	}
 	s.queues.push(&p.queue, l, e)
@@ -104,11 +104,7 @@ func (s *sim) pushOut(l int32, pk int32) {
 func (s *sim) popOut(l int32) (pid, bytes int32) {
 	p := &s.ch[l]
 	s.occupancy(l, queueArea, p.queue.n, &p.qSince)
-	e := s.queues.pop(&p.queue, l)
-	if e < 0 {
-		return ^e, s.pk[^e].bytes
-	}
-	return e, int32(s.cfg.MTU)
+	return s.unpack(s.queues.pop(&p.queue, l))
 }
 
 // headOut returns the head of the output queue of link l.
@@ -156,7 +152,7 @@ func (s *sim) trySend(l int32) {
 // sendNow sends packet pid on link l at once if the port's queue is empty,
 // the link idle and a credit in hand (the packet never waits in the queue),
 // and reports whether it did. Marking sees a queue of one packet.
-func (s *sim) sendNow(l int32, pid int32) bool {
+func (s *sim) sendNow(l int32, pid, bytes int32) bool {
 	p := &s.ch[l]
 	if p.queue.n > 0 || s.now < p.busyUntil || (s.damp == nil && s.availCredits(l) == 0) {
 		return false
@@ -167,7 +163,7 @@ func (s *sim) sendNow(l int32, pid int32) bool {
 	if s.ch[l].fromHost >= 0 || s.markAt != MarkArrival {
 		s.mark(pid, l, 1)
 	}
-	s.transmit(l, pid, s.pk[pid].bytes)
+	s.transmit(l, pid, bytes)
 	return true
 }
 

@@ -50,8 +50,8 @@ func (s *sim) pump(h int32) {
 		if n.formed == s.msgs[n.cur].packets {
 			n.cur = -1
 		}
-		if !s.sendNow(l, pid) {
-			s.pushOut(l, pid)
+		if bytes := s.pk[pid].bytes; !s.sendNow(l, pid, bytes) {
+			s.pushOut(l, pid, bytes)
 			s.mark(pid, l, 1)
 			s.trySend(l)
 		}
@@ -125,7 +125,7 @@ func (s *sim) startConsume(h int32) {
 
 // onConsumed finishes consuming the head packet of link l at host h.
 func (s *sim) onConsumed(h, l int32) {
-	pid := s.popIn(l)
+	pid, _ := s.popIn(l)
 	m := s.pk[pid].msg
 	s.freePacket(pid)
 	ms := &s.msgs[m]

@@ -1,23 +1,47 @@
 package samplingsim
 
-// pushIn appends packet pk to the buffer of link l.
+// pushIn appends packet pk to the buffer of link l. Like an output queue
+// (pushOut), the buffer holds a short packet as ^pk.
 func (s *sim) pushIn(l int32, pk int32) {
 	in := &s.ch[l]
 	s.occupancy(l, bufferArea, in.buf.n, &in.since)
-	s.buffers.push(&in.buf, l, pk)
+	s.buffers.push(&in.buf, l, s.entry(pk))
+}
+
+// entry returns how a queue or buffer holds packet pk: its id, or ^id for
+// a packet shorter than the MTU.
+func (s *sim) entry(pk int32) int32 {
+	if s.pk[pk].bytes != int32(s.cfg.MTU) {
+		return ^pk
+	}
+	return pk
+}
+
+// unpack returns the packet and its size from a queue or buffer entry e.
+func (s *sim) unpack(e int32) (pid, bytes int32) {
+	if e < 0 {
+		return ^e, s.pk[^e].bytes
+	}
+	return e, int32(s.cfg.MTU)
 }
 
 // headIn returns the head packet of the buffer of link l.
-func (s *sim) headIn(l int32) int32 { return s.buffers.front(&s.ch[l].buf, l) }
+func (s *sim) headIn(l int32) int32 {
+	e := s.buffers.front(&s.ch[l].buf, l)
+	if e < 0 {
+		return ^e
+	}
+	return e
+}
 
-// popIn removes the head packet of the buffer of link l and sends its
-// credit back.
-func (s *sim) popIn(l int32) int32 {
+// popIn removes the head packet of the buffer of link l, sends its credit
+// back and returns the packet and its size.
+func (s *sim) popIn(l int32) (pid, bytes int32) {
 	in := &s.ch[l]
 	s.occupancy(l, bufferArea, in.buf.n, &in.since)
-	pk := s.buffers.pop(&in.buf, l)
-	s.returnCredit(l, pk)
-	return pk
+	pid, bytes = s.unpack(s.buffers.pop(&in.buf, l))
+	s.returnCredit(l, pid)
+	return pid, bytes
 }
 
 // arriveSwitch handles packet pid arriving at the switch at the end of link
@@ -47,7 +71,7 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 	if op := &s.ch[out]; s.ch[l].buf.n == 0 && op.queue.n < s.qcap && op.waitHead < 0 {
 		s.ch[l].since = s.now
 		s.returnCredit(l, pid)
-		s.enqueue(out, pid)
+		s.enqueue(out, pid, pk.bytes)
 		return
 	}
 	s.pushIn(l, pid)
@@ -62,7 +86,8 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 func (s *sim) advance(l int32) {
 	for s.ch[l].buf.n > 0 {
 		pid := s.headIn(l)
-		o := s.pk[pid].out
+		pk := &s.pk[pid]
+		o := pk.out
 		op := &s.ch[o]
 		if op.queue.n >= s.qcap || op.waitHead >= 0 {
 			s.ch[l].nextWait = -1
@@ -75,7 +100,7 @@ func (s *sim) advance(l int32) {
 			return
 		}
 		s.popIn(l)
-		s.enqueue(o, pid)
+		s.enqueue(o, pid, pk.bytes)
 	}
 }
 
@@ -90,18 +115,18 @@ func (s *sim) serveWaiters(o int32) {
 	for op.waitHead >= 0 && op.queue.n < s.qcap {
 		l := op.waitHead
 		op.waitHead = s.ch[l].nextWait
-		pid := s.popIn(l)
-		s.enqueue(o, pid)
+		pid, bytes := s.popIn(l)
+		s.enqueue(o, pid, bytes)
 		s.advance(l)
 	}
 }
 
-// enqueue adds packet pid to the output queue of link o.
-func (s *sim) enqueue(o int32, pid int32) {
-	if s.sendNow(o, pid) {
+// enqueue adds packet pid of the given size to the output queue of link o.
+func (s *sim) enqueue(o int32, pid, bytes int32) {
+	if s.sendNow(o, pid, bytes) {
 		return
 	}
-	s.pushOut(o, pid)
+	s.pushOut(o, pid, bytes)
 	if s.markAt == MarkEnqueue {
 		s.mark(pid, o, s.ch[o].queue.n)
 	}
