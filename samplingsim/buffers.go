@@ -102,7 +102,7 @@ func parseBuffers(text string, env bufferEnv) (*dampener, error) {
 // o now: room in the queue, a credit for the downstream buffer and the
 // policy's consent for its destination.
 func (s *sim) admissible(o, pid int32) bool {
-	return s.out[o].queue.n < s.qcap && s.availCredits(o) > 0 && s.admits(o, s.pk[pid].dst)
+	return s.ch[o].queue.n < s.qcap && s.availCredits(o) > 0 && s.admits(o, s.pk[pid].dst)
 }
 
 // admits brings the mirror of link o up to date and asks the policy about
@@ -120,7 +120,7 @@ func (s *sim) returnTag(l, pid int32, t Time) {
 	s.retTag.push(&ring{head: r.head, n: r.n}, l, s.pkd[pid].tag)
 	s.retTime.push(r, l, t)
 	if r.n == 1 {
-		s.wake(l, max(t, s.out[l].busyUntil))
+		s.wake(l, max(t, s.ch[l].busyUntil))
 	}
 }
 
@@ -137,7 +137,7 @@ func (s *sim) syncMirror(l int32) {
 // reserve takes the downstream slot of link o for packet pid: its credit
 // and its place in the policy's mirror.
 func (s *sim) reserve(o, pid int32) {
-	s.out[o].credits--
+	s.ch[o].credits--
 	s.pkd[pid].tag = s.damp.claim(o, s.pk[pid].dst)
 }
 
@@ -148,17 +148,17 @@ func (s *sim) arriveDamp(l, pid, o int32) {
 	pd := &s.pkd[pid]
 	pd.at = l
 	if s.admissible(o, pid) {
-		if s.in[l].buf.n == 0 {
-			s.in[l].since = s.now // as in the FIFO's fast path: the buffer stays empty
+		if s.ch[l].buf.n == 0 {
+			s.ch[l].since = s.now // as in the FIFO's fast path: the buffer stays empty
 		}
 		s.returnCredit(l, pid)
 		s.reserve(o, pid)
-		s.enqueue(o, pid)
+		s.enqueue(o, pid, s.pk[pid].bytes)
 		return
 	}
 	s.pushIn(l, pid)
 	pd.nextWait = -1
-	op := &s.out[o]
+	op := &s.ch[o]
 	if op.waitHead < 0 {
 		op.waitHead = pid
 	} else {
@@ -176,7 +176,7 @@ func (s *sim) serveDamp(o int32) {
 	}
 	outer := s.serving
 	s.serving = o
-	op := &s.out[o]
+	op := &s.ch[o]
 	prev, p := int32(-1), op.waitHead
 	for p >= 0 && op.queue.n < s.qcap && s.availCredits(o) > 0 {
 		next := s.pkd[p].nextWait
@@ -194,7 +194,7 @@ func (s *sim) serveDamp(o int32) {
 		}
 		s.removeIn(s.pkd[p].at, p)
 		s.reserve(o, p)
-		s.enqueue(o, p)
+		s.enqueue(o, p, s.pk[p].bytes)
 		p = next
 	}
 	s.serving = outer
@@ -203,9 +203,9 @@ func (s *sim) serveDamp(o int32) {
 // removeIn takes packet pid out of the input buffer of link l, wherever it
 // is, and sends its credit back.
 func (s *sim) removeIn(l, pid int32) {
-	in := &s.in[l]
+	in := &s.ch[l]
 	s.occupancy(l, bufferArea, in.buf.n, &in.since)
-	removeFromRing(&s.buffers, &in.buf, l, pid)
+	removeFromRing(&s.buffers, &in.buf, l, s.entry(pid))
 	s.returnCredit(l, pid)
 }
 
@@ -221,7 +221,7 @@ func (s *sim) pumpDamp(h int32) {
 		for i := n.rhead; i < len(n.ready); i++ {
 			m := n.ready[i]
 			out := s.f.NextHop(h, node, s.plan.Msgs[m].Dst)
-			if s.out[out].queue.n > 0 || s.availCredits(out) == 0 {
+			if s.ch[out].queue.n > 0 || s.availCredits(out) == 0 {
 				continue // busy or out of credits (another port may serve others)
 			}
 			if s.admits(out, s.plan.Msgs[m].Dst) {
@@ -240,8 +240,8 @@ func (s *sim) pumpDamp(h int32) {
 			n.ready = n.ready[:len(n.ready)-1]
 		}
 		s.reserve(l, pid)
-		if !s.sendNow(l, pid) {
-			s.pushOut(l, pid)
+		if bytes := s.pk[pid].bytes; !s.sendNow(l, pid, bytes) {
+			s.pushOut(l, pid, bytes)
 			s.mark(pid, l, 1)
 			s.trySend(l)
 		}
@@ -253,7 +253,7 @@ func (s *sim) pumpDamp(h int32) {
 // messages) waiting for the link try again; while some still wait and
 // credits are on their way, the next return wakes the port again.
 func (s *sim) wakeDamp(l int32) {
-	p := &s.out[l]
+	p := &s.ch[l]
 	if p.wakeAt != s.now {
 		return // replaced by an earlier wake
 	}
@@ -261,7 +261,7 @@ func (s *sim) wakeDamp(l int32) {
 	s.availCredits(l)
 	s.trySend(l)
 	waiting := p.waitHead >= 0
-	if h := s.fromHost[l]; h >= 0 {
+	if h := s.ch[l].fromHost; h >= 0 {
 		s.pump(h)
 		waiting = s.nics[h].rhead < len(s.nics[h].ready)
 	} else {

@@ -106,7 +106,7 @@ func (s *sim) bufferStats() *BufferStats {
 		}
 	}
 	for l := range s.f.Links {
-		if s.toHost[l] >= 0 {
+		if s.ch[l].toHost >= 0 {
 			continue // a NIC's receive port
 		}
 		o := int32(l)

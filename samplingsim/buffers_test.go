@@ -218,14 +218,15 @@ func TestBufferInvariants(t *testing.T) {
 	for _, policy := range []string{"dias-kumar", "hashed:j=3", "counting:alpha=0.5"} {
 		s, _ := runHotSpot(t, policy, 6)
 		checked := 0
-		for l := range s.in {
-			if s.toHost[l] >= 0 {
+		for l := range s.ch {
+			if s.ch[l].toHost >= 0 {
 				continue
 			}
-			in := s.in[l].buf
+			in := s.ch[l].buf
 			var pids []int32
 			for i := range in.n {
-				pids = append(pids, s.buffers.buf[int32(l)*s.buffers.size+(in.head+i)%s.buffers.size])
+				pid, _ := s.unpack(s.buffers.buf[int32(l)*s.buffers.size+(in.head+i)%s.buffers.size])
+				pids = append(pids, pid)
 			}
 			checked += len(pids)
 			if len(pids) > 6 {

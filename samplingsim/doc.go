@@ -14,8 +14,11 @@
 //     deterministic order of simultaneous events;
 //   - link.go: links (bandwidth, latency, full duplex: every direction is an
 //     independent lft.Link) and credit-based flow control per direction;
+//   - channel.go: the state of a link direction (on one lane) that the
+//     event loop keeps, both ends in one 128-byte block;
 //   - ring.go: the fixed-size rings of the output queues, input buffers and
-//     credits on their way back, one per link in a shared slab;
+//     credits on their way back, one per link in a shared slab (small
+//     credit rings ride in the channel);
 //   - switch.go: switches with finite input buffers per port, output queues
 //     and a first-come first-served arbiter per output; a blocked head packet
 //     blocks its whole input buffer (head-of-line blocking);
@@ -27,7 +30,8 @@
 //   - ids.go: packet ids, per-connection 24-bit PSNs from a seeded start;
 //   - nic.go: NICs with an injection queue of messages, injection and
 //     ejection at line rate and an optional slower consumer (a hot spot);
-//   - packet.go: MTU-sized packets of messages;
+//   - packet.go: MTU-sized packets of messages, a cache line each, with
+//     their route (routecache.go);
 //   - marking.go: when an output port counts as congested (thesis §3.2, §5.10);
 //   - header.go, hash.go: the sampling headers (Algorithms 2–9);
 //   - estimate.go: the receivers' estimates (Algorithms 4, 7, 9);

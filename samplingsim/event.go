@@ -1,5 +1,7 @@
 package samplingsim
 
+import "math"
+
 // Time is simulated time in picoseconds.
 type Time = int64
 
@@ -47,13 +49,37 @@ func (e *event) before(o *event) bool {
 // time plus a link latency), and since the current time never decreases the
 // events of one delay are scheduled in time order: each such delay gets a
 // FIFO, and only the other events go to a 4-ary heap. The next event is the
-// earliest of the heap's top and the FIFOs' heads.
+// earliest of the sources' first events (the FIFOs' heads and the heap's
+// top). The queue keeps the sources sorted by the key of their first event
+// (order), so that pop takes the first source's event and moves that
+// source down past the sources whose first events now come before its new
+// one: usually none or one.
 type eventQueue struct {
-	h     []event
-	fifos []fifo
+	h      []event
+	fifos  [maxFIFOs]fifo
+	delays [maxFIFOs]Time
+	nf     int // FIFOs in use; source nf is the heap
+	// key[src] is the key of source src's first event (noKey: empty);
+	// order holds the sources 0..nf, earliest key first.
+	key   [maxFIFOs + 1]eventKey
+	order [maxFIFOs + 1]uint8
 	n     int
 	seq   uint64
 }
+
+// eventKey is what orders events: time, then scheduling order.
+type eventKey struct {
+	t   Time
+	seq uint64
+}
+
+// less reports whether k comes before o.
+func (k *eventKey) less(o *eventKey) bool {
+	return k.t < o.t || k.t == o.t && k.seq < o.seq
+}
+
+// noKey is the key of an empty source: after every event.
+var noKey = eventKey{t: math.MaxInt64, seq: math.MaxUint64}
 
 // maxFIFOs bounds the number of delay classes; further delays use the heap.
 const maxFIFOs = 8
@@ -62,7 +88,6 @@ const maxFIFOs = 8
 // fixed-size per-link rings of a ringSlab it has no bound on its length, so
 // it grows by doubling and indexes with a power-of-two mask.
 type fifo struct {
-	delay   Time
 	buf     []event
 	head, n int
 }
@@ -82,14 +107,25 @@ func (f *fifo) push(e event) {
 // len returns the number of scheduled events.
 func (q *eventQueue) len() int { return q.n }
 
+// init makes the heap the only source; the queue must be empty.
+func (q *eventQueue) init() {
+	q.nf = 0
+	q.key[0], q.order[0] = noKey, 0
+}
+
 // after schedules an event delay after now.
 func (q *eventQueue) after(now, delay Time, k eventKind, a, b int32) {
 	q.seq += 4
 	e := event{t: now + delay, seq: q.seq | uint64(k), a: a, b: b}
 	q.n++
-	for i := range q.fifos {
-		if q.fifos[i].delay == delay {
-			q.fifos[i].push(e)
+	for i := range q.nf {
+		if q.delays[i] == delay {
+			f := &q.fifos[i]
+			f.push(e)
+			if f.n == 1 {
+				q.key[i] = eventKey{e.t, e.seq}
+				q.rise(uint8(i))
+			}
 			return
 		}
 	}
@@ -97,15 +133,24 @@ func (q *eventQueue) after(now, delay Time, k eventKind, a, b int32) {
 }
 
 // addClass gives events scheduled delay after now a FIFO of their own
-// (up to maxFIFOs classes; the heap takes the others).
+// (up to maxFIFOs classes; the heap takes the others). Classes are added
+// before any event is scheduled.
 func (q *eventQueue) addClass(delay Time) {
-	for _, f := range q.fifos {
-		if f.delay == delay {
+	if q.nf == 0 {
+		q.init()
+	}
+	for i := range q.nf {
+		if q.delays[i] == delay {
 			return
 		}
 	}
-	if len(q.fifos) < maxFIFOs {
-		q.fifos = append(q.fifos, fifo{delay: delay})
+	if q.nf < maxFIFOs {
+		// The new FIFO takes source number nf; the heap moves to nf+1.
+		q.delays[q.nf] = delay
+		q.nf++
+		for i := range q.nf + 1 {
+			q.key[i], q.order[i] = noKey, uint8(i)
+		}
 	}
 }
 
@@ -116,7 +161,34 @@ func (q *eventQueue) push(t Time, k eventKind, a, b int32) {
 	q.heapPush(event{t: t, seq: q.seq | uint64(k), a: a, b: b})
 }
 
+// rise moves source src, whose key has come earlier, up the order.
+func (q *eventQueue) rise(src uint8) {
+	i := 0
+	for q.order[i] != src {
+		i++
+	}
+	k := &q.key[src]
+	for ; i > 0 && k.less(&q.key[q.order[i-1]]); i-- {
+		q.order[i] = q.order[i-1]
+	}
+	q.order[i] = src
+}
+
+// sink moves the first source, whose key has come later, down the order.
+func (q *eventQueue) sink() {
+	src := q.order[0]
+	k := &q.key[src]
+	i := 0
+	for ; i < q.nf && q.key[q.order[i+1]].less(k); i++ {
+		q.order[i] = q.order[i+1]
+	}
+	q.order[i] = src
+}
+
 func (q *eventQueue) heapPush(e event) {
+	if q.nf == 0 && len(q.h) == 0 {
+		q.init() // a queue without classes
+	}
 	h := append(q.h, e)
 	i := len(h) - 1
 	for i > 0 {
@@ -129,33 +201,38 @@ func (q *eventQueue) heapPush(e event) {
 	}
 	h[i] = e
 	q.h = h
+	if i == 0 {
+		q.key[q.nf] = eventKey{e.t, e.seq}
+		q.rise(uint8(q.nf))
+	}
 }
 
 // pop removes and returns the earliest event. The queue must not be empty.
 func (q *eventQueue) pop() event {
 	q.n--
-	best := -1
-	var top *event
-	if len(q.h) > 0 {
-		top = &q.h[0]
-	}
-	for i := range q.fifos {
-		f := &q.fifos[i]
-		if f.n == 0 {
-			continue
+	src := int(q.order[0])
+	var e event
+	if src == q.nf {
+		e = q.heapPop()
+		if len(q.h) > 0 {
+			q.key[src] = eventKey{q.h[0].t, q.h[0].seq}
+		} else {
+			q.key[src] = noKey
 		}
-		if e := &f.buf[f.head]; top == nil || e.before(top) {
-			top, best = e, i
-		}
-	}
-	if best >= 0 {
-		f := &q.fifos[best]
-		e := *top
+	} else {
+		f := &q.fifos[src]
+		e = f.buf[f.head]
 		f.head = (f.head + 1) & (len(f.buf) - 1)
 		f.n--
-		return e
+		if f.n > 0 {
+			next := &f.buf[f.head]
+			q.key[src] = eventKey{next.t, next.seq}
+		} else {
+			q.key[src] = noKey
+		}
 	}
-	return q.heapPop()
+	q.sink()
+	return e
 }
 
 func (q *eventQueue) heapPop() event {

@@ -66,9 +66,9 @@ func (s *sim) setupLanes() {
 		return
 	}
 	s.laneRR = make([]uint8, s.nl)
-	for c := s.nl; c < int32(len(s.out)); c++ {
+	for c := s.nl; c < int32(len(s.ch)); c++ {
 		l := s.phys(c)
-		s.fromHost[c], s.toHost[c], s.arrLat[c], s.codes[c] = s.fromHost[l], s.toHost[l], s.arrLat[l], s.codes[l]
+		s.ch[c].fromHost, s.ch[c].toHost, s.codes[c] = s.ch[l].fromHost, s.ch[l].toHost, s.codes[l]
 	}
 }
 
@@ -82,11 +82,13 @@ func (s *sim) laneTurn(l int32) int32 {
 	if l == p+first*s.nl && s.availCredits(l) > 0 {
 		return l // its turn, and it can send
 	}
-	for i := range s.lanes {
-		lane := (first + i) % s.lanes
-		c := p + lane*s.nl
-		if s.out[c].queue.n > 0 && s.availCredits(c) > 0 {
+	c, end := p+first*s.nl, p+s.lanes*s.nl
+	for range s.lanes {
+		if s.ch[c].queue.n > 0 && s.availCredits(c) > 0 {
 			return c
+		}
+		if c += s.nl; c == end {
+			c = p
 		}
 	}
 	return l
@@ -96,16 +98,22 @@ func (s *sim) laneTurn(l int32) int32 {
 // transmission ends, passes the turn to the next lane and makes the other
 // lanes with queued packets try again then.
 func (s *sim) laneBusy(l int32) {
-	p := s.phys(l)
-	until := s.out[l].busyUntil
-	s.laneRR[p] = uint8((l/s.nl + 1) % s.lanes)
-	for lane := range s.lanes {
-		c := p + lane*s.nl
+	p, lane := l, int32(0)
+	for p >= s.nl {
+		p -= s.nl
+		lane++
+	}
+	until := s.ch[l].busyUntil
+	if lane++; lane == s.lanes {
+		lane = 0
+	}
+	s.laneRR[p] = uint8(lane)
+	for c := p; c < p+s.lanes*s.nl; c += s.nl {
 		if c == l {
 			continue
 		}
-		s.out[c].busyUntil = until
-		if s.out[c].queue.n > 0 {
+		s.ch[c].busyUntil = until
+		if s.ch[c].queue.n > 0 {
 			s.wakeForNext(c)
 		}
 	}
@@ -135,14 +143,13 @@ func (s *sim) setupGlobalLatency() error {
 	if len(g) != s.f.NumSwitches() {
 		return fmt.Errorf("global latency: %d group numbers for %d switches", len(g), s.f.NumSwitches())
 	}
-	s.retLat = make([]Time, len(s.out))
+	s.retLat = make([]Time, len(s.ch))
 	for c := range s.retLat {
 		s.retLat[c] = s.cfg.Latency
 		lk := s.f.Links[s.phys(int32(c))]
 		a, b := s.f.SwitchIndex(lk.From), s.f.SwitchIndex(lk.To)
 		if a >= 0 && b >= 0 && g[a] != g[b] {
-			s.retLat[c] = s.cfg.GlobalLatency
-			s.arrLat[c] = s.cfg.GlobalLatency + s.cfg.RouterDelay
+			s.retLat[c] = s.cfg.GlobalLatency // and the packets' (arrLat)
 		}
 	}
 	s.q.addClass(s.serMTU + s.cfg.GlobalLatency + s.cfg.RouterDelay)

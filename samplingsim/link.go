@@ -1,41 +1,25 @@
 package samplingsim
 
-// outPort is the sending end of one link direction: the output port of a
-// switch or the injection port of a NIC. It owns the link's credits: one per
-// free packet slot of the downstream input buffer. A credit is spent when a
-// packet starts crossing the link and comes back Latency after the
-// downstream buffer frees the slot.
-type outPort struct {
-	// queue is the output queue, a ring in sim.queues.
-	queue ring
-	// credits is the number of credits in hand; returns still on their way
-	// are in the ring returns of sim.returns (arrival times, ascending).
-	credits int32
-	returns ring
-	// busyUntil is the end of the current transmission.
-	busyUntil Time
-	// wakeAt is the time of the pending wake event, or −1.
-	wakeAt Time
-	// stallSince is the start of the current stall for credits, or −1.
-	stallSince Time
-	// qSince is the time of the last change of the queue length.
-	qSince Time
-	// waitHead and waitTail are the FIFO of input ports (link ids) whose
-	// head packet waits for space in this queue: the arbiter serves them
-	// first come, first served. Under a dampening buffer policy they are
-	// the packets (ids, linked by packet.nextWait) waiting for this queue.
-	waitHead, waitTail int32
-}
-
 // availCredits collects the credits that have arrived by now and returns
 // the number in hand.
 func (s *sim) availCredits(l int32) int32 {
-	p := &s.out[l]
-	for p.returns.n > 0 && s.returns.front(&p.returns, l) <= s.now {
+	p := &s.ch[l]
+	if p.returns.n > 0 {
+		s.collectCredits(p, l)
+	}
+	return p.credits
+}
+
+// collectCredits takes the credits that have come back over channel l (p =
+// &s.ch[l]) by now into its port's hand. Kept out of line, so that
+// availCredits inlines.
+//
+//go:noinline
+func (s *sim) collectCredits(p *channel, l int32) {
+	for p.returns.n > 0 && s.retFront(p, l) <= s.now {
 		s.returns.drop(&p.returns)
 		p.credits++
 	}
-	return p.credits
 }
 
 // returnCredit frees the slot of packet pid in the input buffer at the end
@@ -45,12 +29,12 @@ func (s *sim) availCredits(l int32) int32 {
 // credit carries the packet's tag, and its return wakes the sender even
 // with an empty queue: packets or messages may wait for it.
 func (s *sim) returnCredit(l int32, pid int32) {
-	p := &s.out[l]
+	p := &s.ch[l]
 	t := s.now + s.cfg.Latency
 	if s.retLat != nil {
 		t = s.now + s.retLat[l]
 	}
-	s.returns.push(&p.returns, l, t)
+	s.retPush(p, l, t)
 	if s.damp != nil {
 		s.returnTag(l, pid, t)
 		return
@@ -62,7 +46,7 @@ func (s *sim) returnCredit(l int32, pid int32) {
 
 // wake makes sure the port of link l tries to send at time t.
 func (s *sim) wake(l int32, t Time) {
-	p := &s.out[l]
+	p := &s.ch[l]
 	if p.wakeAt >= 0 && p.wakeAt <= t {
 		return
 	}
@@ -74,7 +58,7 @@ func (s *sim) wake(l int32, t Time) {
 // when the link is idle again, or later when a credit comes back. With no
 // credit on the way there is no wake-up: returnCredit wakes the port.
 func (s *sim) wakeForNext(l int32) {
-	p := &s.out[l]
+	p := &s.ch[l]
 	if s.damp != nil {
 		s.wake(l, p.busyUntil) // its packets hold their credits
 		return
@@ -83,14 +67,14 @@ func (s *sim) wakeForNext(l int32) {
 	case p.credits > 0:
 		s.wake(l, p.busyUntil)
 	case p.returns.n > 0:
-		s.wake(l, max(p.busyUntil, s.returns.front(&p.returns, l)))
+		s.wake(l, max(p.busyUntil, s.retFront(p, l)))
 	}
 }
 
 // onWake handles a wake event of link l at time t; stale events (replaced
 // by an earlier wake) are ignored.
 func (s *sim) onWake(l int32) {
-	p := &s.out[l]
+	p := &s.ch[l]
 	if p.wakeAt != s.now {
 		return
 	}
@@ -98,27 +82,44 @@ func (s *sim) onWake(l int32) {
 	s.trySend(l)
 }
 
-// pushOut appends packet pk to the output queue of link l.
-func (s *sim) pushOut(l int32, pk int32) {
-	p := &s.out[l]
+// pushOut appends packet pk to the output queue of link l. The queue
+// holds a full-size packet as its id and a shorter one as ^id, so that
+// the port sends a full-size packet without reading it (its cache line is
+// cold by then; the next hop reads it).
+func (s *sim) pushOut(l int32, pk, bytes int32) {
+	p := &s.ch[l]
 	s.occupancy(l, queueArea, p.queue.n, &p.qSince)
-	s.queues.push(&p.queue, l, pk)
+	e := pk
+	if bytes != int32(s.cfg.MTU) {
+		e = ^pk
+	}
+	s.queues.push(&p.queue, l, e)
 	if t := s.nowTruth(l); p.queue.n > t.QueueMax {
 		t.QueueMax = p.queue.n
 	}
 }
 
-// popOut removes the head of the output queue of link l.
-func (s *sim) popOut(l int32) int32 {
-	p := &s.out[l]
+// popOut removes the head of the output queue of link l and returns it
+// with its size.
+func (s *sim) popOut(l int32) (pid, bytes int32) {
+	p := &s.ch[l]
 	s.occupancy(l, queueArea, p.queue.n, &p.qSince)
-	return s.queues.pop(&p.queue, l)
+	return s.unpack(s.queues.pop(&p.queue, l))
+}
+
+// headOut returns the head of the output queue of link l.
+func (s *sim) headOut(l int32) int32 {
+	e := s.queues.front(&s.ch[l].queue, l)
+	if e < 0 {
+		return ^e
+	}
+	return e
 }
 
 // trySend starts sending the head of the output queue of link l if the link
 // is idle and a credit is in hand; otherwise it arranges to try again.
 func (s *sim) trySend(l int32) {
-	p := &s.out[l]
+	p := &s.ch[l]
 	if p.queue.n == 0 {
 		return
 	}
@@ -129,7 +130,7 @@ func (s *sim) trySend(l int32) {
 	}
 	if s.lanes > 1 {
 		if o := s.laneTurn(l); o != l {
-			l, p = o, &s.out[o]
+			l, p = o, &s.ch[o]
 		}
 	}
 	if s.damp == nil && s.availCredits(l) == 0 {
@@ -137,48 +138,48 @@ func (s *sim) trySend(l int32) {
 			p.stallSince = s.now
 		}
 		if p.returns.n > 0 {
-			s.wake(l, s.returns.front(&p.returns, l))
+			s.wake(l, s.retFront(p, l))
 		}
 		return
 	}
-	if s.markAt == MarkDeparture && s.fromHost[l] < 0 {
-		s.mark(s.queues.front(&p.queue, l), l, p.queue.n)
+	if s.markAt == MarkDeparture && s.ch[l].fromHost < 0 {
+		s.mark(s.headOut(l), l, p.queue.n)
 	}
-	s.transmit(l, s.popOut(l))
+	pid, bytes := s.popOut(l)
+	s.transmit(l, pid, bytes)
 }
 
 // sendNow sends packet pid on link l at once if the port's queue is empty,
 // the link idle and a credit in hand (the packet never waits in the queue),
 // and reports whether it did. Marking sees a queue of one packet.
-func (s *sim) sendNow(l int32, pid int32) bool {
-	p := &s.out[l]
+func (s *sim) sendNow(l int32, pid, bytes int32) bool {
+	p := &s.ch[l]
 	if p.queue.n > 0 || s.now < p.busyUntil || (s.damp == nil && s.availCredits(l) == 0) {
 		return false
 	}
 	if t := s.nowTruth(l); t.QueueMax < 1 {
 		t.QueueMax = 1
 	}
-	if s.fromHost[l] >= 0 || s.markAt != MarkArrival {
+	if s.ch[l].fromHost >= 0 || s.markAt != MarkArrival {
 		s.mark(pid, l, 1)
 	}
-	s.transmit(l, pid)
+	s.transmit(l, pid, bytes)
 	return true
 }
 
-// transmit starts sending packet pid (no longer queued) on link l, which is
-// idle and has a credit.
-func (s *sim) transmit(l int32, pid int32) {
-	p := &s.out[l]
+// transmit starts sending packet pid (no longer queued) of the given size
+// on link l, which is idle and has a credit.
+func (s *sim) transmit(l int32, pid, bytes int32) {
+	p := &s.ch[l]
 	if p.stallSince >= 0 {
 		s.spread(l, p.stallSince, s.now, addStalled)
 		p.stallSince = -1
 	}
-	bytes := s.pk[pid].bytes
 	if s.damp == nil {
 		p.credits-- // under a dampening policy the packet reserved it
 	}
 	ser := s.ser(bytes)
-	if s.stats.on && s.fromHost[l] >= 0 {
+	if s.stats.on && s.ch[l].fromHost >= 0 {
 		s.injected(pid, p.busyUntil)
 	}
 	p.busyUntil = s.now + ser
@@ -194,12 +195,12 @@ func (s *sim) transmit(l int32, pid int32) {
 		s.spread(l, s.now, p.busyUntil, addBusy)
 	}
 	s.hops++
-	s.q.after(s.now, ser+s.arrLat[l], evArrive, l, pid)
+	s.q.after(s.now, ser+s.arrLat(p, l), evArrive, l, pid)
 	if p.queue.n > 0 {
 		s.wakeForNext(l)
 	}
 	// The queue has room again.
-	if h := s.fromHost[l]; h >= 0 {
+	if h := s.ch[l].fromHost; h >= 0 {
 		s.pump(h)
 	} else {
 		s.serveWaiters(l)

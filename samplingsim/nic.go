@@ -12,6 +12,8 @@ type nic struct {
 	// cur is the message being cut into packets (−1 = none) and formed the
 	// number of its packets formed so far.
 	cur, formed int32
+	// link is the injection link of the current message.
+	link int32
 	// consuming says whether the consumer is busy.
 	consuming bool
 	// rr is the receive port the consumer looks at first (round robin).
@@ -34,10 +36,10 @@ func (s *sim) pump(h int32) {
 			}
 			n.cur, n.formed = n.ready[n.rhead], 0
 			n.rhead++
+			n.link = s.f.NextHop(h, s.f.HostNode(int(h)), s.plan.Msgs[n.cur].Dst)
 		}
-		m := &s.plan.Msgs[n.cur]
-		l := s.f.NextHop(h, s.f.HostNode(int(h)), m.Dst)
-		if s.out[l].queue.n > 0 {
+		l := n.link
+		if s.ch[l].queue.n > 0 {
 			return
 		}
 		pid := s.formPacket(h, n.cur, n.formed, l)
@@ -48,8 +50,8 @@ func (s *sim) pump(h int32) {
 		if n.formed == s.msgs[n.cur].packets {
 			n.cur = -1
 		}
-		if !s.sendNow(l, pid) {
-			s.pushOut(l, pid)
+		if bytes := s.pk[pid].bytes; !s.sendNow(l, pid, bytes) {
+			s.pushOut(l, pid, bytes)
 			s.mark(pid, l, 1)
 			s.trySend(l)
 		}
@@ -64,15 +66,21 @@ func (s *sim) formPacket(h, mid, formed, l int32) int32 {
 	pid := s.newPacket()
 	pk := &s.pk[pid]
 	*pk = packet{
-		id: s.nextPacketID(mid), msg: mid, src: h, dst: m.Dst, out: l, sent: s.now,
+		msg: mid, src: h, dst: m.Dst, out: l, sent: s.now,
 		bytes: int32(min(int64(s.cfg.MTU), m.Bytes-int64(formed)*int64(s.cfg.MTU))),
 	}
-	pk.hdr.clear()
-	switch {
-	case !s.sampling:
-	case s.cfg.TagFraction >= 1:
+	if s.routeOf != nil {
+		s.setRoute(pk, mid)
+	}
+	if !s.sampling {
+		return pid
+	}
+	tg := &s.pkt[pid]
+	tg.id = s.nextPacketID(mid)
+	tg.hdr.clear()
+	if s.cfg.TagFraction >= 1 {
 		pk.tagged = true
-	default:
+	} else {
 		pk.tagged = s.rTag.Float64() < s.cfg.TagFraction
 	}
 	return pid
@@ -100,7 +108,7 @@ func (s *sim) startConsume(h int32) {
 	ins := s.hostIn[s.hostInStart[h]:s.hostInStart[h+1]]
 	for i := range ins {
 		l := ins[(n.rr+i)%len(ins)]
-		if s.in[l].buf.n == 0 {
+		if s.ch[l].buf.n == 0 {
 			continue
 		}
 		n.rr = (n.rr + i + 1) % len(ins)
@@ -117,7 +125,7 @@ func (s *sim) startConsume(h int32) {
 
 // onConsumed finishes consuming the head packet of link l at host h.
 func (s *sim) onConsumed(h, l int32) {
-	pid := s.popIn(l)
+	pid, _ := s.popIn(l)
 	m := s.pk[pid].msg
 	s.freePacket(pid)
 	ms := &s.msgs[m]

@@ -1,10 +1,15 @@
 package samplingsim
 
-// packet is one MTU-sized (or shorter, last) segment of a message in flight.
-// Packets live in a slab and are named by their index there.
+// packet is one MTU-sized (or shorter, last) segment of a message in flight:
+// what a hop reads, in one 64-byte cache line. Packets live in a slab and
+// are named by their index there; what only sampled packets need (the id
+// and the header) lives beside it in tagSlab, so that a hop of an untagged
+// packet touches this line alone.
 type packet struct {
-	// id is the packet's sequence number (the record id of the hash, §5.2).
-	id uint32
+	// sent is the time the NIC formed the packet; when latencies are
+	// measured (noise.go), from then on the time it started leaving the
+	// NIC.
+	sent Time
 	// msg is the message the packet belongs to.
 	msg int32
 	// src and dst are host indices.
@@ -13,23 +18,37 @@ type packet struct {
 	bytes int32
 	// out is the link the packet leaves its current switch on.
 	out int32
-	// sent is the time the NIC formed the packet; when latencies are
-	// measured (noise.go), from then on the time it started leaving the
-	// NIC.
-	sent Time
+	// rt says where the next links of a statically routed packet come
+	// from: routeInline (route below), the start of its message's route in
+	// the route cache, or routeUncached (the tables).
+	rt int32
 	// tagged says whether the packet carries a sampling header.
 	tagged bool
 	// Adaptive routing (route_adaptive.go): the routing mode, the virtual
 	// lane, the phase of its route, the switches it has crossed and its
 	// intermediate group (phaseValiant). Under static routing hops counts
-	// the switches too: it indexes the message's cached route
-	// (routecache.go).
+	// the switches too: it indexes the packet's route.
 	mode              RouteMode
 	lane, phase, hops uint8
 	// detour says the packet left its preferred ports once (noise.go).
 	detour bool
 	via    int16
-	// hdr is the sampling header.
+	// route holds the links a statically routed packet leaves its switches
+	// on (route[i] after i+1 switches) when they fit (rt = routeInline):
+	// copied from the route cache as the NIC forms the packet, while the
+	// message's route is in the cache, so that a hop reads no other line.
+	route [inlineHops]int32
+}
+
+// inlineHops is the number of switch hops a packet carries in its own
+// cache line: the 5 of a three-level fat tree, and one more.
+const inlineHops = 6
+
+// packetTag is what a tagged packet carries besides: its id (the record id
+// of the hash, §5.2) and the sampling header. Only runs that sample have
+// this slab.
+type packetTag struct {
+	id  uint32
 	hdr header
 }
 
@@ -51,6 +70,9 @@ func (s *sim) newPacket() int32 {
 		return p
 	}
 	s.pk = append(s.pk, packet{})
+	if s.sampling {
+		s.pkt = append(s.pkt, packetTag{})
+	}
 	if s.damp != nil {
 		s.pkd = append(s.pkd, dampState{})
 	}

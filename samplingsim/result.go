@@ -65,13 +65,14 @@ func (s *sim) result(wall time.Duration) *Result {
 		r.z = normalQuantile(s.cfg.FalsePositiveConfidence)
 	}
 	// Close the open intervals (queues, buffers, stalls) at the end.
-	for l := range s.out {
-		s.occupancy(int32(l), queueArea, s.out[l].queue.n, &s.out[l].qSince)
-		s.occupancy(int32(l), bufferArea, s.in[l].buf.n, &s.in[l].since)
-		if p := &s.out[l]; p.stallSince >= 0 {
+	for l := range s.ch {
+		s.occupancy(int32(l), queueArea, s.ch[l].queue.n, &s.ch[l].qSince)
+		s.occupancy(int32(l), bufferArea, s.ch[l].buf.n, &s.ch[l].since)
+		if p := &s.ch[l]; p.stallSince >= 0 {
 			s.spread(int32(l), p.stallSince, s.now, addStalled)
 		}
 	}
+	s.flushWindow()
 	s.foldLanes()
 	r.Truth = s.truth
 	r.Buffers = s.bufferStats()

@@ -10,8 +10,8 @@ type ring struct {
 // ringSlab holds one ring of size slots per link, side by side: the slots
 // of link l's ring are buf[l*size : (l+1)*size]. The output queues and the
 // input buffers (packet ids) and the credits on their way back (arrival
-// times) are ringSlabs; their ring states sit in the link's outPort and
-// inPort, next to the other fields the event loop touches.
+// times) are ringSlabs; their ring states sit in the link's channel, next
+// to the other fields the event loop touches.
 type ringSlab[T any] struct {
 	buf  []T
 	size int32

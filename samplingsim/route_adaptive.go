@@ -243,6 +243,10 @@ type adaptive struct {
 	// minimal links from a towards b are minL[minS[a*nsw+b]:minS[a*nsw+b+1]],
 	// links from a towards group g grpL[grpS[a*ng+g]:grpS[a*ng+g+1]].
 	minS, minL, grpS, grpL []int32
+	// On a Dragonfly, where most of these sets have one link, min1 and
+	// grp1 hold that link (−1: none or several), so that a hop reads one
+	// table entry.
+	min1, grp1 []int32
 	// lanes is the number of virtual lanes: 3 with groups (a lane per
 	// global hop taken: Valiant paths have two), else 1.
 	lanes int
@@ -372,6 +376,47 @@ func (a *adaptive) precompute() {
 		}
 	}
 	a.minS, a.minL, a.grpS, a.grpL = minS, minL, grpS, grpL
+	if a.groups != nil {
+		a.min1, a.grp1 = single(minS, minL), single(grpS, grpL)
+	}
+}
+
+// single returns, for every set i of the table start, links, its only
+// link, or −1 when it has none or several.
+func single(start, links []int32) []int32 {
+	one := make([]int32, len(start)-1)
+	for i := range one {
+		one[i] = -1
+		if start[i+1]-start[i] == 1 {
+			one[i] = links[start[i]]
+		}
+	}
+	return one
+}
+
+// leastMinimal is least over the minimal links from switch sw towards
+// switch target.
+func (s *sim) leastMinimal(sw, target, lane int32) (int32, int32) {
+	a := s.ad
+	if a.min1 != nil {
+		if l := a.min1[int(sw)*a.nsw+int(target)]; l >= 0 {
+			c := l + lane*s.nl
+			return c, s.estimate(c)
+		}
+	}
+	return s.least(a.minimalOf(s.adCand, sw, target), lane)
+}
+
+// leastToward is least over the links from switch sw towards group g.
+func (s *sim) leastToward(sw, g, lane int32) (int32, int32) {
+	a := s.ad
+	if a.grp1 != nil {
+		if l := a.grp1[int(sw)*a.ng+int(g)]; l >= 0 {
+			c := l + lane*s.nl
+			return c, s.estimate(c)
+		}
+	}
+	return s.least(a.towardGroupOf(s.adCand, sw, g), lane)
 }
 
 // minimalOf returns the minimal links from sw towards target, from the
@@ -512,9 +557,9 @@ func biasOf(rt *Routing, mode RouteMode, hops uint8) int32 {
 // slot frees, so far congestion is seen late).
 func (s *sim) estimate(c int32) int32 {
 	if s.ad.cur {
-		return s.out[c].queue.n
+		return s.ch[c].queue.n
 	}
-	return s.out[c].queue.n + s.bcap - s.availCredits(c)
+	return s.ch[c].queue.n + s.bcap - s.availCredits(c)
 }
 
 // least returns the channel among links (on lane) with the smallest
@@ -534,8 +579,14 @@ func (s *sim) least(links []int32, lane int32) (int32, int32) {
 	if n > 1 {
 		off = s.ad.r.IntN(n)
 	}
-	for i := range n {
-		c := links[(off+i)%n] + lane*s.nl
+	for i := off; i < n; i++ {
+		c := links[i] + lane*s.nl
+		if e := s.estimate(c); e < bestEst {
+			best, bestEst = c, e
+		}
+	}
+	for i := range off {
+		c := links[i] + lane*s.nl
 		if e := s.estimate(c); e < bestEst {
 			best, bestEst = c, e
 		}
@@ -588,7 +639,7 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 	lane := int32(pk.lane)
 	if pk.phase == phaseValiant {
 		if a.groups[sw] != int32(pk.via) {
-			c, _ := s.least(a.towardGroupOf(s.adCand, sw, int32(pk.via)), lane)
+			c, _ := s.leastToward(sw, int32(pk.via), lane)
 			return c - lane*s.nl
 		}
 		pk.phase = phaseFinal
@@ -613,7 +664,7 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 		}
 		return def
 	}
-	best, bestEst := s.least(a.minimalOf(s.adCand, sw, target), lane)
+	best, bestEst := s.leastMinimal(sw, target, lane)
 	best -= lane * s.nl
 	srcG, dstG := a.groups[a.leaf[pk.src]], a.groups[target]
 	if pk.phase != phaseMin || a.groups[sw] != srcG || a.ng < 3 || bestEst <= bias {
@@ -631,7 +682,7 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 		if pk.hops > 0 && a.gdist[int(sw)*a.ng+int(g)] != 1 {
 			continue
 		}
-		if c, e := s.least(a.towardGroupOf(s.adCand, sw, g), lane); c >= 0 && e+bias < bestEst {
+		if c, e := s.leastToward(sw, g, lane); c >= 0 && e+bias < bestEst {
 			best, bestEst = c-lane*s.nl, e+bias
 			pk.via = int16(g)
 			pk.phase = phaseValiant

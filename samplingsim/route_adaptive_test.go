@@ -338,10 +338,10 @@ func TestBiasDecision(t *testing.T) {
 			if f.SwitchIndex(f.Links[l].To) < 0 {
 				continue
 			}
-			s.out[l].credits = s.bcap - 2
+			s.ch[l].credits = s.bcap - 2
 			if l == def {
-				s.out[l].credits = 0
-				s.out[l].queue.n = 1
+				s.ch[l].credits = 0
+				s.ch[l].queue.n = 1
 			}
 		}
 		pid := s.newPacket()
@@ -615,19 +615,19 @@ func TestLanesTakeTurns(t *testing.T) {
 	}
 	l := s.ad.links[0]
 	l1, l2 := l+s.nl, l+2*s.nl
-	s.out[l].queue.n, s.out[l1].queue.n, s.out[l2].queue.n = 1, 1, 0
+	s.ch[l].queue.n, s.ch[l1].queue.n, s.ch[l2].queue.n = 1, 1, 0
 	if got := s.laneTurn(l1); got != l {
 		t.Errorf("first turn: channel %d, want lane 0's %d", got, l)
 	}
-	s.out[l].busyUntil = 1000
+	s.ch[l].busyUntil = 1000
 	s.laneBusy(l) // lane 0 sent: lane 1's turn
 	if got := s.laneTurn(l); got != l1 {
 		t.Errorf("after lane 0 sent: channel %d, want lane 1's %d", got, l1)
 	}
-	if s.out[l1].busyUntil != 1000 || s.out[l2].busyUntil != 1000 {
+	if s.ch[l1].busyUntil != 1000 || s.ch[l2].busyUntil != 1000 {
 		t.Errorf("the other lanes are not busy with the link")
 	}
-	s.out[l1].credits = 0
+	s.ch[l1].credits = 0
 	if got := s.laneTurn(l); got != l {
 		t.Errorf("lane 1 without credits: channel %d, want lane 0's %d", got, l)
 	}

@@ -7,8 +7,9 @@ import (
 	"orcs/lft"
 )
 
-// TestRouteCacheSameRun: packets that follow their message's cached route
-// make the same run as packets forwarded by the tables hop by hop — same
+// TestRouteCacheSameRun: packets that carry their message's route make the
+// same run as packets that read it from the route cache and as packets
+// forwarded by the tables hop by hop — same
 // ground truth per window and link, same message times — on a fat tree
 // and on a fabric read with LMC spread (source-aware routes).
 func TestRouteCacheSameRun(t *testing.T) {
@@ -29,6 +30,13 @@ func TestRouteCacheSameRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		oldInline := maxInline
+		maxInline = 0 // no route in the packets: every hop reads the cache
+		fromCache, err := Run(tc.f, cfg, p)
+		maxInline = oldInline
+		if err != nil {
+			t.Fatal(err)
+		}
 		old := maxCachedLinks
 		maxCachedLinks = 0 // nothing cached: every hop reads the tables
 		tables, err := Run(tc.f, cfg, p)
@@ -36,10 +44,15 @@ func TestRouteCacheSameRun(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if cached.PacketHops != tables.PacketHops || !reflect.DeepEqual(cached.Truth, tables.Truth) ||
-			!reflect.DeepEqual(cached.MsgFinish, tables.MsgFinish) {
-			t.Errorf("%s: the run with cached routes differs from the run by the tables (%d and %d packet-hops)",
-				tc.name, cached.PacketHops, tables.PacketHops)
+		for _, o := range []struct {
+			name string
+			r    *Result
+		}{{"by the tables", tables}, {"with routes read from the cache", fromCache}} {
+			if cached.PacketHops != o.r.PacketHops || !reflect.DeepEqual(cached.Truth, o.r.Truth) ||
+				!reflect.DeepEqual(cached.MsgFinish, o.r.MsgFinish) {
+				t.Errorf("%s: the run with routes in the packets differs from the run %s (%d and %d packet-hops)",
+					tc.name, o.name, cached.PacketHops, o.r.PacketHops)
+			}
 		}
 		if cached.PacketHops == 0 {
 			t.Errorf("%s: no traffic", tc.name)

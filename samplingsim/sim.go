@@ -41,15 +41,11 @@ type sim struct {
 	now  Time
 	q    eventQueue
 
-	out        []outPort // by link id: the port the link leaves
-	in         []inPort  // by link id: the buffer the link feeds
+	ch         []channel // by link (channel) id: both ends of the link
 	qcap, bcap int32
 	queues     ringSlab[int32] // output queues, qcap per link
 	buffers    ringSlab[int32] // input buffers, bcap per link
-	returns    ringSlab[Time]  // credit returns on their way, bcap per link
-	fromHost   []int32         // host index of the link's source, or −1
-	toHost     []int32         // host index of the link's target, or −1
-	arrLat     []Time          // latency of the link (+ router delay into a switch)
+	returns    ringSlab[Time]  // credit returns on their way, bcap per link (unless in the channels)
 	serMTU     Time
 
 	nics        []nic
@@ -81,6 +77,7 @@ type sim struct {
 	gateStart  []int32
 
 	pk     []packet
+	pkt    []packetTag // beside pk when the run samples
 	free   []int32
 	nextID uint32 // the last id of the global counter (idsGlobal)
 
@@ -214,20 +211,21 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	s.serMTU = serTime(int64(cfg.MTU), cfg.Bandwidth)
 	// The common delays get FIFOs in the event queue: a packet time (link
 	// idle again, consumer done), a packet time plus a link's latency (a
-	// packet arrives), and a slow consumer's packet time.
+	// packet arrives), a slow consumer's packet time and a latency (a
+	// credit comes back to a port that waits for it).
 	s.q.addClass(s.serMTU)
 	s.q.addClass(s.serMTU + cfg.Latency + cfg.RouterDelay)
 	s.q.addClass(s.serMTU + cfg.Latency)
 	s.q.addClass(serTime(int64(cfg.MTU), cfg.Bandwidth*cfg.SlowFactor))
+	s.q.addClass(cfg.Latency)
 
-	s.out = make([]outPort, L)
-	s.in = make([]inPort, L)
+	s.ch = make([]channel, L)
 	s.queues = newRingSlab[int32](L, s.qcap)
 	s.buffers = newRingSlab[int32](L, s.bcap)
-	s.returns = newRingSlab[Time](L, s.bcap)
-	s.fromHost = make([]int32, L)
-	s.toHost = make([]int32, L)
-	s.arrLat = make([]Time, L)
+	s.returns = ringSlab[Time]{size: retInline} // rings in the channels: drops wrap there
+	if s.bcap > retInline {
+		s.returns = newRingSlab[Time](L, s.bcap)
+	}
 	s.codes = make([]uint32, L)
 	portBits := cfg.PortBits
 	if portBits == 0 {
@@ -243,19 +241,15 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 		portBits = portBitsFor(maxPort)
 	}
 	hostInCount := make([]int32, H+1)
-	for l := range s.out { // every channel: with lanes, L > len(f.Links)
-		p := &s.out[l]
-		p.credits, p.wakeAt, p.stallSince, p.waitHead = s.bcap, -1, -1, -1
-		s.in[l].nextWait = -1
+	for l := range s.ch { // every channel: with lanes, L > len(f.Links)
+		p := &s.ch[l]
+		p.credits, p.wakeAt, p.stallSince, p.waitHead, p.nextWait = s.bcap, -1, -1, -1, -1
 	}
 	for l, lk := range f.Links {
-		s.fromHost[l] = f.HostIndex(lk.From)
-		s.toHost[l] = f.HostIndex(lk.To)
-		s.arrLat[l] = cfg.Latency
-		if s.toHost[l] < 0 {
-			s.arrLat[l] += cfg.RouterDelay
-		} else {
-			hostInCount[s.toHost[l]+1]++
+		s.ch[l].fromHost = f.HostIndex(lk.From)
+		s.ch[l].toHost = f.HostIndex(lk.To)
+		if s.ch[l].toHost >= 0 {
+			hostInCount[s.ch[l].toHost+1]++
 		}
 		if sw := f.SwitchIndex(lk.From); sw >= 0 {
 			port := lk.FromPort
@@ -284,7 +278,7 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	s.hostIn = make([]int32, s.hostInStart[H])
 	fill := append([]int32(nil), s.hostInStart[:H]...)
 	for l := range f.Links {
-		if h := s.toHost[l]; h >= 0 {
+		if h := s.ch[l].toHost; h >= 0 {
 			s.hostIn[fill[h]] = int32(l)
 			fill[h]++
 		}
@@ -393,7 +387,7 @@ func (s *sim) run() error {
 		}
 		switch e.kind() {
 		case evArrive:
-			if h := s.toHost[e.a]; h >= 0 {
+			if h := s.ch[e.a].toHost; h >= 0 {
 				s.arriveHost(e.a, h, e.b)
 			} else {
 				s.arriveSwitch(e.a, e.b)
@@ -454,14 +448,14 @@ func (s *sim) creditLoop() []int32 {
 	// next returns the link the head packet of the buffer at the end of l
 	// waits for, or −1 when that buffer is empty or a host's.
 	next := func(l int32) int32 {
-		if s.in[l].buf.n == 0 || s.toHost[l] >= 0 {
+		if s.ch[l].buf.n == 0 || s.ch[l].toHost >= 0 {
 			return -1
 		}
 		return s.pk[s.headIn(l)].out
 	}
 	// seen[l] is 1 + the start of the walk that reached l first, or 0.
-	seen := make([]int32, len(s.out))
-	for start := range int32(len(s.out)) {
+	seen := make([]int32, len(s.ch))
+	for start := range int32(len(s.ch)) {
 		var walk []int32
 		l := start
 		for l >= 0 && seen[l] == 0 {
@@ -522,24 +516,27 @@ func (s *sim) finish(m int32) {
 // pid (queue length q) and runs the switch side of the sampling scheme.
 func (s *sim) mark(pid int32, l int32, q int32) {
 	capacity := s.qcap
-	if s.fromHost[l] >= 0 {
+	if s.ch[l].fromHost >= 0 {
 		capacity = 1
 	}
 	cong := s.marker.congested(&s.marker, q, s.availCredits(l), capacity, s.rMark)
 	if cong {
 		s.nowTruth(l).Congested++
 	}
-	pk := &s.pk[pid]
-	if pk.tagged && s.fromHost[l] < 0 {
+	if s.sampling && s.pk[pid].tagged && s.ch[l].fromHost < 0 {
+		tg := &s.pkt[pid]
 		env := &s.hopArgs
-		env.id, env.pid, env.link, env.code, env.congested = pk.id, pid, s.phys(l), s.codes[l], cong
-		s.scheme.hop(&pk.hdr, env)
+		env.id, env.pid, env.link, env.code, env.congested = tg.id, pid, s.phys(l), s.codes[l], cong
+		s.scheme.hop(&tg.hdr, env)
 	}
 }
 
 // receive runs the receiver side of the sampling scheme for packet pid.
 func (s *sim) receive(pid int32) {
 	s.packets++
+	if !s.sampling {
+		return // no packet is tagged
+	}
 	pk := &s.pk[pid]
 	if !pk.tagged {
 		return
@@ -555,7 +552,8 @@ func (s *sim) receive(pid int32) {
 		s.tallies[job] = ts
 	}
 	env := &s.recvArgs
-	env.id, env.pid, env.t, env.bytes, env.now = pk.id, pid, ts[w], int64(pk.bytes), s.now
+	tg := &s.pkt[pid]
+	env.id, env.pid, env.t, env.bytes, env.now = tg.id, pid, ts[w], int64(pk.bytes), s.now
 	if s.scheme.probabilistic {
 		if s.ad != nil && s.restrict == restrictRoute {
 			env.cands, env.codes = s.adaptiveCandidates(pk.src, pk.dst)
@@ -563,7 +561,7 @@ func (s *sim) receive(pid int32) {
 			env.cands, env.codes = s.candidates(pk.src, pk.dst)
 		}
 	}
-	s.scheme.receive(&pk.hdr, env)
+	s.scheme.receive(&tg.hdr, env)
 }
 
 // candidates returns the links a packet from src to dst may have crossed
@@ -576,13 +574,13 @@ func (s *sim) candidates(src, dst int32) ([]int32, []uint32) {
 		all, _ = s.f.AppendRoute(s.cands, src, dst)
 		s.cands = all[:0]
 		for _, l := range all {
-			if s.fromHost[l] < 0 {
+			if s.ch[l].fromHost < 0 {
 				s.cands = append(s.cands, l)
 			}
 		}
 	case restrictHostRule:
 		for _, l := range s.swLinks {
-			if h := s.toHost[l]; h < 0 || h == dst {
+			if h := s.ch[l].toHost; h < 0 || h == dst {
 				s.cands = append(s.cands, l)
 			}
 		}

@@ -1,37 +1,47 @@
 package samplingsim
 
-// inPort is the receiving end of one link direction: a switch input port or
-// a NIC receive port, with a FIFO buffer of InputBuffer packets (a ring in
-// sim.buffers). In a switch only the head packet can move on: when its output
-// queue is full, the packets behind it wait too, even if their outputs are
-// free (head-of-line blocking).
-type inPort struct {
-	// buf is the buffer, a ring in sim.buffers.
-	buf ring
-	// nextWait links the input ports waiting for the same output queue.
-	nextWait int32
-	// since is the time of the last change of the buffer's length.
-	since Time
+// pushIn appends packet pk to the buffer of link l. Like an output queue
+// (pushOut), the buffer holds a short packet as ^pk.
+func (s *sim) pushIn(l int32, pk int32) {
+	in := &s.ch[l]
+	s.occupancy(l, bufferArea, in.buf.n, &in.since)
+	s.buffers.push(&in.buf, l, s.entry(pk))
 }
 
-// pushIn appends packet pk to the buffer of link l.
-func (s *sim) pushIn(l int32, pk int32) {
-	in := &s.in[l]
-	s.occupancy(l, bufferArea, in.buf.n, &in.since)
-	s.buffers.push(&in.buf, l, pk)
+// entry returns how a queue or buffer holds packet pk: its id, or ^id for
+// a packet shorter than the MTU.
+func (s *sim) entry(pk int32) int32 {
+	if s.pk[pk].bytes != int32(s.cfg.MTU) {
+		return ^pk
+	}
+	return pk
+}
+
+// unpack returns the packet and its size from a queue or buffer entry e.
+func (s *sim) unpack(e int32) (pid, bytes int32) {
+	if e < 0 {
+		return ^e, s.pk[^e].bytes
+	}
+	return e, int32(s.cfg.MTU)
 }
 
 // headIn returns the head packet of the buffer of link l.
-func (s *sim) headIn(l int32) int32 { return s.buffers.front(&s.in[l].buf, l) }
+func (s *sim) headIn(l int32) int32 {
+	e := s.buffers.front(&s.ch[l].buf, l)
+	if e < 0 {
+		return ^e
+	}
+	return e
+}
 
-// popIn removes the head packet of the buffer of link l and sends its
-// credit back.
-func (s *sim) popIn(l int32) int32 {
-	in := &s.in[l]
+// popIn removes the head packet of the buffer of link l, sends its credit
+// back and returns the packet and its size.
+func (s *sim) popIn(l int32) (pid, bytes int32) {
+	in := &s.ch[l]
 	s.occupancy(l, bufferArea, in.buf.n, &in.since)
-	pk := s.buffers.pop(&in.buf, l)
-	s.returnCredit(l, pk)
-	return pk
+	pid, bytes = s.unpack(s.buffers.pop(&in.buf, l))
+	s.returnCredit(l, pid)
+	return pid, bytes
 }
 
 // arriveSwitch handles packet pid arriving at the switch at the end of link
@@ -50,7 +60,7 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 	}
 	pk.out = out
 	if s.markAt == MarkArrival {
-		s.mark(pid, out, s.out[out].queue.n+1)
+		s.mark(pid, out, s.ch[out].queue.n+1)
 	}
 	if s.damp != nil {
 		s.arriveDamp(l, pid, out)
@@ -58,14 +68,14 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 	}
 	// Fast path: nothing ahead in the input buffer and room in the output
 	// queue: the packet moves on at once and its slot frees right away.
-	if op := &s.out[out]; s.in[l].buf.n == 0 && op.queue.n < s.qcap && op.waitHead < 0 {
-		s.in[l].since = s.now
+	if op := &s.ch[out]; s.ch[l].buf.n == 0 && op.queue.n < s.qcap && op.waitHead < 0 {
+		s.ch[l].since = s.now
 		s.returnCredit(l, pid)
-		s.enqueue(out, pid)
+		s.enqueue(out, pid, pk.bytes)
 		return
 	}
 	s.pushIn(l, pid)
-	if s.in[l].buf.n == 1 {
+	if s.ch[l].buf.n == 1 {
 		s.advance(l)
 	}
 }
@@ -74,22 +84,23 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 // output queues while there is room; a head that finds its queue full (or
 // others already waiting for it) joins the queue's waiting list.
 func (s *sim) advance(l int32) {
-	for s.in[l].buf.n > 0 {
+	for s.ch[l].buf.n > 0 {
 		pid := s.headIn(l)
-		o := s.pk[pid].out
-		op := &s.out[o]
+		pk := &s.pk[pid]
+		o := pk.out
+		op := &s.ch[o]
 		if op.queue.n >= s.qcap || op.waitHead >= 0 {
-			s.in[l].nextWait = -1
+			s.ch[l].nextWait = -1
 			if op.waitHead < 0 {
 				op.waitHead = l
 			} else {
-				s.in[op.waitTail].nextWait = l
+				s.ch[op.waitTail].nextWait = l
 			}
 			op.waitTail = l
 			return
 		}
 		s.popIn(l)
-		s.enqueue(o, pid)
+		s.enqueue(o, pid, pk.bytes)
 	}
 }
 
@@ -100,24 +111,24 @@ func (s *sim) serveWaiters(o int32) {
 		s.serveDamp(o)
 		return
 	}
-	op := &s.out[o]
+	op := &s.ch[o]
 	for op.waitHead >= 0 && op.queue.n < s.qcap {
 		l := op.waitHead
-		op.waitHead = s.in[l].nextWait
-		pid := s.popIn(l)
-		s.enqueue(o, pid)
+		op.waitHead = s.ch[l].nextWait
+		pid, bytes := s.popIn(l)
+		s.enqueue(o, pid, bytes)
 		s.advance(l)
 	}
 }
 
-// enqueue adds packet pid to the output queue of link o.
-func (s *sim) enqueue(o int32, pid int32) {
-	if s.sendNow(o, pid) {
+// enqueue adds packet pid of the given size to the output queue of link o.
+func (s *sim) enqueue(o int32, pid, bytes int32) {
+	if s.sendNow(o, pid, bytes) {
 		return
 	}
-	s.pushOut(o, pid)
+	s.pushOut(o, pid, bytes)
 	if s.markAt == MarkEnqueue {
-		s.mark(pid, o, s.out[o].queue.n)
+		s.mark(pid, o, s.ch[o].queue.n)
 	}
 	s.trySend(o)
 }

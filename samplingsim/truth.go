@@ -52,7 +52,7 @@ func (t *LinkTruth) add(o *LinkTruth) {
 // truthWindow returns the truth of window w, allocating windows up to w.
 func (s *sim) truthWindow(w int) []LinkTruth {
 	for len(s.truth) <= w {
-		s.truth = append(s.truth, make([]LinkTruth, len(s.out)))
+		s.truth = append(s.truth, make([]LinkTruth, len(s.ch)))
 	}
 	return s.truth[w]
 }
@@ -83,15 +83,38 @@ func (s *sim) window(t Time) int {
 
 // nowTruth returns the truth of link l in the current window.
 func (s *sim) nowTruth(l int32) *LinkTruth {
-	if s.now >= s.curEnd || s.curTruth == nil {
-		w := s.window(s.now)
-		s.curTruth = s.truthWindow(w)
-		s.curEnd = math.MaxInt64
-		if s.cfg.Window > 0 {
-			s.curEnd = Time(w+1) * s.cfg.Window
-		}
+	if s.now >= s.curEnd { // curEnd is 0 until the first call
+		s.enterWindow()
 	}
 	return &s.curTruth[l]
+}
+
+// enterWindow makes the window of now the current one. Kept out of line,
+// so that nowTruth inlines.
+//
+//go:noinline
+func (s *sim) enterWindow() {
+	s.flushWindow()
+	w := s.window(s.now)
+	s.curTruth = s.truthWindow(w)
+	s.curEnd = math.MaxInt64
+	if s.cfg.Window > 0 {
+		s.curEnd = Time(w+1) * s.cfg.Window
+	}
+}
+
+// flushWindow adds the buffer areas the channels hold into the truth of
+// the current window.
+func (s *sim) flushWindow() {
+	if s.curTruth == nil {
+		return // no window yet: nothing was accounted
+	}
+	for l := range s.ch {
+		if a := s.ch[l].bufArea; a != 0 {
+			s.curTruth[l].BufferArea += a
+			s.ch[l].bufArea = 0
+		}
+	}
 }
 
 // truthAt returns the truth of link l in the window of time t.
@@ -142,7 +165,14 @@ func (t *LinkTruth) area(k areaKind) *int64 {
 func (s *sim) occupancy(l int32, k areaKind, n int32, since *Time) {
 	if from := *since; n > 0 {
 		if W := s.cfg.Window; W <= 0 || from/W == s.now/W {
-			*s.nowTruth(l).area(k) += int64(n) * (s.now - from)
+			if k == bufferArea {
+				if s.now >= s.curEnd {
+					s.enterWindow()
+				}
+				s.ch[l].bufArea += int64(n) * (s.now - from)
+			} else {
+				s.nowTruth(l).QueueArea += int64(n) * (s.now - from)
+			}
 		} else {
 			s.spread(l, from, s.now, func(t *LinkTruth, d Time) { *t.area(k) += int64(n) * d })
 		}
