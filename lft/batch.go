@@ -2,8 +2,10 @@ package lft
 
 // RouteBatch walks the routes of many host pairs together. A route is a
 // chain of dependent table loads, so one route at a time leaves the
-// processor waiting on each load; the batch advances every unfinished route
-// by one hop per round instead, and the loads of different routes overlap.
+// processor waiting on each load. Once the fabric has entry routes
+// (Fabric.PrepareWalks) the batch reads each route whole from them;
+// otherwise it advances every unfinished route by one hop per round, and
+// the loads of different routes overlap.
 // The zero value is ready to use; a RouteBatch keeps its buffers between
 // calls and is not safe for concurrent use.
 type RouteBatch struct {
@@ -39,7 +41,8 @@ const minStride = 8
 // then gives pair i's links, those AppendRoute gives; a failed route and a
 // route from a host to itself have none. With a non-nil load, Walk also
 // adds 1 to load[l] for every link l of every route that does not fail.
-// Tables too large for the processor's caches are walked in rounds.
+// It reads entry routes when the fabric has them (see PrepareWalks);
+// tables too large for the processor's caches are walked in rounds.
 func (b *RouteBatch) Walk(f *Fabric, src, dst []int32, load []int32) int {
 	if r := f.entry.Load(); r != nil {
 		return b.walkEntry(f, r, src, dst, load)
