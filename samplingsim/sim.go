@@ -483,9 +483,10 @@ func (s *sim) creditLoop() []int32 {
 	return nil
 }
 
-// ready makes message m ready at its start time.
+// ready makes message m ready at its start time: not before Start, and
+// Delay after now (its gate has just opened, or the run starts).
 func (s *sim) ready(m int32) {
-	if st := s.plan.Msgs[m].Start; st > s.now {
+	if st := max(s.plan.Msgs[m].Start, s.now+s.plan.Msgs[m].Delay); st > s.now {
 		s.q.push(st, evReady, m, 0)
 		return
 	}
