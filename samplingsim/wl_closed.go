@@ -34,6 +34,9 @@ func closedLoop(args *registry.Reader) (bool, Time) {
 	if d < 0 {
 		args.Failf("gap=%v must not be negative", d)
 	}
+	if args.Has("gap") && !closed {
+		args.Failf("gap=%v needs closed=true (the open loop has no think time)", d)
+	}
 	return closed, Time(d.Nanoseconds()) * Nanosecond
 }
 
