@@ -60,7 +60,7 @@ func TestUnknownNames(t *testing.T) {
 func TestSpecErrors(t *testing.T) {
 	f := fabric(t, "kary:k=2,n=2")
 	for _, c := range []struct{ spec, want string }{
-		{"random:mgs=2", `job j (random:mgs=2): unknown parameter "mgs" for random (known: msgs, size); did you mean "msgs"?`},
+		{"random:mgs=2", `job j (random:mgs=2): unknown parameter "mgs" for random (known: msgs, size, closed, gap); did you mean "msgs"?`},
 		{"random:msgs=", `workload: spec "random:msgs=": parameter msgs has no value`},
 		{"random:msgs=2,msgs=3", `workload: spec "random:msgs=2,msgs=3": parameter msgs given twice`},
 		{"random:msgs=two", `job j (random:msgs=two): msgs=two: "two" is not an integer`},
