@@ -5,7 +5,7 @@
 # samplingsim/README.md ("Taffet's chapter 4 on the Table 3.1 networks")
 # comes from this script; each run prints its command. Needs jq and awk.
 #
-#	bash bench/taffet.sh            # all three sections (about 3 minutes of CPU)
+#	bash bench/taffet.sh            # all three sections (about 6 minutes of CPU)
 #	bash bench/taffet.sh 4.2        # one section: 4.2, 4.3 or 4.4
 #	bash bench/taffet.sh 4.4s       # §4.4 model sensitivity (not in "all"; about 3 minutes)
 set -euo pipefail
