@@ -137,6 +137,10 @@ if [[ $only == all || $only == 4.4 ]]; then
 			row44 "$r" "$seed" "$ring44" "$bg44" --routing "$r" "${net44[@]}"
 		done
 	done
+	# Input buffers without head-of-line blocking, as CODES's switch has.
+	for seed in 1 2 3; do
+		row44 adaptive,bypass "$seed" "$ring44" "$bg44" --routing adaptive --buffers bypass "${net44[@]}"
+	done
 	echo
 fi
 
@@ -152,4 +156,5 @@ if [[ $only == 4.4s ]]; then
 	row44 same,16KiB-buffers 1 "$ring44" "$bg44" --routing adaptive --mtu 512 --buffer 32 --router-delay 60ns --latency 0
 	row44 static,fifo 1 "$ring44" "$bg44" --routing static "${net44[@]}"
 	row44 static,bypass-no-HOL 1 "$ring44" "$bg44" --routing static --buffers bypass "${net44[@]}"
+	row44 adaptive,bypass-no-HOL 1 "$ring44" "$bg44" --routing adaptive --buffers bypass "${net44[@]}"
 fi
