@@ -5,8 +5,9 @@
 # samplingsim/README.md ("Taffet's chapter 4 on the Table 3.1 networks")
 # comes from this script; each run prints its command. Needs jq and awk.
 #
-#	bash bench/taffet.sh            # all three sections (about 3 minutes of CPU)
+#	bash bench/taffet.sh            # all three sections (about 6 minutes of CPU)
 #	bash bench/taffet.sh 4.2        # one section: 4.2, 4.3 or 4.4
+#	bash bench/taffet.sh 4.4s       # §4.4 model sensitivity (not in "all"; about 3 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 only=${1:-all}
@@ -85,36 +86,75 @@ if [[ $only == all || $only == 4.3 ]]; then
 	echo
 fi
 
-if [[ $only == all || $only == 4.4 ]]; then
-	echo "== §4.4 (seeds 1-3): ring (128 KiB) beside uniform random background (128 KiB, 2 per host) on Tapered, bit-parity allocation"
-	# The two host sets of --alloc parity, for the runs of each job alone.
+# §4.4 as the thesis ran it (Taffet's CODES fork, model-net-synthetic-fattree.c,
+# traffic pattern 6, and the CODES fat-tree parameters of its Summit-like
+# networks, modelnet-synthetic-fattree-summit-k36-n3564.conf): every rank sends
+# 2 messages of 128 KiB one at a time (closed loop: the next one an
+# exponential think time of mean 1 µs after the previous one is received),
+# 512-byte packets, 64 KiB of buffer per port (128 packets), 60 ns router
+# delay, no separate link latency. See samplingsim/README.md, §4.4.
+ring44="ring:size=131072,iters=2,closed=true"
+bg44="random:msgs=2,size=131072,closed=true"
+net44=(--mtu 512 --buffer 128 --router-delay 60ns --latency 0)
+
+# parity_hosts: the two host sets of --alloc parity, for the runs of each job alone.
+parity_hosts() {
 	awk 'BEGIN { for (i = 0; i < 4608; i++) { v = (i + 1) * (i + 1); c = 0
 		while (v > 0) { c += v % 2; v = int(v / 2) }
 		print "H" i > (c % 2 == 0 ? ARGV[1] : ARGV[2]) } }' "$tmp/ring.hosts" "$tmp/bg.hosts"
-	bg="random:msgs=2,size=131072"
-	printf '%-18s %4s %8s %8s %8s %8s %8s %7s %6s %6s  %s\n' routing seed "ring µs" "alone" "bg µs" "alone" "ring" "bg" "p50" "p99" \
-		"ring's view: roots, inside the network, < 30 Gb/s, median Gb/s, largest Gb/s, cause | all view: endpoint roots into background hosts"
+}
+
+# row44 LABEL SEED RING BG ARGS...: the ring and the background alone and
+# together (ring's view), one line: times, slowdowns, the ring's view roots
+# (all, below 30 Gb/s sampled, median Gb/s) and its verdict with the margin.
+row44() {
+	local label=$1 seed=$2 ring=$3 bg=$4
+	shift 4
+	run ringalone --gen "$tapered" --hosts @"$tmp/ring.hosts" --workload "$ring" --scheme none --seed "$seed" "$@"
+	run bgalone --gen "$tapered" --hosts @"$tmp/bg.hosts" --workload "$bg" --scheme none --seed "$seed" "$@"
+	run both --gen "$tapered" --workload "$ring" --background "$bg" --alloc parity --view ring \
+		--messages "$tmp/both.csv" --seed "$seed" "$@"
+	ra=$(finish ringalone ring) ba=$(finish bgalone random) rb=$(finish both ring) bb=$(finish both random)
+	view=$(jq -r '(.diagnosis.roots // []) as $r | ($r | map(.gbps) | sort) as $g |
+		"\($r|length) \($r | map(select(.gbps < 30)) | length) \(if ($g|length) == 0 then 0 else $g[($g|length) / 2 | floor] end) \(.diagnosis.cause|gsub(" ";"_")) \((.diagnosis.roots // [])[0].margin_gbps // 0)"' "$tmp/both.json")
+	# The ring's messages that leave their leaf (32 hosts a leaf): how many, the slowest.
+	cross=$(awk -F, '$2 == "ring" { s = substr($3, 2); d = substr($4, 2)
+		if (int(s / 32) != int(d / 32)) { n++; if ($8 > m) m = $8 } } END { printf "%d %.1f", n, m }' "$tmp/both.csv")
+	echo "$label $seed $ra $ba $rb $bb $view $cross" | awk '{printf "%-30s %4d %8.2f %8.2f %8.2f %8.2f %+7.0f%% %+6.0f%%  %3d %3d %6.1f  %-20s %+7.1f  %4d %7.1f\n",
+		$1, $2, $3, $4, $5, $6, 100 * ($5 / $3 - 1), 100 * ($6 / $4 - 1), $7, $8, $9, $10, $11, $12, $13}'
+}
+head44() {
+	printf '%-30s %4s %8s %8s %8s %8s %8s %7s  %3s %3s %6s  %-20s %7s  %4s %7s\n' setup seed "ring µs" alone "bg µs" alone ring bg \
+		roots "<30" "median" "ring's verdict" margin cross "slowest"
+}
+
+if [[ $only == all || $only == 4.4 ]]; then
+	echo "== §4.4 (seeds 1-3): ring beside uniform random background on Tapered, bit-parity allocation, the thesis's closed loop and CODES parameters"
+	parity_hosts
+	head44
 	for r in "${routings[@]}"; do
+		for seed in 1 2 3; do
+			row44 "$r" "$seed" "$ring44" "$bg44" --routing "$r" "${net44[@]}"
+		done
+	done
+	# Input buffers without head-of-line blocking, as CODES's switch has.
 	for seed in 1 2 3; do
-		run ringalone --gen "$tapered" --hosts @"$tmp/ring.hosts" --workload ring:size=131072 --routing "$r" --scheme none --seed "$seed"
-		run bgalone --gen "$tapered" --hosts @"$tmp/bg.hosts" --workload "$bg" --routing "$r" --scheme none --seed "$seed"
-		run both --gen "$tapered" --workload ring:size=131072 --background "$bg" --alloc parity --routing "$r" --view ring \
-			--messages "$tmp/both.csv" --seed "$seed"
-		run bothall --gen "$tapered" --workload ring:size=131072 --background "$bg" --alloc parity --routing "$r" --seed "$seed"
-		ra=$(finish ringalone ring) ba=$(finish bgalone random) rb=$(finish both ring) bb=$(finish both random)
-		view=$(jq -r '.diagnosis as $d | (($d.roots // []) | map(select(.name | test("-> \"H") | not))) as $in |
-			"\($d.roots // [] | length) \($in|length) \($in | map(select(.gbps < 30)) | length) \($in | map(.gbps) | max // 0) \($d.cause|gsub(" ";"_"))"' "$tmp/both.json")
-		# Endpoint roots of the all view whose host is not a ring host.
-		ep=$(jq -r '(.diagnosis.roots // [])[] | select(.cause == "endpoint congestion") | .name' "$tmp/bothall.json" |
-			sed 's/.*-> "\(.*\)"/\1/' | grep -cvxFf "$tmp/ring.hosts" || true)
-		epall=$(jq -r '[(.diagnosis.roots // [])[] | select(.cause == "endpoint congestion")] | length' "$tmp/bothall.json")
-		# The ring's messages: median and 99th percentile of their finish times.
-		pct=$(awk -F, '$2 == "ring" { print $7 }' "$tmp/both.csv" | sort -g |
-			awk '{ a[NR] = $1 } END { printf "%.1f %.1f", a[int((NR + 1) / 2)], a[int(NR * 0.99)] }')
-		med=$(jq -r '[(.diagnosis.roots // [])[] | select(.name | test("-> \"H") | not) | .gbps] | sort |
-			if length == 0 then 0 else .[length / 2 | floor] end' "$tmp/both.json")
-		echo "$r $seed $rb $ra $bb $ba $pct $view $med $ep $epall" | awk '{printf "%-18s %4d %8.2f %8.2f %8.2f %8.2f %+7.0f%% %+6.0f%% %6.1f %6.1f  %d, %d, %d, %.1f, %.1f, %s | %d of %d\n",
-			$1, $2, $3, $4, $5, $6, 100 * ($3 / $4 - 1), 100 * ($5 / $6 - 1), $7, $8, $9, $10, $11, $14, $12, $13, $15, $16}'
+		row44 adaptive,bypass "$seed" "$ring44" "$bg44" --routing adaptive --buffers bypass "${net44[@]}"
 	done
-	done
+	echo
+fi
+
+if [[ $only == 4.4s ]]; then
+	echo "== §4.4, seed 1: which model difference moves the ring's slowdown"
+	parity_hosts
+	head44
+	row44 open-loop,4KiB-packets 1 ring:size=131072 random:msgs=2,size=131072 --routing adaptive
+	row44 closed-loop,4KiB-packets 1 "$ring44" "$bg44" --routing adaptive
+	row44 open-loop,CODES-network 1 ring:size=131072 random:msgs=2,size=131072 --routing adaptive "${net44[@]}"
+	row44 closed-loop,CODES-network 1 "$ring44" "$bg44" --routing adaptive "${net44[@]}"
+	row44 same,128-byte-packets 1 "$ring44" "$bg44" --routing adaptive --mtu 128 --buffer 512 --router-delay 60ns --latency 0
+	row44 same,16KiB-buffers 1 "$ring44" "$bg44" --routing adaptive --mtu 512 --buffer 32 --router-delay 60ns --latency 0
+	row44 static,fifo 1 "$ring44" "$bg44" --routing static "${net44[@]}"
+	row44 static,bypass-no-HOL 1 "$ring44" "$bg44" --routing static --buffers bypass "${net44[@]}"
+	row44 adaptive,bypass-no-HOL 1 "$ring44" "$bg44" --routing adaptive --buffers bypass "${net44[@]}"
 fi

@@ -98,6 +98,16 @@ func parseBuffers(text string, env bufferEnv) (*dampener, error) {
 	return d, nil
 }
 
+// bufferName returns the policy name of a buffer spec ("" if it does not
+// parse).
+func bufferName(text string) string {
+	sp, err := registry.Parse(text)
+	if err != nil {
+		return ""
+	}
+	return sp.Name
+}
+
 // admissible reports whether packet pid may enter the output queue of link
 // o now: room in the queue, a credit for the downstream buffer and the
 // policy's consent for its destination.
@@ -234,6 +244,9 @@ func (s *sim) pumpDamp(h int32) {
 		}
 		mid := n.ready[pick]
 		pid := s.formPacket(h, mid, s.formed[mid], l)
+		if s.ad != nil {
+			s.pk[pid].mode = s.msgMode(h, mid, s.formed[mid])
+		}
 		s.formed[mid]++
 		if s.formed[mid] == s.msgs[mid].packets {
 			copy(n.ready[pick:], n.ready[pick+1:])

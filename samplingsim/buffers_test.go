@@ -291,7 +291,9 @@ func TestDampFlowControlDelay(t *testing.T) {
 // TestDampeningRefusesAdaptive: the dampening policies forward by the
 // tables with one buffer per port; with adaptive routing — on a Dragonfly
 // (a virtual lane per phase) and on a fat tree (one lane) — a run is
-// refused with the reason instead of routing statically in silence.
+// refused with the reason instead of routing statically in silence. Bypass,
+// which has no per-destination rule, runs adaptively on the one-lane fat
+// tree (TestBypassAdaptive) and is refused on the Dragonfly.
 func TestDampeningRefusesAdaptive(t *testing.T) {
 	for _, spec := range []string{"dragonfly:a=3,h=1,p=1", "kary:k=4,n=2"} {
 		n := network(t, spec)
@@ -307,9 +309,40 @@ func TestDampeningRefusesAdaptive(t *testing.T) {
 			if buffers == "fifo" && err != nil {
 				t.Errorf("%s: fifo with adaptive routing: %v", spec, err)
 			}
+			if buffers == "bypass" && spec == "kary:k=4,n=2" {
+				if err != nil {
+					t.Errorf("%s: bypass with adaptive routing on a one-lane fat tree: %v", spec, err)
+				}
+				continue
+			}
 			if buffers != "fifo" && (err == nil || !strings.Contains(err.Error(), "adaptive routing")) {
 				t.Errorf("%s: %s with adaptive routing: err = %v, want a refusal", spec, buffers, err)
 			}
+		}
+	}
+}
+
+// TestBypassAdaptive: with --buffers bypass (input buffers without
+// head-of-line blocking) adaptive routing still routes adaptively, from the
+// NIC on: a flow H0 → H63 of kary:k=4,n=3 spreads over the up-links of
+// H0's leaf (all 4), while the same run with static routing uses one.
+func TestBypassAdaptive(t *testing.T) {
+	f := fabric(t, "kary:k=4,n=3")
+	p := planOf(f, Message{Src: 0, Dst: 63, Bytes: 200 * 4096})
+	leaf := f.Links[f.NextHop(0, f.HostNode(0), 63)].To
+	for _, routing := range []string{"adaptive", "static"} {
+		cfg := DefaultConfig()
+		cfg.Scheme, cfg.Routing, cfg.Buffers = "none", routing, "bypass"
+		r := mustRun(t, f, cfg, p)
+		used := 0
+		for l, ln := range f.Links {
+			if ln.From == leaf && f.HostIndex(ln.To) < 0 && r.TruthOf(-1, int32(l)).Packets > 0 {
+				used++
+			}
+		}
+		if (routing == "adaptive") != (used > 1) || used < 1 {
+			t.Errorf("%s routing with bypass buffers: %d up-links of H0's leaf used, want %s", routing, used,
+				map[string]string{"adaptive": "several", "static": "one"}[routing])
 		}
 	}
 }

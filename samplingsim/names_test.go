@@ -60,7 +60,8 @@ func TestUnknownNames(t *testing.T) {
 func TestSpecErrors(t *testing.T) {
 	f := fabric(t, "kary:k=2,n=2")
 	for _, c := range []struct{ spec, want string }{
-		{"random:mgs=2", `job j (random:mgs=2): unknown parameter "mgs" for random (known: msgs, size, gbps); did you mean "msgs"?`},
+		{"random:mgs=2", `job j (random:mgs=2): unknown parameter "mgs" for random (known: msgs, size, gbps, closed, gap); did you mean "msgs"?`},
+		{"random:gbps=10,closed=true", `job j (random:gbps=10,closed=true): gbps=10 with closed=true: the messages follow either a rate (open loop) or each other (closed loop)`},
 		{"random:msgs=", `workload: spec "random:msgs=": parameter msgs has no value`},
 		{"random:msgs=2,msgs=3", `workload: spec "random:msgs=2,msgs=3": parameter msgs given twice`},
 		{"random:msgs=two", `job j (random:msgs=two): msgs=two: "two" is not an integer`},

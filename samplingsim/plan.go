@@ -30,6 +30,10 @@ type Message struct {
 	Start Time
 	// Wait is the gate that must open before the message starts, or −1.
 	Wait int32
+	// Delay is a think time: the message starts Delay after its gate opens
+	// (after the run's start if it has no gate), and not before Start. The
+	// closed-loop workloads draw it (wl_closed.go).
+	Delay Time
 }
 
 // Plan is the traffic of a run: messages whose starts depend on gates. A
@@ -103,6 +107,8 @@ func (p *Plan) check(f *lft.Fabric) error {
 			return fmt.Errorf("message %d: unknown gate %d", i, m.Wait)
 		case m.Start < 0:
 			return fmt.Errorf("message %d: negative start time", i)
+		case m.Delay < 0:
+			return fmt.Errorf("message %d: negative delay", i)
 		case m.Job < 0 || int(m.Job) >= max(len(p.Jobs), 1):
 			return fmt.Errorf("message %d: unknown job %d", i, m.Job)
 		}

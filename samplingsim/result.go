@@ -60,8 +60,11 @@ func (s *sim) result(wall time.Duration) *Result {
 	}
 	// The threshold hides links that no packet crossed but receivers had to
 	// update. With the route restriction and static routing every updated
-	// link was crossed, so it would only hide true traffic.
-	if s.scheme.probabilistic && s.cfg.FalsePositiveConfidence > 0 && s.restrict != restrictRoute {
+	// link was crossed, so it would only hide true traffic. With adaptive
+	// routing the route restriction is the adaptive route set (§5.2's
+	// "links the packet might have passed through"), most of which a packet
+	// did not cross: the thesis's Figs. 5.4–5.5 apply the threshold there.
+	if s.scheme.probabilistic && s.cfg.FalsePositiveConfidence > 0 && (s.restrict != restrictRoute || s.ad != nil) {
 		r.z = normalQuantile(s.cfg.FalsePositiveConfidence)
 	}
 	// Close the open intervals (queues, buffers, stalls) at the end.

@@ -301,8 +301,14 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 		return nil, err
 	}
 	s.serving = -1
-	if s.damp != nil && s.ad != nil {
-		return nil, fmt.Errorf("--buffers %s: the dampening policies forward by the tables (static routing) with one buffer per port; adaptive routing (%d virtual lanes per link on this fabric) runs with --buffers fifo", cfg.Buffers, s.lanes)
+	// Adaptive routing chooses a packet's output at its arrival, before the
+	// buffer policy sees it; the per-destination rules of the dampening
+	// policies would then block ports the routing did not weigh, and lanes
+	// would need a buffer per lane. Bypass has no rule: with one lane it
+	// runs adaptively (an input buffer without head-of-line blocking, as
+	// the thesis's CODES switch has).
+	if s.damp != nil && s.ad != nil && (s.lanes > 1 || bufferName(cfg.Buffers) != "bypass") {
+		return nil, fmt.Errorf("--buffers %s: the dampening policies forward by the tables (static routing) with one buffer per port; adaptive routing (%d virtual lanes per link on this fabric) runs with --buffers fifo, or bypass on a fabric with one lane", cfg.Buffers, s.lanes)
 	}
 	if s.damp != nil {
 		s.retTag = newRingSlab[int32](L, s.bcap)
@@ -477,9 +483,10 @@ func (s *sim) creditLoop() []int32 {
 	return nil
 }
 
-// ready makes message m ready at its start time.
+// ready makes message m ready at its start time: not before Start, and
+// Delay after now (its gate has just opened, or the run starts).
 func (s *sim) ready(m int32) {
-	if st := s.plan.Msgs[m].Start; st > s.now {
+	if st := max(s.plan.Msgs[m].Start, s.now+s.plan.Msgs[m].Delay); st > s.now {
 		s.q.push(st, evReady, m, 0)
 		return
 	}

@@ -1,6 +1,9 @@
 package samplingsim
 
 import (
+	"fmt"
+	"math"
+	"strings"
 	"testing"
 
 	"orcs/lft"
@@ -159,5 +162,178 @@ func TestTaffetReduceAdaptive(t *testing.T) {
 	}
 	if float64(tn) < 10*float64(tb) {
 		t.Errorf("binomial %s, naive %s; want at least 10× faster", FormatTime(tb), FormatTime(tn))
+	}
+}
+
+// codesNetwork sets cfg to the CODES fat-tree parameters of the thesis's
+// networks (modelnet-synthetic-fattree-summit-k36-n3564.conf): 512-byte
+// packets, 64 KiB of buffer per port, 60 ns router delay and no separate
+// link latency.
+func codesNetwork(cfg *Config) {
+	cfg.MTU, cfg.InputBuffer, cfg.RouterDelay, cfg.Latency = 512, 128, 60*Nanosecond, 0
+}
+
+// TestClosedLoop: with closed=true a rank sends one message at a time,
+// each an exponential think time (mean gap) after its previous one was
+// received, the first one the same kind of time after the start — the loop
+// of the thesis's CODES traffic generator. Checked for random (its
+// destinations drawn as in the open loop) and for the ring (every message to
+// rank i−1): no rank ever has two messages in flight, and the mean think
+// time over 512 gaps is within 15 % (3.4 standard errors) of the mean asked
+// for. The open loop hands every message to the NIC at the start.
+func TestClosedLoop(t *testing.T) {
+	f := fabric(t, "kary:k=4,n=3")
+	H := f.NumHosts()
+	for _, tc := range []struct {
+		wl  string
+		gap Time
+	}{
+		{"random:msgs=8,size=8192,closed=true", Microsecond},
+		{"ring:iters=8,size=8192,closed=true,gap=3us", 3 * Microsecond},
+	} {
+		r := runJobs(t, f, DefaultConfig(), JobSpec{Workload: tc.wl, Hosts: allHosts(H)})
+		last := make([]int32, H) // the previous message of each rank
+		for i := range last {
+			last[i] = -1
+		}
+		var sum Time
+		n := 0
+		for i, m := range r.Plan.Msgs {
+			if strings.HasPrefix(tc.wl, "ring") && m.Dst != (m.Src+int32(H)-1)%int32(H) {
+				t.Fatalf("%s: message %d goes %d → %d, want to rank %d", tc.wl, i, m.Src, m.Dst, (m.Src+int32(H)-1)%int32(H))
+			}
+			prev := Time(0)
+			if p := last[m.Src]; p >= 0 {
+				prev = r.MsgFinish[p]
+			}
+			if r.MsgReady[i] < prev {
+				t.Fatalf("%s: message %d of host %d starts at %s, before its previous one was received (%s)",
+					tc.wl, i, m.Src, FormatTime(r.MsgReady[i]), FormatTime(prev))
+			}
+			sum += r.MsgReady[i] - prev
+			n++
+			last[m.Src] = int32(i)
+		}
+		mean := float64(sum) / float64(n)
+		t.Logf("%s: %d think times, mean %.3f µs", tc.wl, n, mean/float64(Microsecond))
+		if n != 8*H || math.Abs(mean/float64(tc.gap)-1) > 0.15 {
+			t.Errorf("%s: %d think times of mean %.3f µs, want %d of mean %s ± 15 %%", tc.wl, n, mean/float64(Microsecond), 8*H, FormatTime(tc.gap))
+		}
+	}
+	open := runJobs(t, f, DefaultConfig(), JobSpec{Workload: "random:msgs=8,size=8192", Hosts: allHosts(H)})
+	for i, st := range open.MsgReady {
+		if st != 0 {
+			t.Fatalf("open loop: message %d ready at %s, want every message at the start", i, FormatTime(st))
+		}
+	}
+}
+
+// TestTaffetBackgroundClosedLoop is §4.4 on a scaled copy of Tapered
+// (fattree3 2 pods × 8 leaves × 16 hosts, 2:1 taper, the bit-parity
+// allocation of the thesis: 121 ring hosts, 135 background hosts) as the
+// thesis ran it: both jobs in the closed loop of its CODES generator, 2
+// messages of 128 KiB per rank, the CODES network parameters, adaptive
+// routing. The ring alone has no congestion; beside the background it is
+// slower, and its own samples blame background traffic: every congested
+// root carries less than 30 Gb/s of the ring's sampled traffic (thesis:
+// "no port exceeds 30 Gbps"). Measured (seed 1): 26.46 → 98.93 µs, 3
+// roots, the largest at 5.3 Gb/s.
+func TestTaffetBackgroundClosedLoop(t *testing.T) {
+	f := fabric(t, "fattree3:pods=2,leaves=8,hosts=16,up=8")
+	parts, err := Allocate("parity", allHosts(f.NumHosts()), 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Routing = "adaptive"
+	codesNetwork(&cfg)
+	ring := JobSpec{Name: "ring", Workload: "ring:iters=2,closed=true", Hosts: parts[0]}
+	bg := JobSpec{Name: "background", Workload: "random:msgs=2,closed=true", Hosts: parts[1]}
+	alone := runJobs(t, f, cfg, ring)
+	_, ta := alone.JobFinish(0)
+	da := Diagnose(alone, DiagnoseOptions{View: 0, Window: -1})
+	both := runJobs(t, f, cfg, ring, bg)
+	_, tb := both.JobFinish(0)
+	d := Diagnose(both, DiagnoseOptions{View: 0, Window: -1})
+	var roots []string
+	for _, r := range d.Roots {
+		roots = append(roots, fmt.Sprintf("%.1f", r.Gbps))
+	}
+	t.Logf("ring alone %s (%s), beside the background %s (%+.0f %%): %s, roots at %s Gb/s",
+		FormatTime(ta), da.Cause, FormatTime(tb), 100*(float64(tb)/float64(ta)-1), d.Cause, strings.Join(roots, ", "))
+	if da.Cause != NoCongestion {
+		t.Errorf("ring alone: %s, want no congestion", da.Cause)
+	}
+	if float64(tb) < 1.2*float64(ta) {
+		t.Errorf("ring beside the background %s, alone %s: want it at least 20 %% slower", FormatTime(tb), FormatTime(ta))
+	}
+	if d.Cause != Background || len(d.Roots) == 0 {
+		t.Fatalf("ring view: %s, want background traffic", d.Cause)
+	}
+	for _, r := range d.Roots {
+		if r.Gbps >= 30 {
+			t.Errorf("root %s carries %.1f Gb/s of the ring's sampled traffic, want < 30 (thesis §4.4)", f.LinkName(r.Link), r.Gbps)
+		}
+	}
+}
+
+// TestOneBitRouteSetThesisSetup is the setup of the thesis's Figs. 5.4–5.5:
+// the naive reduction to rank 0 from 1024 hosts of Full with adaptive
+// routing, one-bit headers whose receivers update only the links the packet
+// might have passed through (§5.2's optimisation: here the adaptive route
+// set, --restrict route) and the false-positive threshold at 99.5 %
+// (§5.5). Nearly every link of the route sets is one the reduction's
+// adaptive routes use (here 1 of 2323 updated links is idle), so idle links
+// are rare and the threshold hides them: no false positive, let alone one
+// above 1 000 packets. The threshold is applied (with 10 arrays per rank it
+// hides most of the links, as the thesis says of the links "through which
+// fewer packets traveled"), and the link into rank 0 is shown within 2 % of
+// its true count.
+func TestOneBitRouteSetThesisSetup(t *testing.T) {
+	f := fabric(t, "fattree3:pods=11,leaves=18,hosts=18,rep=3")
+	jobs, err := Jobs(f, JobsOptions{Workload: "naive-reduce:arrays=10", Hosts: 1024})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Routing, cfg.Scheme, cfg.Restrict, cfg.FalsePositiveConfidence = "adaptive", "onebit", "route", 0.995
+	p, err := BuildPlan(f, jobs, cfg.Seed)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := mustRun(t, f, cfg, p)
+	cands, idle, shown, hidden, largest := 0, 0, 0, 0, 0.0
+	for l, e := range r.Estimates(AllJobs, -1) {
+		if e.Q == 0 {
+			continue // no receiver updated the link
+		}
+		cands++
+		if e.Hidden {
+			hidden++
+		}
+		if r.TruthOf(-1, int32(l)).Packets > 0 {
+			continue
+		}
+		idle++
+		if e.Packets > 0 {
+			shown++
+			largest = max(largest, e.Packets)
+		}
+	}
+	into0 := f.NextHop(0, f.Links[f.NextHop(0, f.HostNode(0), 1)].To, 0)
+	root, truth := r.Estimates(AllJobs, -1)[into0], r.TruthOf(-1, into0)
+	t.Logf("%d links updated, %d of them idle, %d shown (largest %.0f packets); %d hidden by the threshold; link into rank 0: %.0f of %d packets",
+		cands, idle, shown, largest, hidden, root.Packets, truth.Packets)
+	if cands < 2000 {
+		t.Fatalf("only %d links updated: the adaptive route set is not used", cands)
+	}
+	if shown > 0 || largest > 1000 {
+		t.Errorf("%d idle links shown, the largest at %.0f packets; want none", shown, largest)
+	}
+	if hidden == 0 {
+		t.Errorf("the false-positive threshold hides nothing: it is not applied to the adaptive route set")
+	}
+	if math.Abs(root.Packets/float64(truth.Packets)-1) > 0.02 {
+		t.Errorf("link into rank 0: %.0f packets estimated, %d true; want within 2 %%", root.Packets, truth.Packets)
 	}
 }

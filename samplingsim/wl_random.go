@@ -9,12 +9,12 @@ import (
 func init() {
 	registerWorkload(&workload{
 		name: "random",
-		doc:  "uniform random traffic: every rank sends msgs messages, each to a random other rank (thesis §4.4 background); with gbps > 0 an open-loop noisy neighbour: each rank's messages become ready as a Poisson process of gbps offered load",
-		params: []registry.Param{
+		doc:  "uniform random traffic: every rank sends msgs messages, each to a random other rank (thesis §4.4 background): all ready at once; with gbps > 0 an open-loop noisy neighbour whose messages become ready as a Poisson process of gbps offered load per rank; with closed=true one at a time, each after the previous one arrived and a think time",
+		params: append([]registry.Param{
 			{Key: "msgs", Default: "10", Doc: "messages per rank"},
 			{Key: "size", Default: "131072", Doc: "message bytes"},
 			{Key: "gbps", Default: "0", Doc: "offered load per rank in Gb/s: messages ready at exponentially distributed gaps of mean size·8/gbps (0 = all ready at once)"},
-		},
+		}, closedParams...),
 		build: buildRandom,
 	})
 }
@@ -37,17 +37,29 @@ func buildRandom(args *registry.Reader, b *JobBuilder) error {
 	if gbps < 0 || math.IsInf(gbps, 0) || math.IsNaN(gbps) {
 		args.Failf("gbps=%g must be a non-negative number", gbps)
 	}
+	closed, gap := closedLoop(args)
+	if closed && gbps > 0 {
+		args.Failf("gbps=%g with closed=true: the messages follow either a rate (open loop) or each other (closed loop)", gbps)
+	}
 	if err := args.Err(); err != nil {
 		return err
 	}
 	n, r := b.Ranks(), b.Rand()
 	first := len(b.plan.Msgs)
+	dsts := make([]int, msgs)
 	for i := range n {
-		for range msgs {
+		for k := range dsts {
 			d := r.IntN(n - 1)
 			if d >= i {
 				d++
 			}
+			dsts[k] = d
+		}
+		if closed {
+			sendClosed(b, i, dsts, int64(size), gap)
+			continue
+		}
+		for _, d := range dsts {
 			b.Send(i, d, int64(size), -1)
 		}
 	}

@@ -195,6 +195,10 @@ func TestBuildPlanErrors(t *testing.T) {
 		{[]JobSpec{{Workload: "ring", Hosts: []int32{0, 1}}, {Workload: "ring", Hosts: []int32{1, 2}}}, "host H1 is in both job ring and job ring"},
 		{[]JobSpec{{Workload: "ring", Hosts: []int32{0, 7}}}, "out of range"},
 		{[]JobSpec{{Workload: "pattern:name=nosuch", Hosts: allHosts(4)}}, "unknown pattern"},
+		{[]JobSpec{{Workload: "random:closed=true,gap=-1us", Hosts: allHosts(4)}}, "gap=-1µs must not be negative"},
+		{[]JobSpec{{Workload: "random:gap=2us", Hosts: allHosts(4)}}, "gap=2µs needs closed=true"},
+		{[]JobSpec{{Workload: "ring:closed=yes", Hosts: allHosts(4)}}, `closed=yes: "yes" is not true or false`},
+		{[]JobSpec{{Workload: "ring:closed=true,gap=fast", Hosts: allHosts(4)}}, "not a duration"},
 	} {
 		_, err := BuildPlan(f, c.jobs, 1)
 		if err == nil || !strings.Contains(err.Error(), c.want) {
