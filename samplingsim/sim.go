@@ -42,6 +42,7 @@ type sim struct {
 	q    eventQueue
 
 	ch         []channel // by link (channel) id: both ends of the link
+	stallSince []Time    // by channel: the start of its port's stall for credits (channel.stalled)
 	qcap, bcap int32
 	queues     ringSlab[int32] // output queues, qcap per link
 	buffers    ringSlab[int32] // input buffers, bcap per link
@@ -220,6 +221,7 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	s.q.addClass(cfg.Latency)
 
 	s.ch = make([]channel, L)
+	s.stallSince = make([]Time, L)
 	s.queues = newRingSlab[int32](L, s.qcap)
 	s.buffers = newRingSlab[int32](L, s.bcap)
 	s.returns = ringSlab[Time]{size: retInline} // rings in the channels: drops wrap there
@@ -243,7 +245,7 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	hostInCount := make([]int32, H+1)
 	for l := range s.ch { // every channel: with lanes, L > len(f.Links)
 		p := &s.ch[l]
-		p.credits, p.wakeAt, p.stallSince, p.waitHead, p.nextWait = s.bcap, -1, -1, -1, -1
+		p.credits, p.wakeAt, p.waitHead, p.nextWait = s.bcap, -1, -1, -1
 	}
 	for l, lk := range f.Links {
 		s.ch[l].fromHost = f.HostIndex(lk.From)
@@ -521,7 +523,13 @@ func (s *sim) mark(pid int32, l int32, q int32) {
 	}
 	cong := s.marker.congested(&s.marker, q, s.availCredits(l), capacity, s.rMark)
 	if cong {
-		s.nowTruth(l).Congested++
+		s.tick()
+		if c := &s.ch[l]; c.cong < math.MaxUint8-1 {
+			c.cong++
+		} else {
+			s.curTruth[l].Congested += int64(c.cong) + 1
+			c.cong = 0
+		}
 	}
 	if s.sampling && s.pk[pid].tagged && s.ch[l].fromHost < 0 {
 		tg := &s.pkt[pid]
