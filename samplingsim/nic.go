@@ -69,7 +69,7 @@ func (s *sim) formPacket(h, mid, formed, l int32) int32 {
 		msg: mid, src: h, dst: m.Dst, out: l, sent: s.now,
 		bytes: int32(min(int64(s.cfg.MTU), m.Bytes-int64(formed)*int64(s.cfg.MTU))),
 	}
-	if s.routeOf != nil {
+	if s.routes.of != nil {
 		s.setRoute(pk, mid)
 	}
 	if !s.sampling {

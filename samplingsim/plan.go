@@ -83,13 +83,21 @@ func (p *Plan) Signals(m int32) []int32 { return p.sig[p.sigStart[m]:p.sigStart[
 
 // check validates the plan against fabric f: hosts in range, positive
 // sizes, known gates and routable pairs.
-func (p *Plan) check(f *lft.Fabric) error {
+func (p *Plan) check(f *lft.Fabric) error { return p.checkRoutes(f, nil) }
+
+// checkRoutes is check; it walks the route of every pair, and with a
+// non-nil rc keeps the routes in the route cache rc (routecache.go) for
+// the messages of a statically routed run.
+func (p *Plan) checkRoutes(f *lft.Fabric, rc *routeCache) error {
 	H := int32(f.NumHosts())
 	if len(p.Msgs) > 0 && len(p.sigStart) != len(p.Msgs)+1 {
 		return fmt.Errorf("plan: messages were not added with Plan.Add")
 	}
 	type pair struct{ s, d int32 }
-	seen := map[pair]bool{}
+	seen := map[pair]int32{} // where the pair's route is in rc
+	if rc != nil {
+		rc.of = make([]int32, len(p.Msgs))
+	}
 	var route []int32
 	for i, m := range p.Msgs {
 		switch {
@@ -112,10 +120,12 @@ func (p *Plan) check(f *lft.Fabric) error {
 			}
 		}
 		k := pair{m.Src, m.Dst}
-		if seen[k] {
+		if at, ok := seen[k]; ok {
+			if rc != nil {
+				rc.of[i] = at
+			}
 			continue
 		}
-		seen[k] = true
 		var st lft.RouteStatus
 		route, st = f.AppendRoute(route[:0], m.Src, m.Dst)
 		if st != lft.RouteOK {
@@ -123,6 +133,11 @@ func (p *Plan) check(f *lft.Fabric) error {
 				return fmt.Errorf("unroutable pair: %s", e)
 			}
 			return fmt.Errorf("unroutable pair %s → %s", f.HostName(int(m.Src)), f.HostName(int(m.Dst)))
+		}
+		seen[k] = routeUncached
+		if rc != nil {
+			seen[k] = rc.add(route)
+			rc.of[i] = seen[k]
 		}
 	}
 	return nil

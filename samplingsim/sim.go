@@ -68,14 +68,13 @@ type sim struct {
 	serving int32
 
 	msgs []msgState
-	// routeOf[m] is where message m's route starts in routeLinks, or
-	// routeUnknown / routeUncached (routecache.go; static routing only).
-	routeOf    []int32
-	routeLinks []int32
-	done       int
-	gateLeft   []int32
-	gateWait   []int32 // messages waiting for gate g: gateWait[gateStart[g]:gateStart[g+1]]
-	gateStart  []int32
+	// routes holds the messages' routes (routecache.go; static routing
+	// only).
+	routes    routeCache
+	done      int
+	gateLeft  []int32
+	gateWait  []int32 // messages waiting for gate g: gateWait[gateStart[g]:gateStart[g+1]]
+	gateStart []int32
 
 	pk     []packet
 	pkt    []packetTag // beside pk when the run samples
@@ -156,9 +155,6 @@ func Run(f *lft.Fabric, cfg Config, plan *Plan) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := plan.check(f); err != nil {
-		return nil, err
-	}
 	s, err := newSim(f, cfg, plan)
 	if err != nil {
 		return nil, err
@@ -177,9 +173,18 @@ func Run(f *lft.Fabric, cfg Config, plan *Plan) (*Result, error) {
 	return r, runErr
 }
 
+// newSim checks plan against f and sets up a run. A statically routed run
+// keeps the routes the check walks (the messages' routes, routecache.go).
 func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	H := f.NumHosts()
 	s := &sim{cfg: cfg, f: f, plan: plan, markAt: cfg.MarkAt}
+	var rc *routeCache
+	if r, bg, err := jobRoutings(cfg); err == nil && r.Mode == ModeStatic && bg.Mode == ModeStatic {
+		rc = &s.routes // a routing that does not parse fails in setupRouting
+	}
+	if err := plan.checkRoutes(f, rc); err != nil {
+		return nil, err
+	}
 	if err := s.setupRouting(); err != nil {
 		return nil, err
 	}
@@ -322,12 +327,6 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 
 	s.setupStats()
 	s.msgs = make([]msgState, len(plan.Msgs))
-	if s.ad == nil {
-		s.routeOf = make([]int32, len(plan.Msgs))
-		for i := range s.routeOf {
-			s.routeOf[i] = routeUnknown
-		}
-	}
 	for i, m := range plan.Msgs {
 		n := int32((m.Bytes + int64(cfg.MTU) - 1) / int64(cfg.MTU))
 		s.msgs[i] = msgState{packets: n, recvLeft: n, ready: -1, finish: -1}
