@@ -25,11 +25,12 @@ type channel struct {
 	qSince Time
 	// since is the time of the last change of the input buffer's length.
 	since Time
-	// bufArea is the integral of the input buffer's occupancy in the
-	// current window (packets·ps) not yet added to the window's truth
-	// (LinkTruth.BufferArea): the buffer changes when a packet arrives or
-	// moves on, and the link's truth line is not otherwise touched then.
-	bufArea int64
+	// bufArea and qArea are the integrals of the input buffer's and the
+	// output queue's occupancy in the current window (packets·ps) not yet
+	// added to the window's truth (LinkTruth.BufferArea, QueueArea): they
+	// change when a packet arrives, queues or moves on, and the link's
+	// truth line is not touched then.
+	bufArea, qArea int64
 
 	// queue is the output queue, a ring in sim.queues.
 	queue ring

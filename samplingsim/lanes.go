@@ -92,7 +92,7 @@ func (s *sim) laneTurn(l int32) int32 {
 	}
 	c, end := p+first*s.nl, p+s.lanes*s.nl
 	for range s.lanes {
-		if s.ch[c].queue.n > 0 && s.availCredits(c) > 0 {
+		if s.ch[c].queue.len() > 0 && s.availCredits(c) > 0 {
 			return c
 		}
 		if c += s.nl; c == end {
@@ -121,7 +121,7 @@ func (s *sim) laneBusy(l int32) {
 			continue
 		}
 		s.ch[c].busyUntil = until
-		if s.ch[c].queue.n > 0 {
+		if s.ch[c].queue.len() > 0 {
 			s.wakeForNext(c)
 		}
 	}

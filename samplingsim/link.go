@@ -41,7 +41,7 @@ func (s *sim) returnCredit(l int32, pid int32) {
 		s.returnTag(l, pid, t)
 		return
 	}
-	if p.returns.n == 1 && p.queue.n > 0 {
+	if p.returns.n == 1 && p.queue.len() > 0 {
 		s.wake(l, max(t, p.busyUntil))
 	}
 }
@@ -90,14 +90,14 @@ func (s *sim) onWake(l int32) {
 // cold by then; the next hop reads it).
 func (s *sim) pushOut(l int32, pk, bytes int32) {
 	p := &s.ch[l]
-	s.occupancy(l, queueArea, p.queue.n, &p.qSince)
+	s.occupancy(l, queueArea, p.queue.len(), &p.qSince)
 	e := pk
 	if bytes != int32(s.cfg.MTU) {
 		e = ^pk
 	}
 	s.queues.push(&p.queue, l, e)
 	s.tick()
-	if n := p.queue.n; n > int32(p.qMax) {
+	if n := p.queue.len(); n > int32(p.qMax) {
 		if n <= math.MaxUint8 {
 			p.qMax = uint8(n)
 		} else if t := &s.curTruth[l]; n > t.QueueMax {
@@ -110,7 +110,7 @@ func (s *sim) pushOut(l int32, pk, bytes int32) {
 // with its size.
 func (s *sim) popOut(l int32) (pid, bytes int32) {
 	p := &s.ch[l]
-	s.occupancy(l, queueArea, p.queue.n, &p.qSince)
+	s.occupancy(l, queueArea, p.queue.len(), &p.qSince)
 	return s.unpack(s.queues.pop(&p.queue, l))
 }
 
@@ -127,7 +127,7 @@ func (s *sim) headOut(l int32) int32 {
 // is idle and a credit is in hand; otherwise it arranges to try again.
 func (s *sim) trySend(l int32) {
 	p := &s.ch[l]
-	if p.queue.n == 0 {
+	if p.queue.len() == 0 {
 		return
 	}
 	if s.now < p.busyUntil {
@@ -151,7 +151,7 @@ func (s *sim) trySend(l int32) {
 		return
 	}
 	if s.markAt == MarkDeparture && s.ch[l].fromHost < 0 {
-		s.mark(s.headOut(l), l, p.queue.n)
+		s.mark(s.headOut(l), l, p.queue.len())
 	}
 	pid, bytes := s.popOut(l)
 	s.transmit(l, pid, bytes)
@@ -162,7 +162,7 @@ func (s *sim) trySend(l int32) {
 // and reports whether it did. Marking sees a queue of one packet.
 func (s *sim) sendNow(l int32, pid, bytes int32) bool {
 	p := &s.ch[l]
-	if p.queue.n > 0 || s.now < p.busyUntil || (s.damp == nil && s.availCredits(l) == 0) {
+	if p.queue.len() > 0 || s.now < p.busyUntil || (s.damp == nil && s.availCredits(l) == 0) {
 		return false
 	}
 	s.tick()
@@ -210,7 +210,7 @@ func (s *sim) transmit(l int32, pid, bytes int32) {
 	}
 	s.hops++
 	s.q.after(s.now, ser+s.arrLat(p, l), evArrive, l, pid)
-	if p.queue.n > 0 {
+	if p.queue.len() > 0 {
 		s.wakeForNext(l)
 	}
 	// The queue has room again.

@@ -39,7 +39,7 @@ func (s *sim) pump(h int32) {
 			n.link = s.f.NextHop(h, s.f.HostNode(int(h)), s.plan.Msgs[n.cur].Dst)
 		}
 		l := n.link
-		if s.ch[l].queue.n > 0 {
+		if s.ch[l].queue.len() > 0 {
 			return
 		}
 		pid := s.formPacket(h, n.cur, n.formed, l)
@@ -108,7 +108,7 @@ func (s *sim) startConsume(h int32) {
 	ins := s.hostIn[s.hostInStart[h]:s.hostInStart[h+1]]
 	for i := range ins {
 		l := ins[(n.rr+i)%len(ins)]
-		if s.ch[l].buf.n == 0 {
+		if s.ch[l].buf.len() == 0 {
 			continue
 		}
 		n.rr = (n.rr + i + 1) % len(ins)

@@ -449,7 +449,7 @@ func (s *sim) creditLoop() []int32 {
 	// next returns the link the head packet of the buffer at the end of l
 	// waits for, or −1 when that buffer is empty or a host's.
 	next := func(l int32) int32 {
-		if s.ch[l].buf.n == 0 || s.ch[l].toHost >= 0 {
+		if s.ch[l].buf.len() == 0 || s.ch[l].toHost >= 0 {
 			return -1
 		}
 		return s.pk[s.headIn(l)].out

@@ -119,7 +119,7 @@ func (s *sim) flushWindow() {
 	mtu := int64(s.cfg.MTU)
 	for l := range s.ch {
 		c := &s.ch[l]
-		if c.bufArea == 0 && c.sent == 0 && c.qMax == 0 && c.cong == 0 {
+		if c.bufArea == 0 && c.qArea == 0 && c.sent == 0 && c.qMax == 0 && c.cong == 0 {
 			continue
 		}
 		t := &s.curTruth[l]
@@ -130,7 +130,8 @@ func (s *sim) flushWindow() {
 		t.Congested += int64(c.cong)
 		t.QueueMax = max(t.QueueMax, int32(c.qMax))
 		t.BufferArea += c.bufArea
-		c.bufArea, c.sent, c.qMax, c.cong = 0, 0, 0, 0
+		t.QueueArea += c.qArea
+		c.bufArea, c.qArea, c.sent, c.qMax, c.cong = 0, 0, 0, 0, 0
 	}
 }
 
@@ -182,13 +183,11 @@ func (t *LinkTruth) area(k areaKind) *int64 {
 func (s *sim) occupancy(l int32, k areaKind, n int32, since *Time) {
 	if from := *since; n > 0 {
 		if W := s.cfg.Window; W <= 0 || from/W == s.now/W {
+			s.tick()
 			if k == bufferArea {
-				if s.now >= s.curEnd {
-					s.enterWindow()
-				}
 				s.ch[l].bufArea += int64(n) * (s.now - from)
 			} else {
-				s.nowTruth(l).QueueArea += int64(n) * (s.now - from)
+				s.ch[l].qArea += int64(n) * (s.now - from)
 			}
 		} else {
 			s.spread(l, from, s.now, func(t *LinkTruth, d Time) { *t.area(k) += int64(n) * d })
