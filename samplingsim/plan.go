@@ -82,13 +82,10 @@ func (p *Plan) Add(m Message, signals ...int32) int32 {
 func (p *Plan) Signals(m int32) []int32 { return p.sig[p.sigStart[m]:p.sigStart[m+1]] }
 
 // check validates the plan against fabric f: hosts in range, positive
-// sizes, known gates and routable pairs.
-func (p *Plan) check(f *lft.Fabric) error { return p.checkRoutes(f, nil) }
-
-// checkRoutes is check; it walks the route of every pair, and with a
-// non-nil rc keeps the routes in the route cache rc (routecache.go) for
-// the messages of a statically routed run.
-func (p *Plan) checkRoutes(f *lft.Fabric, rc *routeCache) error {
+// sizes, known gates and routable pairs. It walks the route of every
+// pair, and with a non-nil rc keeps the routes in the route cache rc
+// (routecache.go) for the messages of a statically routed run.
+func (p *Plan) check(f *lft.Fabric, rc *routeCache) error {
 	H := int32(f.NumHosts())
 	if len(p.Msgs) > 0 && len(p.sigStart) != len(p.Msgs)+1 {
 		return fmt.Errorf("plan: messages were not added with Plan.Add")

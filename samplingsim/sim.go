@@ -182,7 +182,7 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	if r, bg, err := jobRoutings(cfg); err == nil && r.Mode == ModeStatic && bg.Mode == ModeStatic {
 		rc = &s.routes // a routing that does not parse fails in setupRouting
 	}
-	if err := plan.checkRoutes(f, rc); err != nil {
+	if err := plan.check(f, rc); err != nil {
 		return nil, err
 	}
 	if err := s.setupRouting(); err != nil {
