@@ -114,6 +114,7 @@ type sim struct {
 	curEnd   Time
 
 	events, hops, packets int64
+	touched               uint8 // what touchAhead reads
 
 	// Adaptive routing and virtual lanes (route_adaptive.go, lanes.go):
 	// with lanes > 1 every per-link slice is per channel c = lane·nl + link.
@@ -388,6 +389,7 @@ func (s *sim) run() error {
 		}
 		switch e.kind() {
 		case evArrive:
+			s.touchAhead()
 			if h := s.ch[e.a].toHost; h >= 0 {
 				s.arriveHost(e.a, h, e.b)
 			} else {
@@ -410,6 +412,24 @@ func (s *sim) run() error {
 	}
 	return nil
 }
+
+// touchAhead reads the packet and the channel of the switch arrival
+// arriveAhead events ahead in its FIFO, so that their lines, cold on a
+// large fabric, are on their way while this event runs (the processor
+// overlaps the loads; the value read is not used).
+func (s *sim) touchAhead() {
+	f := &s.q.fifos[1] // switch arrivals: a packet time, a latency and the router delay
+	if f.n <= arriveAhead {
+		return
+	}
+	e := &f.buf[(f.head+arriveAhead)&(len(f.buf)-1)]
+	if e.kind() == evArrive {
+		s.touched += s.pk[e.b].hops + uint8(s.ch[e.a].credits)
+	}
+}
+
+// arriveAhead is how many events ahead touchAhead reads.
+const arriveAhead = 2
 
 // stuck explains why messages did not finish when the event queue ran dry.
 func (s *sim) stuck() error {
