@@ -112,7 +112,7 @@ func bufferName(text string) string {
 // o now: room in the queue, a credit for the downstream buffer and the
 // policy's consent for its destination.
 func (s *sim) admissible(o, pid int32) bool {
-	return s.ch[o].queue.n < s.qcap && s.availCredits(o) > 0 && s.admits(o, s.pk[pid].dst)
+	return s.ch[o].queue.len() < s.qcap && s.availCredits(o) > 0 && s.admits(o, s.pk[pid].dst)
 }
 
 // admits brings the mirror of link o up to date and asks the policy about
@@ -158,7 +158,7 @@ func (s *sim) arriveDamp(l, pid, o int32) {
 	pd := &s.pkd[pid]
 	pd.at = l
 	if s.admissible(o, pid) {
-		if s.ch[l].buf.n == 0 {
+		if s.ch[l].buf.len() == 0 {
 			s.ch[l].since = s.now // as in the FIFO's fast path: the buffer stays empty
 		}
 		s.returnCredit(l, pid)
@@ -188,7 +188,7 @@ func (s *sim) serveDamp(o int32) {
 	s.serving = o
 	op := &s.ch[o]
 	prev, p := int32(-1), op.waitHead
-	for p >= 0 && op.queue.n < s.qcap && s.availCredits(o) > 0 {
+	for p >= 0 && op.queue.len() < s.qcap && s.availCredits(o) > 0 {
 		next := s.pkd[p].nextWait
 		if !s.admits(o, s.pk[p].dst) {
 			prev, p = p, next
@@ -214,7 +214,7 @@ func (s *sim) serveDamp(o int32) {
 // is, and sends its credit back.
 func (s *sim) removeIn(l, pid int32) {
 	in := &s.ch[l]
-	s.occupancy(l, bufferArea, in.buf.n, &in.since)
+	s.occupancy(l, bufferArea, in.buf.len(), &in.since)
 	removeFromRing(&s.buffers, &in.buf, l, s.entry(pid))
 	s.returnCredit(l, pid)
 }
@@ -231,7 +231,7 @@ func (s *sim) pumpDamp(h int32) {
 		for i := n.rhead; i < len(n.ready); i++ {
 			m := n.ready[i]
 			out := s.f.NextHop(h, node, s.plan.Msgs[m].Dst)
-			if s.ch[out].queue.n > 0 || s.availCredits(out) == 0 {
+			if s.ch[out].queue.len() > 0 || s.availCredits(out) == 0 {
 				continue // busy or out of credits (another port may serve others)
 			}
 			if s.admits(out, s.plan.Msgs[m].Dst) {

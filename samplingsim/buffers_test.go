@@ -224,8 +224,8 @@ func TestBufferInvariants(t *testing.T) {
 			}
 			in := s.ch[l].buf
 			var pids []int32
-			for i := range in.n {
-				pid, _ := s.unpack(s.buffers.buf[int32(l)*s.buffers.size+(in.head+i)%s.buffers.size])
+			for i := range in.len() {
+				pid, _ := s.unpack(s.buffers.buf[int32(l)*s.buffers.size+(int32(in.head)+i)%s.buffers.size])
 				pids = append(pids, pid)
 			}
 			checked += len(pids)

@@ -21,17 +21,16 @@ type channel struct {
 	busyUntil Time
 	// wakeAt is the time of the pending wake event, or −1.
 	wakeAt Time
-	// stallSince is the start of the current stall for credits, or −1.
-	stallSince Time
 	// qSince is the time of the last change of the queue length.
 	qSince Time
 	// since is the time of the last change of the input buffer's length.
 	since Time
-	// bufArea is the integral of the input buffer's occupancy in the
-	// current window (packets·ps) not yet added to the window's truth
-	// (LinkTruth.BufferArea): the buffer changes when a packet arrives or
-	// moves on, and the link's truth line is not otherwise touched then.
-	bufArea int64
+	// bufArea and qArea are the integrals of the input buffer's and the
+	// output queue's occupancy in the current window (packets·ps) not yet
+	// added to the window's truth (LinkTruth.BufferArea, QueueArea): they
+	// change when a packet arrives, queues or moves on, and the link's
+	// truth line is not touched then.
+	bufArea, qArea int64
 
 	// queue is the output queue, a ring in sim.queues.
 	queue ring
@@ -55,6 +54,21 @@ type channel struct {
 	// fromHost and toHost are the host indices of the link's ends, or −1
 	// for a switch.
 	fromHost, toHost int32
+
+	// What the truth of the current window gains at this port, held here
+	// and added to the window's LinkTruth when the window changes (and at
+	// the end), so that a hop does not read the link's truth line: sent
+	// counts the full-size packets whose transmission started and ends in
+	// the window (each adds one packet, the MTU's bytes and its packet
+	// time), qMax is the longest queue seen (while the queue holds at most
+	// 255 packets, else the truth keeps it) and cong the packets marked
+	// congested (added to the truth before it wraps).
+	sent uint32
+	qMax uint8
+	cong uint8
+	// stalled says whether the port waits for credits, since
+	// sim.stallSince[link].
+	stalled bool
 
 	// ret holds the returns of a small input buffer.
 	ret [retInline]Time

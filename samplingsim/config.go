@@ -193,6 +193,12 @@ func (c *Config) Validate() error {
 	if c.OutputQueue < 1 {
 		bad("output queue %d packets: must be at least 1", c.OutputQueue)
 	}
+	if c.InputBuffer > maxRing {
+		bad("input buffer %d packets: at most %d", c.InputBuffer, maxRing)
+	}
+	if c.OutputQueue > maxRing {
+		bad("output queue %d packets: at most %d", c.OutputQueue, maxRing)
+	}
 	if c.InputBuffer >= 1 {
 		if _, err := parseBuffers(c.Buffers, bufferEnv{slots: int32(c.InputBuffer), seed: c.Seed}); err != nil {
 			bad("%v", err)

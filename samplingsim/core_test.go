@@ -291,6 +291,8 @@ func TestBadConfig(t *testing.T) {
 	}{
 		{func(c *Config) { c.InputBuffer = 0 }, "input buffer 0"},
 		{func(c *Config) { c.OutputQueue = 0 }, "output queue 0"},
+		{func(c *Config) { c.InputBuffer = 65536 }, "input buffer 65536 packets: at most 65535"},
+		{func(c *Config) { c.OutputQueue = 65536 }, "output queue 65536 packets: at most 65535"},
 		{func(c *Config) { c.Bandwidth = 0 }, "bandwidth 0"},
 		{func(c *Config) { c.HopBits = 0 }, "hop bits b=0"},
 		{func(c *Config) { c.TagFraction = 1.5 }, "tagging fraction 1.5"},

@@ -18,20 +18,28 @@ func parseRoutingOrStatic(text string) (Routing, error) {
 	return ParseRouting(text)
 }
 
+// jobRoutings returns the routing of the primary job and of the
+// background job (the primary's unless BackgroundRouting is given).
+func jobRoutings(cfg Config) (primary, background Routing, err error) {
+	if primary, err = parseRoutingOrStatic(cfg.Routing); err != nil {
+		return primary, background, err
+	}
+	background = primary
+	if cfg.BackgroundRouting != "" {
+		background, err = ParseRouting(cfg.BackgroundRouting)
+	}
+	return primary, background, err
+}
+
 // setupRouting reads the routing of the jobs and, if any job routes
 // adaptively, analyses the fabric for it. Static routing leaves s.ad nil:
 // the event loop then runs exactly as without adaptive routing.
 func (s *sim) setupRouting() error {
 	s.nl, s.lanes = int32(len(s.f.Links)), 1
+	var bg Routing
 	var err error
-	if s.routing, err = parseRoutingOrStatic(s.cfg.Routing); err != nil {
+	if s.routing, bg, err = jobRoutings(s.cfg); err != nil {
 		return err
-	}
-	bg := s.routing
-	if s.cfg.BackgroundRouting != "" {
-		if bg, err = ParseRouting(s.cfg.BackgroundRouting); err != nil {
-			return err
-		}
 	}
 	s.stats.jobMode = []RouteMode{s.routing.Mode, bg.Mode}
 	s.stats.bgRouting = bg
@@ -84,7 +92,7 @@ func (s *sim) laneTurn(l int32) int32 {
 	}
 	c, end := p+first*s.nl, p+s.lanes*s.nl
 	for range s.lanes {
-		if s.ch[c].queue.n > 0 && s.availCredits(c) > 0 {
+		if s.ch[c].queue.len() > 0 && s.availCredits(c) > 0 {
 			return c
 		}
 		if c += s.nl; c == end {
@@ -113,7 +121,7 @@ func (s *sim) laneBusy(l int32) {
 			continue
 		}
 		s.ch[c].busyUntil = until
-		if s.ch[c].queue.n > 0 {
+		if s.ch[c].queue.len() > 0 {
 			s.wakeForNext(c)
 		}
 	}

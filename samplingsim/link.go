@@ -1,5 +1,7 @@
 package samplingsim
 
+import "math"
+
 // availCredits collects the credits that have arrived by now and returns
 // the number in hand.
 func (s *sim) availCredits(l int32) int32 {
@@ -39,7 +41,7 @@ func (s *sim) returnCredit(l int32, pid int32) {
 		s.returnTag(l, pid, t)
 		return
 	}
-	if p.returns.n == 1 && p.queue.n > 0 {
+	if p.returns.n == 1 && p.queue.len() > 0 {
 		s.wake(l, max(t, p.busyUntil))
 	}
 }
@@ -88,14 +90,19 @@ func (s *sim) onWake(l int32) {
 // cold by then; the next hop reads it).
 func (s *sim) pushOut(l int32, pk, bytes int32) {
 	p := &s.ch[l]
-	s.occupancy(l, queueArea, p.queue.n, &p.qSince)
+	s.occupancy(l, queueArea, p.queue.len(), &p.qSince)
 	e := pk
 	if bytes != int32(s.cfg.MTU) {
 		e = ^pk
 	}
 	s.queues.push(&p.queue, l, e)
-	if t := s.nowTruth(l); p.queue.n > t.QueueMax {
-		t.QueueMax = p.queue.n
+	s.tick()
+	if n := p.queue.len(); n > int32(p.qMax) {
+		if n <= math.MaxUint8 {
+			p.qMax = uint8(n)
+		} else if t := &s.curTruth[l]; n > t.QueueMax {
+			t.QueueMax = n
+		}
 	}
 }
 
@@ -103,7 +110,7 @@ func (s *sim) pushOut(l int32, pk, bytes int32) {
 // with its size.
 func (s *sim) popOut(l int32) (pid, bytes int32) {
 	p := &s.ch[l]
-	s.occupancy(l, queueArea, p.queue.n, &p.qSince)
+	s.occupancy(l, queueArea, p.queue.len(), &p.qSince)
 	return s.unpack(s.queues.pop(&p.queue, l))
 }
 
@@ -120,7 +127,7 @@ func (s *sim) headOut(l int32) int32 {
 // is idle and a credit is in hand; otherwise it arranges to try again.
 func (s *sim) trySend(l int32) {
 	p := &s.ch[l]
-	if p.queue.n == 0 {
+	if p.queue.len() == 0 {
 		return
 	}
 	if s.now < p.busyUntil {
@@ -134,8 +141,9 @@ func (s *sim) trySend(l int32) {
 		}
 	}
 	if s.damp == nil && s.availCredits(l) == 0 {
-		if p.stallSince < 0 {
-			p.stallSince = s.now
+		if !p.stalled {
+			p.stalled = true
+			s.stallSince[l] = s.now
 		}
 		if p.returns.n > 0 {
 			s.wake(l, s.retFront(p, l))
@@ -143,7 +151,7 @@ func (s *sim) trySend(l int32) {
 		return
 	}
 	if s.markAt == MarkDeparture && s.ch[l].fromHost < 0 {
-		s.mark(s.headOut(l), l, p.queue.n)
+		s.mark(s.headOut(l), l, p.queue.len())
 	}
 	pid, bytes := s.popOut(l)
 	s.transmit(l, pid, bytes)
@@ -154,11 +162,12 @@ func (s *sim) trySend(l int32) {
 // and reports whether it did. Marking sees a queue of one packet.
 func (s *sim) sendNow(l int32, pid, bytes int32) bool {
 	p := &s.ch[l]
-	if p.queue.n > 0 || s.now < p.busyUntil || (s.damp == nil && s.availCredits(l) == 0) {
+	if p.queue.len() > 0 || s.now < p.busyUntil || (s.damp == nil && s.availCredits(l) == 0) {
 		return false
 	}
-	if t := s.nowTruth(l); t.QueueMax < 1 {
-		t.QueueMax = 1
+	s.tick()
+	if p.qMax < 1 {
+		p.qMax = 1
 	}
 	if s.ch[l].fromHost >= 0 || s.markAt != MarkArrival {
 		s.mark(pid, l, 1)
@@ -171,9 +180,9 @@ func (s *sim) sendNow(l int32, pid, bytes int32) bool {
 // on link l, which is idle and has a credit.
 func (s *sim) transmit(l int32, pid, bytes int32) {
 	p := &s.ch[l]
-	if p.stallSince >= 0 {
-		s.spread(l, p.stallSince, s.now, addStalled)
-		p.stallSince = -1
+	if p.stalled {
+		s.spread(l, s.stallSince[l], s.now, addStalled)
+		p.stalled = false
 	}
 	if s.damp == nil {
 		p.credits-- // under a dampening policy the packet reserved it
@@ -186,17 +195,22 @@ func (s *sim) transmit(l int32, pid, bytes int32) {
 	if s.lanes > 1 {
 		s.laneBusy(l)
 	}
-	t := s.nowTruth(l)
-	t.Packets++
-	t.Bytes += int64(bytes)
-	if p.busyUntil <= s.curEnd {
-		t.Busy += ser
+	s.tick()
+	if int(bytes) == s.cfg.MTU && p.busyUntil <= s.curEnd && p.sent < math.MaxUint32 {
+		p.sent++ // the window's truth gains a packet, its bytes and ser at the flush
 	} else {
-		s.spread(l, s.now, p.busyUntil, addBusy)
+		t := &s.curTruth[l]
+		t.Packets++
+		t.Bytes += int64(bytes)
+		if p.busyUntil <= s.curEnd {
+			t.Busy += ser
+		} else {
+			s.spread(l, s.now, p.busyUntil, addBusy)
+		}
 	}
 	s.hops++
 	s.q.after(s.now, ser+s.arrLat(p, l), evArrive, l, pid)
-	if p.queue.n > 0 {
+	if p.queue.len() > 0 {
 		s.wakeForNext(l)
 	}
 	// The queue has room again.

@@ -39,7 +39,7 @@ func (s *sim) pump(h int32) {
 			n.link = s.f.NextHop(h, s.f.HostNode(int(h)), s.plan.Msgs[n.cur].Dst)
 		}
 		l := n.link
-		if s.ch[l].queue.n > 0 {
+		if s.ch[l].queue.len() > 0 {
 			return
 		}
 		pid := s.formPacket(h, n.cur, n.formed, l)
@@ -69,7 +69,7 @@ func (s *sim) formPacket(h, mid, formed, l int32) int32 {
 		msg: mid, src: h, dst: m.Dst, out: l, sent: s.now,
 		bytes: int32(min(int64(s.cfg.MTU), m.Bytes-int64(formed)*int64(s.cfg.MTU))),
 	}
-	if s.routeOf != nil {
+	if s.routes.of != nil {
 		s.setRoute(pk, mid)
 	}
 	if !s.sampling {
@@ -108,7 +108,7 @@ func (s *sim) startConsume(h int32) {
 	ins := s.hostIn[s.hostInStart[h]:s.hostInStart[h+1]]
 	for i := range ins {
 		l := ins[(n.rr+i)%len(ins)]
-		if s.ch[l].buf.n == 0 {
+		if s.ch[l].buf.len() == 0 {
 			continue
 		}
 		n.rr = (n.rr + i + 1) % len(ins)

@@ -86,14 +86,19 @@ func (p *Plan) Add(m Message, signals ...int32) int32 {
 func (p *Plan) Signals(m int32) []int32 { return p.sig[p.sigStart[m]:p.sigStart[m+1]] }
 
 // check validates the plan against fabric f: hosts in range, positive
-// sizes, known gates and routable pairs.
-func (p *Plan) check(f *lft.Fabric) error {
+// sizes, known gates and routable pairs. It walks the route of every
+// pair, and with a non-nil rc keeps the routes in the route cache rc
+// (routecache.go) for the messages of a statically routed run.
+func (p *Plan) check(f *lft.Fabric, rc *routeCache) error {
 	H := int32(f.NumHosts())
 	if len(p.Msgs) > 0 && len(p.sigStart) != len(p.Msgs)+1 {
 		return fmt.Errorf("plan: messages were not added with Plan.Add")
 	}
 	type pair struct{ s, d int32 }
-	seen := map[pair]bool{}
+	seen := map[pair]int32{} // where the pair's route is in rc
+	if rc != nil {
+		rc.of = make([]int32, len(p.Msgs))
+	}
 	var route []int32
 	for i, m := range p.Msgs {
 		switch {
@@ -118,10 +123,12 @@ func (p *Plan) check(f *lft.Fabric) error {
 			}
 		}
 		k := pair{m.Src, m.Dst}
-		if seen[k] {
+		if at, ok := seen[k]; ok {
+			if rc != nil {
+				rc.of[i] = at
+			}
 			continue
 		}
-		seen[k] = true
 		var st lft.RouteStatus
 		route, st = f.AppendRoute(route[:0], m.Src, m.Dst)
 		if st != lft.RouteOK {
@@ -129,6 +136,11 @@ func (p *Plan) check(f *lft.Fabric) error {
 				return fmt.Errorf("unroutable pair: %s", e)
 			}
 			return fmt.Errorf("unroutable pair %s → %s", f.HostName(int(m.Src)), f.HostName(int(m.Dst)))
+		}
+		seen[k] = routeUncached
+		if rc != nil {
+			seen[k] = rc.add(route)
+			rc.of[i] = seen[k]
 		}
 	}
 	return nil

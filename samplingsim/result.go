@@ -69,10 +69,10 @@ func (s *sim) result(wall time.Duration) *Result {
 	}
 	// Close the open intervals (queues, buffers, stalls) at the end.
 	for l := range s.ch {
-		s.occupancy(int32(l), queueArea, s.ch[l].queue.n, &s.ch[l].qSince)
-		s.occupancy(int32(l), bufferArea, s.ch[l].buf.n, &s.ch[l].since)
-		if p := &s.ch[l]; p.stallSince >= 0 {
-			s.spread(int32(l), p.stallSince, s.now, addStalled)
+		s.occupancy(int32(l), queueArea, s.ch[l].queue.len(), &s.ch[l].qSince)
+		s.occupancy(int32(l), bufferArea, s.ch[l].buf.len(), &s.ch[l].since)
+		if s.ch[l].stalled {
+			s.spread(int32(l), s.stallSince[l], s.now, addStalled)
 		}
 	}
 	s.flushWindow()

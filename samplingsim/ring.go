@@ -1,11 +1,18 @@
 package samplingsim
 
-// ring is the state of one fixed-capacity FIFO ring: the slot of its first
-// item and the number of items. The items live in a ringSlab with the rings
-// of all other links.
+// ring is the state of one fixed-capacity FIFO ring of at most maxRing
+// items: the slot of its first item and the number of items. The items
+// live in a ringSlab with the rings of all other links.
 type ring struct {
-	head, n int32
+	head, n uint16
 }
+
+// maxRing is the largest ring: an output queue or input buffer holds at
+// most 65 535 packets (Config.Validate).
+const maxRing = 1<<16 - 1
+
+// len returns the number of items of r.
+func (r *ring) len() int32 { return int32(r.n) }
 
 // ringSlab holds one ring of size slots per link, side by side: the slots
 // of link l's ring are buf[l*size : (l+1)*size]. The output queues and the
@@ -24,7 +31,7 @@ func newRingSlab[T any](links int, size int32) ringSlab[T] {
 
 // push appends v to ring r of link l, which must not be full.
 func (s *ringSlab[T]) push(r *ring, l int32, v T) {
-	i := r.head + r.n
+	i := int32(r.head) + int32(r.n)
 	if i >= s.size {
 		i -= s.size
 	}
@@ -34,12 +41,12 @@ func (s *ringSlab[T]) push(r *ring, l int32, v T) {
 
 // front returns the first item of ring r of link l, which must not be
 // empty.
-func (s *ringSlab[T]) front(r *ring, l int32) T { return s.buf[l*s.size+r.head] }
+func (s *ringSlab[T]) front(r *ring, l int32) T { return s.buf[l*s.size+int32(r.head)] }
 
 // pop removes and returns the first item of ring r of link l, which must
 // not be empty.
 func (s *ringSlab[T]) pop(r *ring, l int32) T {
-	v := s.buf[l*s.size+r.head]
+	v := s.buf[l*s.size+int32(r.head)]
 	s.drop(r)
 	return v
 }
@@ -47,7 +54,7 @@ func (s *ringSlab[T]) pop(r *ring, l int32) T {
 // drop removes the first item of ring r, which must not be empty.
 func (s *ringSlab[T]) drop(r *ring) {
 	r.head++
-	if r.head == s.size {
+	if int32(r.head) == s.size {
 		r.head = 0
 	}
 	r.n--
@@ -56,15 +63,15 @@ func (s *ringSlab[T]) drop(r *ring) {
 // removeFromRing takes v out of ring r of link l in slab s, wherever it
 // is, keeping the order of the items behind it; v must be in the ring.
 func removeFromRing[T comparable](s *ringSlab[T], r *ring, l int32, v T) {
-	base := l * s.size
+	base, head, n := l*s.size, int32(r.head), r.len()
 	i := int32(0)
-	for ; i < r.n; i++ {
-		if s.buf[base+(r.head+i)%s.size] == v {
+	for ; i < n; i++ {
+		if s.buf[base+(head+i)%s.size] == v {
 			break
 		}
 	}
-	for ; i+1 < r.n; i++ {
-		s.buf[base+(r.head+i)%s.size] = s.buf[base+(r.head+i+1)%s.size]
+	for ; i+1 < n; i++ {
+		s.buf[base+(head+i)%s.size] = s.buf[base+(head+i+1)%s.size]
 	}
 	r.n--
 }

@@ -557,9 +557,9 @@ func biasOf(rt *Routing, mode RouteMode, hops uint8) int32 {
 // slot frees, so far congestion is seen late).
 func (s *sim) estimate(c int32) int32 {
 	if s.ad.cur {
-		return s.ch[c].queue.n
+		return s.ch[c].queue.len()
 	}
-	return s.ch[c].queue.n + s.bcap - s.availCredits(c)
+	return s.ch[c].queue.len() + s.bcap - s.availCredits(c)
 }
 
 // least returns the channel among links (on lane) with the smallest

@@ -1,15 +1,21 @@
 package samplingsim
 
-import "orcs/lft"
-
 // Static routing sends every packet of a message along the same route, so
-// the route is walked once, when the message's first packet is formed, and
-// its packets follow it: each packet carries the links of a route of up to
-// inlineHops switches in its own cache line (copied while the NIC forms
-// it, when the message's route is at hand), longer routes are read from
-// the cache hop by hop. Either replaces a forwarding-table lookup per
-// packet and hop (the table of a 10 648-host fabric does not fit the
-// caches). Adaptive routing decides per packet and does not use it.
+// the route is walked once, by the plan's check before the run (which walks
+// every pair's route anyway), and kept in the route cache; the packets
+// follow it: each packet carries the links of a route of up to inlineHops
+// switches in its own cache line (copied while the NIC forms it), longer
+// routes are read from the cache hop by hop. Either replaces a
+// forwarding-table lookup per packet and hop (the table of a 10 648-host
+// fabric does not fit the caches), and the event loop walks no table.
+// Adaptive routing decides per packet and does not use it.
+
+// routeCache holds the routes of a plan's messages: of[m] is where message
+// m's route starts in links (the number of its links, then the links; the
+// messages of one pair share it), or routeUncached.
+type routeCache struct {
+	of, links []int32
+}
 
 // maxCachedLinks bounds the links the route cache holds (64 MiB); the
 // messages past it are forwarded by the tables, hop by hop. A variable for
@@ -25,30 +31,37 @@ const maxCachedRoute = 255
 // through the cache.
 var maxInline int32 = inlineHops
 
-// Marks of a message whose route is not cached (not yet walked, or not
-// to be cached), and of a packet that carries its route (packet.rt).
+// Marks of a message whose route is not cached, and of a packet that
+// carries its route (packet.rt).
 const (
-	routeUnknown  = -1
 	routeUncached = -2
 	routeInline   = -3
 )
+
+// add keeps route in the cache and returns where it starts, or
+// routeUncached when it is too long or the cache is full.
+func (c *routeCache) add(route []int32) int32 {
+	at := int32(len(c.links))
+	if len(route) > maxCachedRoute || len(c.links)+1+len(route) > maxCachedLinks {
+		return routeUncached
+	}
+	c.links = append(append(c.links, int32(len(route))), route...)
+	return at
+}
 
 // setRoute gives packet pk of message m, being formed at its NIC, its
 // route: the links after the first, in the packet when they fit, else
 // where the message's route starts in the cache (or routeUncached: the
 // tables).
 func (s *sim) setRoute(pk *packet, m int32) {
-	at := s.routeOf[m]
-	if at == routeUnknown {
-		at = s.cacheRoute(m, pk.src, pk.dst)
-	}
+	at := s.routes.of[m]
 	if at < 0 {
 		pk.rt = at
 		return
 	}
-	n := s.routeLinks[at]
+	n := s.routes.links[at]
 	if n-1 <= maxInline {
-		copy(pk.route[:], s.routeLinks[at+2:at+1+n])
+		copy(pk.route[:], s.routes.links[at+2:at+1+n])
 		pk.rt = routeInline
 		return
 	}
@@ -65,25 +78,7 @@ func (s *sim) nextLink(l, pid int32) int32 {
 		return pk.route[pk.hops-1]
 	case rt >= 0:
 		pk.hops++
-		return s.routeLinks[rt+int32(pk.hops)]
+		return s.routes.links[rt+int32(pk.hops)]
 	}
 	return s.f.Forward(pk.src, s.phys(l), pk.dst)
-}
-
-// cacheRoute walks message m's route into the cache and returns where it
-// starts there (the number of its links, then the links), or
-// routeUncached.
-func (s *sim) cacheRoute(m, src, dst int32) int32 {
-	at := int32(len(s.routeLinks))
-	links, st := s.f.AppendRoute(append(s.routeLinks, 0), src, dst)
-	n := len(links) - int(at) - 1
-	if st != lft.RouteOK || n > maxCachedRoute || len(links) > maxCachedLinks {
-		s.routeLinks = links[:at]
-		s.routeOf[m] = routeUncached
-		return routeUncached
-	}
-	links[at] = int32(n)
-	s.routeLinks = links
-	s.routeOf[m] = at
-	return at
 }

@@ -42,6 +42,7 @@ type sim struct {
 	q    eventQueue
 
 	ch         []channel // by link (channel) id: both ends of the link
+	stallSince []Time    // by channel: the start of its port's stall for credits (channel.stalled)
 	qcap, bcap int32
 	queues     ringSlab[int32] // output queues, qcap per link
 	buffers    ringSlab[int32] // input buffers, bcap per link
@@ -67,14 +68,13 @@ type sim struct {
 	serving int32
 
 	msgs []msgState
-	// routeOf[m] is where message m's route starts in routeLinks, or
-	// routeUnknown / routeUncached (routecache.go; static routing only).
-	routeOf    []int32
-	routeLinks []int32
-	done       int
-	gateLeft   []int32
-	gateWait   []int32 // messages waiting for gate g: gateWait[gateStart[g]:gateStart[g+1]]
-	gateStart  []int32
+	// routes holds the messages' routes (routecache.go; static routing
+	// only).
+	routes    routeCache
+	done      int
+	gateLeft  []int32
+	gateWait  []int32 // messages waiting for gate g: gateWait[gateStart[g]:gateStart[g+1]]
+	gateStart []int32
 
 	pk     []packet
 	pkt    []packetTag // beside pk when the run samples
@@ -114,6 +114,7 @@ type sim struct {
 	curEnd   Time
 
 	events, hops, packets int64
+	touched               uint8 // what touchAhead reads
 
 	// Adaptive routing and virtual lanes (route_adaptive.go, lanes.go):
 	// with lanes > 1 every per-link slice is per channel c = lane·nl + link.
@@ -155,9 +156,6 @@ func Run(f *lft.Fabric, cfg Config, plan *Plan) (*Result, error) {
 	if err := cfg.Validate(); err != nil {
 		return nil, err
 	}
-	if err := plan.check(f); err != nil {
-		return nil, err
-	}
 	s, err := newSim(f, cfg, plan)
 	if err != nil {
 		return nil, err
@@ -176,9 +174,18 @@ func Run(f *lft.Fabric, cfg Config, plan *Plan) (*Result, error) {
 	return r, runErr
 }
 
+// newSim checks plan against f and sets up a run. A statically routed run
+// keeps the routes the check walks (the messages' routes, routecache.go).
 func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	H := f.NumHosts()
 	s := &sim{cfg: cfg, f: f, plan: plan, markAt: cfg.MarkAt}
+	var rc *routeCache
+	if r, bg, err := jobRoutings(cfg); err == nil && r.Mode == ModeStatic && bg.Mode == ModeStatic {
+		rc = &s.routes // a routing that does not parse fails in setupRouting
+	}
+	if err := plan.check(f, rc); err != nil {
+		return nil, err
+	}
 	if err := s.setupRouting(); err != nil {
 		return nil, err
 	}
@@ -220,6 +227,7 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	s.q.addClass(cfg.Latency)
 
 	s.ch = make([]channel, L)
+	s.stallSince = make([]Time, L)
 	s.queues = newRingSlab[int32](L, s.qcap)
 	s.buffers = newRingSlab[int32](L, s.bcap)
 	s.returns = ringSlab[Time]{size: retInline} // rings in the channels: drops wrap there
@@ -243,7 +251,7 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	hostInCount := make([]int32, H+1)
 	for l := range s.ch { // every channel: with lanes, L > len(f.Links)
 		p := &s.ch[l]
-		p.credits, p.wakeAt, p.stallSince, p.waitHead, p.nextWait = s.bcap, -1, -1, -1, -1
+		p.credits, p.wakeAt, p.waitHead, p.nextWait = s.bcap, -1, -1, -1
 	}
 	for l, lk := range f.Links {
 		s.ch[l].fromHost = f.HostIndex(lk.From)
@@ -326,12 +334,6 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 
 	s.setupStats()
 	s.msgs = make([]msgState, len(plan.Msgs))
-	if s.ad == nil {
-		s.routeOf = make([]int32, len(plan.Msgs))
-		for i := range s.routeOf {
-			s.routeOf[i] = routeUnknown
-		}
-	}
 	for i, m := range plan.Msgs {
 		n := int32((m.Bytes + int64(cfg.MTU) - 1) / int64(cfg.MTU))
 		s.msgs[i] = msgState{packets: n, recvLeft: n, ready: -1, finish: -1}
@@ -393,6 +395,7 @@ func (s *sim) run() error {
 		}
 		switch e.kind() {
 		case evArrive:
+			s.touchAhead()
 			if h := s.ch[e.a].toHost; h >= 0 {
 				s.arriveHost(e.a, h, e.b)
 			} else {
@@ -415,6 +418,24 @@ func (s *sim) run() error {
 	}
 	return nil
 }
+
+// touchAhead reads the packet and the channel of the switch arrival
+// arriveAhead events ahead in its FIFO, so that their lines, cold on a
+// large fabric, are on their way while this event runs (the processor
+// overlaps the loads; the value read is not used).
+func (s *sim) touchAhead() {
+	f := &s.q.fifos[1] // switch arrivals: a packet time, a latency and the router delay
+	if f.n <= arriveAhead {
+		return
+	}
+	e := &f.buf[(f.head+arriveAhead)&(len(f.buf)-1)]
+	if e.kind() == evArrive {
+		s.touched += s.pk[e.b].hops + uint8(s.ch[e.a].credits)
+	}
+}
+
+// arriveAhead is how many events ahead touchAhead reads.
+const arriveAhead = 2
 
 // stuck explains why messages did not finish when the event queue ran dry.
 func (s *sim) stuck() error {
@@ -454,7 +475,7 @@ func (s *sim) creditLoop() []int32 {
 	// next returns the link the head packet of the buffer at the end of l
 	// waits for, or −1 when that buffer is empty or a host's.
 	next := func(l int32) int32 {
-		if s.ch[l].buf.n == 0 || s.ch[l].toHost >= 0 {
+		if s.ch[l].buf.len() == 0 || s.ch[l].toHost >= 0 {
 			return -1
 		}
 		return s.pk[s.headIn(l)].out
@@ -528,7 +549,13 @@ func (s *sim) mark(pid int32, l int32, q int32) {
 	}
 	cong := s.marker.congested(&s.marker, q, s.availCredits(l), capacity, s.rMark)
 	if cong {
-		s.nowTruth(l).Congested++
+		s.tick()
+		if c := &s.ch[l]; c.cong < math.MaxUint8-1 {
+			c.cong++
+		} else {
+			s.curTruth[l].Congested += int64(c.cong) + 1
+			c.cong = 0
+		}
 	}
 	if s.sampling && s.pk[pid].tagged && s.ch[l].fromHost < 0 {
 		tg := &s.pkt[pid]

@@ -4,7 +4,7 @@ package samplingsim
 // (pushOut), the buffer holds a short packet as ^pk.
 func (s *sim) pushIn(l int32, pk int32) {
 	in := &s.ch[l]
-	s.occupancy(l, bufferArea, in.buf.n, &in.since)
+	s.occupancy(l, bufferArea, in.buf.len(), &in.since)
 	s.buffers.push(&in.buf, l, s.entry(pk))
 }
 
@@ -38,7 +38,7 @@ func (s *sim) headIn(l int32) int32 {
 // back and returns the packet and its size.
 func (s *sim) popIn(l int32) (pid, bytes int32) {
 	in := &s.ch[l]
-	s.occupancy(l, bufferArea, in.buf.n, &in.since)
+	s.occupancy(l, bufferArea, in.buf.len(), &in.since)
 	pid, bytes = s.unpack(s.buffers.pop(&in.buf, l))
 	s.returnCredit(l, pid)
 	return pid, bytes
@@ -60,7 +60,7 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 	}
 	pk.out = out
 	if s.markAt == MarkArrival {
-		s.mark(pid, out, s.ch[out].queue.n+1)
+		s.mark(pid, out, s.ch[out].queue.len()+1)
 	}
 	if s.damp != nil {
 		s.arriveDamp(l, pid, out)
@@ -68,14 +68,14 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 	}
 	// Fast path: nothing ahead in the input buffer and room in the output
 	// queue: the packet moves on at once and its slot frees right away.
-	if op := &s.ch[out]; s.ch[l].buf.n == 0 && op.queue.n < s.qcap && op.waitHead < 0 {
+	if op := &s.ch[out]; s.ch[l].buf.len() == 0 && op.queue.len() < s.qcap && op.waitHead < 0 {
 		s.ch[l].since = s.now
 		s.returnCredit(l, pid)
 		s.enqueue(out, pid, pk.bytes)
 		return
 	}
 	s.pushIn(l, pid)
-	if s.ch[l].buf.n == 1 {
+	if s.ch[l].buf.len() == 1 {
 		s.advance(l)
 	}
 }
@@ -84,12 +84,12 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 // output queues while there is room; a head that finds its queue full (or
 // others already waiting for it) joins the queue's waiting list.
 func (s *sim) advance(l int32) {
-	for s.ch[l].buf.n > 0 {
+	for s.ch[l].buf.len() > 0 {
 		pid := s.headIn(l)
 		pk := &s.pk[pid]
 		o := pk.out
 		op := &s.ch[o]
-		if op.queue.n >= s.qcap || op.waitHead >= 0 {
+		if op.queue.len() >= s.qcap || op.waitHead >= 0 {
 			s.ch[l].nextWait = -1
 			if op.waitHead < 0 {
 				op.waitHead = l
@@ -112,7 +112,7 @@ func (s *sim) serveWaiters(o int32) {
 		return
 	}
 	op := &s.ch[o]
-	for op.waitHead >= 0 && op.queue.n < s.qcap {
+	for op.waitHead >= 0 && op.queue.len() < s.qcap {
 		l := op.waitHead
 		op.waitHead = s.ch[l].nextWait
 		pid, bytes := s.popIn(l)
@@ -128,7 +128,7 @@ func (s *sim) enqueue(o int32, pid, bytes int32) {
 	}
 	s.pushOut(o, pid, bytes)
 	if s.markAt == MarkEnqueue {
-		s.mark(pid, o, s.ch[o].queue.n)
+		s.mark(pid, o, s.ch[o].queue.len())
 	}
 	s.trySend(o)
 }

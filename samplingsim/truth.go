@@ -83,10 +83,16 @@ func (s *sim) window(t Time) int {
 
 // nowTruth returns the truth of link l in the current window.
 func (s *sim) nowTruth(l int32) *LinkTruth {
+	s.tick()
+	return &s.curTruth[l]
+}
+
+// tick makes the window of now the current one (curTruth), if it is not
+// yet: what the channels accumulate from then on belongs to it.
+func (s *sim) tick() {
 	if s.now >= s.curEnd { // curEnd is 0 until the first call
 		s.enterWindow()
 	}
-	return &s.curTruth[l]
 }
 
 // enterWindow makes the window of now the current one. Kept out of line,
@@ -103,17 +109,29 @@ func (s *sim) enterWindow() {
 	}
 }
 
-// flushWindow adds the buffer areas the channels hold into the truth of
-// the current window.
+// flushWindow adds what the channels hold for the current window (see
+// channel: the buffer areas, the full-size packets sent, the longest
+// queues, the congested marks) into its truth.
 func (s *sim) flushWindow() {
 	if s.curTruth == nil {
 		return // no window yet: nothing was accounted
 	}
+	mtu := int64(s.cfg.MTU)
 	for l := range s.ch {
-		if a := s.ch[l].bufArea; a != 0 {
-			s.curTruth[l].BufferArea += a
-			s.ch[l].bufArea = 0
+		c := &s.ch[l]
+		if c.bufArea == 0 && c.qArea == 0 && c.sent == 0 && c.qMax == 0 && c.cong == 0 {
+			continue
 		}
+		t := &s.curTruth[l]
+		n := int64(c.sent)
+		t.Packets += n
+		t.Bytes += n * mtu
+		t.Busy += Time(n) * s.serMTU
+		t.Congested += int64(c.cong)
+		t.QueueMax = max(t.QueueMax, int32(c.qMax))
+		t.BufferArea += c.bufArea
+		t.QueueArea += c.qArea
+		c.bufArea, c.qArea, c.sent, c.qMax, c.cong = 0, 0, 0, 0, 0
 	}
 }
 
@@ -165,13 +183,11 @@ func (t *LinkTruth) area(k areaKind) *int64 {
 func (s *sim) occupancy(l int32, k areaKind, n int32, since *Time) {
 	if from := *since; n > 0 {
 		if W := s.cfg.Window; W <= 0 || from/W == s.now/W {
+			s.tick()
 			if k == bufferArea {
-				if s.now >= s.curEnd {
-					s.enterWindow()
-				}
 				s.ch[l].bufArea += int64(n) * (s.now - from)
 			} else {
-				s.nowTruth(l).QueueArea += int64(n) * (s.now - from)
+				s.ch[l].qArea += int64(n) * (s.now - from)
 			}
 		} else {
 			s.spread(l, from, s.now, func(t *LinkTruth, d Time) { *t.area(k) += int64(n) * d })
