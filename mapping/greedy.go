@@ -40,23 +40,9 @@ func (p *Problem) computeLeafDistances() (leaves []int32, leafAt []int32, dist [
 	}
 	k := len(leaves)
 	dist = make([]int32, k*k)
-	d := make([]int32, len(f.Nodes))
-	queue := make([]int32, 0, len(f.Nodes))
+	var d []int32
 	for a, src := range leaves {
-		for i := range d {
-			d[i] = -1
-		}
-		d[src] = 0
-		queue = append(queue[:0], src)
-		for i := 0; i < len(queue); i++ {
-			v := queue[i]
-			for _, l := range f.OutLinks(v) {
-				if w := f.Links[l].To; d[w] < 0 {
-					d[w] = d[v] + 1
-					queue = append(queue, w)
-				}
-			}
-		}
+		d = f.Hops(d, src)
 		for b, dst := range leaves {
 			dist[a*k+b] = d[dst]
 		}

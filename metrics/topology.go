@@ -56,12 +56,12 @@ type CableLoad struct {
 // grid coordinates.
 func NewTopology(f *lft.Fabric, meanPeak []float64, maxLoad []int32, coord func(node int32) []int) *Topology {
 	t := &Topology{Hosts: f.NumHosts(), Switches: f.NumSwitches()}
-	level := NodeLevels(f)
+	level := f.Levels()
 	t.Nodes = make([]TopologyNode, len(f.Nodes))
 	for v, n := range f.Nodes {
-		t.Nodes[v] = TopologyNode{Name: n.Name, Switch: n.Kind == lft.Switch, Level: level[v]}
+		t.Nodes[v] = TopologyNode{Name: n.Name, Switch: n.Kind == lft.Switch, Level: int(level[v])}
 		if t.Nodes[v].Switch {
-			t.Levels = max(t.Levels, level[v])
+			t.Levels = max(t.Levels, int(level[v]))
 		}
 		if coord != nil {
 			t.Nodes[v].Coord = coord(int32(v))
@@ -75,29 +75,4 @@ func NewTopology(f *lft.Fabric, meanPeak []float64, maxLoad []int32, coord func(
 		}
 	}
 	return t
-}
-
-// NodeLevels returns every node's distance from the nearest host over the
-// links (hosts 0), −1 for nodes no host reaches.
-func NodeLevels(f *lft.Fabric) []int {
-	level := make([]int, len(f.Nodes))
-	for i := range level {
-		level[i] = -1
-	}
-	queue := make([]int32, 0, len(f.Nodes))
-	for h := range f.NumHosts() {
-		v := f.HostNode(h)
-		level[v] = 0
-		queue = append(queue, v)
-	}
-	for i := 0; i < len(queue); i++ {
-		v := queue[i]
-		for _, l := range f.OutLinks(v) {
-			if w := f.Links[l].To; level[w] < 0 {
-				level[w] = level[v] + 1
-				queue = append(queue, w)
-			}
-		}
-	}
-	return level
 }

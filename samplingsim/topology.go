@@ -2,31 +2,15 @@ package samplingsim
 
 import "orcs/lft"
 
-// NodeLevels returns the stage of every node of f: hosts are level 0, a
-// switch is one more than its lowest neighbour (leaf switches 1, the next
-// stage 2, …), found by a breadth-first search from the hosts. In a Clos
-// network (fat tree) these are its stages. Unreachable switches get −1.
+// NodeLevels returns the stage of every node of f (lft.Fabric.Levels):
+// hosts are level 0, a switch is one more than its lowest neighbour (leaf
+// switches 1, the next stage 2, …). In a Clos network (fat tree) these are
+// its stages. Unreachable switches get −1.
 func NodeLevels(f *lft.Fabric) []int {
-	level := make([]int, len(f.Nodes))
-	for i := range level {
-		level[i] = -1
-	}
-	var queue []int32
-	for h := range f.NumHosts() {
-		v := f.HostNode(h)
-		level[v] = 0
-		queue = append(queue, v)
-	}
-	for len(queue) > 0 {
-		v := queue[0]
-		queue = queue[1:]
-		for _, l := range f.OutLinks(v) {
-			w := f.Links[l].To
-			if level[w] < 0 {
-				level[w] = level[v] + 1
-				queue = append(queue, w)
-			}
-		}
+	levels := f.Levels()
+	level := make([]int, len(levels))
+	for v, l := range levels {
+		level[v] = int(l)
 	}
 	return level
 }
