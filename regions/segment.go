@@ -619,6 +619,31 @@ func (s *Segmenter) compact(uf *unionFind, label, via []int32) int {
 // the runs' representatives name all of the atom's regions.
 func (s *Segmenter) atomRegions(label []int32, nr int, vals []float64) {
 	g := s.g
+	s.collectAtomRegions(label, nr, func(a int) []int32 {
+		base := g.atomStart[a]
+		return s.runRep[base : base+s.rcnt[a]]
+	})
+	for a := range g.NumAtoms() {
+		base := g.atomStart[a]
+		its := s.items[base : base+s.icnt[a]]
+		// insertion sort: an atom holds few regions
+		for i := 1; i < len(its); i++ {
+			x := its[i]
+			j := i - 1
+			for j >= 0 && (vals[its[j]] > vals[x] || (vals[its[j]] == vals[x] && its[j] > x)) {
+				its[j+1] = its[j]
+				j--
+			}
+			its[j+1] = x
+		}
+	}
+}
+
+// collectAtomRegions sets, for every atom a, s.items[atomStart[a]:] and
+// s.icnt[a] to the distinct regions (of label, nr of them; −1 is none) of
+// the cables cables(a).
+func (s *Segmenter) collectAtomRegions(label []int32, nr int, cables func(a int) []int32) {
+	g := s.g
 	st := growI(s.stamp, nr)
 	s.stamp = st
 	for i := range st {
@@ -627,28 +652,14 @@ func (s *Segmenter) atomRegions(label []int32, nr int, vals []float64) {
 	for a := range g.NumAtoms() {
 		base := g.atomStart[a]
 		n := int32(0)
-		for _, c := range s.runRep[base : base+s.rcnt[a]] {
-			r := label[c]
-			if st[r] != int32(a) {
+		for _, c := range cables(a) {
+			if r := label[c]; r >= 0 && st[r] != int32(a) {
 				st[r] = int32(a)
 				s.items[base+n] = r
 				n++
 			}
 		}
 		s.icnt[a] = n
-		its := s.items[base : base+n]
-		if n > 1 {
-			// insertion sort: an atom holds few regions
-			for i := 1; i < len(its); i++ {
-				x := its[i]
-				j := i - 1
-				for j >= 0 && (vals[its[j]] > vals[x] || (vals[its[j]] == vals[x] && its[j] > x)) {
-					its[j+1] = its[j]
-					j--
-				}
-				its[j+1] = x
-			}
-		}
 	}
 }
 
@@ -760,23 +771,9 @@ func (s *Segmenter) join(a, b int32) {
 // atom.
 func (s *Segmenter) atomRegionsUnsorted(label []int32, nr int) {
 	g := s.g
-	st := growI(s.stamp, nr)
-	s.stamp = st
-	for i := range st {
-		st[i] = -1
-	}
-	for a := range g.NumAtoms() {
-		base := g.atomStart[a]
-		n := int32(0)
-		for _, c := range g.atomCables[base:g.atomStart[a+1]] {
-			if r := label[c]; r >= 0 && st[r] != int32(a) {
-				st[r] = int32(a)
-				s.items[base+n] = r
-				n++
-			}
-		}
-		s.icnt[a] = n
-	}
+	s.collectAtomRegions(label, nr, func(a int) []int32 {
+		return g.atomCables[g.atomStart[a]:g.atomStart[a+1]]
+	})
 }
 
 // medianFilter replaces every cable's value by the median of the values of
