@@ -77,7 +77,8 @@ func (f *Fabric) PrepareWalks(routes int64) bool {
 	if f.entry.Load() != nil {
 		return true
 	}
-	n, _ := f.entryEntries()
+	entrySwitch, _ := f.entrySwitches()
+	n, _ := f.entryEntries(len(entrySwitch))
 	if n == 0 || routes < int64(n)/4 {
 		return false
 	}
@@ -85,20 +86,28 @@ func (f *Fabric) PrepareWalks(routes int64) bool {
 	return f.entry.Load() != nil
 }
 
-// entryEntries returns the number of entries of the fabric's entry routes
-// and the bytes of one, or 0 when they would take more than
-// entryRoutesUpTo.
-func (f *Fabric) entryEntries() (n, size int) {
-	rows := 0
-	seen := make([]bool, len(f.switches))
+// entrySwitches returns the entry switches (switch indices, in order of
+// the hosts) and every switch's row among them, or −1.
+func (f *Fabric) entrySwitches() (entrySwitch, rowOf []int32) {
+	rowOf = make([]int32, len(f.switches))
+	for s := range rowOf {
+		rowOf[s] = -1
+	}
 	for _, v := range f.hosts {
 		for _, l := range f.outLinks[f.outStart[v]:f.outStart[v+1]] {
-			if s := f.slotNext[f.linkSlot[l]]; s >= 0 && !seen[s] {
-				seen[s] = true
-				rows++
+			if s := f.slotNext[f.linkSlot[l]]; s >= 0 && rowOf[s] < 0 {
+				rowOf[s] = int32(len(entrySwitch))
+				entrySwitch = append(entrySwitch, s)
 			}
 		}
 	}
+	return entrySwitch, rowOf
+}
+
+// entryEntries returns the number of entries of entry routes over rows
+// entry switches and the bytes of one, or 0 entries when they would take
+// more than entryRoutesUpTo.
+func (f *Fabric) entryEntries(rows int) (n, size int) {
 	n = f.tab.offsets(len(f.switches)*len(f.hosts)) * rows * len(f.hosts)
 	size = 8
 	if len(f.Links) < linkWordsBelow {
@@ -113,27 +122,16 @@ func (f *Fabric) entryEntries() (n, size int) {
 // compileEntryRoutes builds the entry routes, the rows of several entry
 // switches at once, or returns nil when they are too large.
 func (f *Fabric) compileEntryRoutes() *entryRoutes {
-	n, size := f.entryEntries()
+	entrySwitch, rowOf := f.entrySwitches()
+	n, size := f.entryEntries(len(entrySwitch))
 	if n == 0 {
 		return nil
 	}
 	H, S := len(f.hosts), len(f.switches)
-	r := &entryRoutes{linkEntry: make([]int32, len(f.Links))}
-	rowOf := make([]int32, S)
-	for s := range rowOf {
-		rowOf[s] = -1
+	r := &entryRoutes{linkEntry: make([]int32, len(f.Links)), rows: len(entrySwitch)}
+	for _, s := range entrySwitch {
+		r.rowBase = append(r.rowBase, f.swBase[s])
 	}
-	var entrySwitch []int32
-	for _, v := range f.hosts {
-		for _, l := range f.outLinks[f.outStart[v]:f.outStart[v+1]] {
-			if s := f.slotNext[f.linkSlot[l]]; s >= 0 && rowOf[s] < 0 {
-				rowOf[s] = int32(len(r.rowBase))
-				r.rowBase = append(r.rowBase, f.swBase[s])
-				entrySwitch = append(entrySwitch, s)
-			}
-		}
-	}
-	r.rows = len(r.rowBase)
 	for l := range f.Links {
 		r.linkEntry[l] = -1
 		if s := f.slotNext[f.linkSlot[l]]; s >= 0 {
