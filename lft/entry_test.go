@@ -2,6 +2,7 @@ package lft_test
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"testing"
 
@@ -148,4 +149,30 @@ func TestEntryRoutesLargeFabrics(t *testing.T) {
 		}
 		lft.UseWalk(f, "tables")
 	}
+}
+
+// TestEntryRoutesOnHugePages: the entry routes of a large fabric (16 MiB
+// of link words for 4096 hosts) are mapped apart from the heap on huge
+// pages, and walks over them are right.
+func TestEntryRoutesOnHugePages(t *testing.T) {
+	if runtime.GOOS != "linux" {
+		t.Skip("huge pages are asked for on Linux only")
+	}
+	f, err := gen.Generate("kary:k=16,n=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.PrepareWalks(1 << 40) {
+		t.Fatal("no entry routes")
+	}
+	if a := lft.EntryWordsAddr(f); a%(2<<20) != 0 {
+		t.Errorf("entry routes at %#x, not on a huge page", a)
+	}
+	r := rand.New(rand.NewPCG(3, 5))
+	src, dst := make([]int32, 5000), make([]int32, 5000)
+	for i := range src {
+		src[i], dst[i] = r.Int32N(int32(f.NumHosts())), r.Int32N(int32(f.NumHosts()))
+	}
+	var b lft.RouteBatch
+	checkBatch(t, f, &b, src, dst)
 }

@@ -1,6 +1,9 @@
 package lft
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // SetSpreadEntry overwrites entry (switch index s, host index d) of the
 // LMC spread table of offset k, to give tests a fabric whose spread tables
@@ -79,4 +82,19 @@ func EntryRoutesLeftToTables(f *Fabric) int {
 		}
 	}
 	return n
+}
+
+// EntryWordsAddr returns the address of f's compiled entry-route words,
+// or 0 without them.
+func EntryWordsAddr(f *Fabric) uintptr {
+	r := f.entry.Load()
+	switch {
+	case r == nil:
+		return 0
+	case r.links != nil:
+		return uintptr(unsafe.Pointer(&r.links[0]))
+	case r.words != nil:
+		return uintptr(unsafe.Pointer(&r.words[0]))
+	}
+	return 0
 }

@@ -22,8 +22,8 @@ const (
 	// evWake: output port of link a may be able to send (link idle again or
 	// credits returned).
 	evWake
-	// evConsumed: the consumer of host a has finished the head packet of its
-	// receive buffer.
+	// evConsumed: the consumer of the host at the end of link a has
+	// finished packet b, the head of that link's receive buffer.
 	evConsumed
 	// evReady: message a may start (its start time has come).
 	evReady
@@ -65,6 +65,8 @@ type eventQueue struct {
 	order [maxFIFOs + 1]uint8
 	n     int
 	seq   uint64
+	// last is the source of the event pop returned last (nf: the heap).
+	last int
 }
 
 // eventKey is what orders events: time, then scheduling order.
@@ -211,6 +213,7 @@ func (q *eventQueue) heapPush(e event) {
 func (q *eventQueue) pop() event {
 	q.n--
 	src := int(q.order[0])
+	q.last = src
 	var e event
 	if src == q.nf {
 		e = q.heapPop()

@@ -82,7 +82,7 @@ func (r *Result) WriteSummary(w io.Writer, name string) {
 	}
 	fmt.Fprintf(w, "fabric %s: %d hosts, %d switches, %d links\n", name, f.NumHosts(), f.NumSwitches(), len(f.Links))
 	speed := "too short to measure its speed"
-	if r.CPU >= 10*time.Millisecond { // the resolution of CPU time is about a millisecond
+	if r.CPU >= 10*time.Millisecond { // shorter runs measure their start more than their pace
 		speed = fmt.Sprintf("%.2f M packet-hops per CPU second", float64(r.PacketHops)/r.CPU.Seconds()/1e6)
 	}
 	fmt.Fprintf(w, "simulated %s: %d packets, %d packet-hops, %d events in %.3f s wall, %.3f s CPU (%s)\n",

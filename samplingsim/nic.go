@@ -62,13 +62,14 @@ func (s *sim) pump(h int32) {
 // h, to leave on link l, and draws whether it is tagged; it returns the
 // packet's id.
 func (s *sim) formPacket(h, mid, formed, l int32) int32 {
-	m := &s.plan.Msgs[mid]
+	m := &s.msgs[mid]
+	bytes := int32(s.cfg.MTU)
+	if formed == m.packets-1 {
+		bytes = m.last
+	}
 	pid := s.newPacket()
 	pk := &s.pk[pid]
-	*pk = packet{
-		msg: mid, src: h, dst: m.Dst, out: l, sent: s.now,
-		bytes: int32(min(int64(s.cfg.MTU), m.Bytes-int64(formed)*int64(s.cfg.MTU))),
-	}
+	*pk = packet{msg: mid, src: h, dst: m.dst, out: l, sent: s.now, bytes: bytes}
 	if s.routes.of != nil {
 		s.setRoute(pk, mid)
 	}
@@ -113,19 +114,22 @@ func (s *sim) startConsume(h int32) {
 		}
 		n.rr = (n.rr + i + 1) % len(ins)
 		n.consuming = true
-		pk := &s.pk[s.headIn(l)]
+		pid := s.headIn(l)
+		pk := &s.pk[pid]
 		d := s.ser(pk.bytes)
 		if s.slow[h] {
 			d = serTime(int64(pk.bytes), s.cfg.Bandwidth*s.cfg.SlowFactor)
 		}
-		s.q.after(s.now, d, evConsumed, h, l)
+		s.q.after(s.now, d, evConsumed, l, pid)
 		return
 	}
 }
 
-// onConsumed finishes consuming the head packet of link l at host h.
-func (s *sim) onConsumed(h, l int32) {
-	pid, _ := s.popIn(l)
+// onConsumed finishes consuming packet pid, the head packet of link l
+// into a host.
+func (s *sim) onConsumed(l, pid int32) {
+	h := s.ch[l].toHost
+	s.popIn(l)
 	m := s.pk[pid].msg
 	s.freePacket(pid)
 	ms := &s.msgs[m]

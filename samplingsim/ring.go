@@ -1,5 +1,7 @@
 package samplingsim
 
+import "orcs/internal/hugemem"
+
 // ring is the state of one fixed-capacity FIFO ring of at most maxRing
 // items: the slot of its first item and the number of items. The items
 // live in a ringSlab with the rings of all other links.
@@ -24,9 +26,11 @@ type ringSlab[T any] struct {
 	size int32
 }
 
-// newRingSlab returns a slab of rings of size slots for links links.
-func newRingSlab[T any](links int, size int32) ringSlab[T] {
-	return ringSlab[T]{buf: make([]T, links*int(size)), size: size}
+// newRingSlab returns a slab of rings of size slots for links links, in
+// arena a.
+func newRingSlab[T any](a *hugemem.Arena, links int, size int32) ringSlab[T] {
+	n := links * int(size)
+	return ringSlab[T]{buf: hugemem.Make[T](a, n, n), size: size}
 }
 
 // push appends v to ring r of link l, which must not be full.

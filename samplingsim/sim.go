@@ -6,7 +6,9 @@ import (
 	"runtime"
 	"slices"
 	"time"
+	"unsafe"
 
+	"orcs/internal/hugemem"
 	"orcs/lft"
 	"orcs/rng"
 )
@@ -25,6 +27,9 @@ type msgState struct {
 	recvLeft int32 // packets not yet consumed at the receiver
 	ready    Time  // when the message entered its NIC's injection queue (−1 = not yet)
 	finish   Time  // when its last packet was consumed (−1 = not yet)
+	// dst is the destination host and last the size of the last packet
+	// (the plan's message, here so that forming a packet reads one line).
+	dst, last int32
 }
 
 // sim is the state of one run. Everything the event loop touches is held in
@@ -40,6 +45,11 @@ type sim struct {
 	plan *Plan
 	now  Time
 	q    eventQueue
+
+	// mem holds the large arrays the event loop reads at random (the
+	// channels, rings and packets) on huge pages: a run of 10 648 hosts
+	// touches megabytes of them, more than 4 KiB pages' TLB entries cover.
+	mem *hugemem.Arena
 
 	ch         []channel // by link (channel) id: both ends of the link
 	stallSince []Time    // by channel: the start of its port's stall for credits (channel.stalled)
@@ -114,7 +124,11 @@ type sim struct {
 	curEnd   Time
 
 	events, hops, packets int64
-	touched               uint8 // what touchAhead reads
+	// readAhead says whether the loop asks for the lines of coming events
+	// ahead of them (ahead.go): on fabrics whose channels outgrow a core's
+	// cache.
+	readAhead bool
+	ahead     [maxLinesAhead]uintptr // the lines readAheadOf asks for
 
 	// Adaptive routing and virtual lanes (route_adaptive.go, lanes.go):
 	// with lanes > 1 every per-link slice is per channel c = lane·nl + link.
@@ -171,6 +185,7 @@ func Run(f *lft.Fabric, cfg Config, plan *Plan) (*Result, error) {
 	runtime.UnlockOSThread()
 	r := s.result(wall)
 	r.CPU = cpu
+	s.mem.Release()
 	return r, runErr
 }
 
@@ -178,7 +193,8 @@ func Run(f *lft.Fabric, cfg Config, plan *Plan) (*Result, error) {
 // keeps the routes the check walks (the messages' routes, routecache.go).
 func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	H := f.NumHosts()
-	s := &sim{cfg: cfg, f: f, plan: plan, markAt: cfg.MarkAt}
+	s := &sim{cfg: cfg, f: f, plan: plan, markAt: cfg.MarkAt, mem: new(hugemem.Arena)}
+	hugemem.ReleaseWith(s.mem, s)
 	var rc *routeCache
 	if r, bg, err := jobRoutings(cfg); err == nil && r.Mode == ModeStatic && bg.Mode == ModeStatic {
 		rc = &s.routes // a routing that does not parse fails in setupRouting
@@ -226,14 +242,20 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	s.q.addClass(serTime(int64(cfg.MTU), cfg.Bandwidth*cfg.SlowFactor))
 	s.q.addClass(cfg.Latency)
 
-	s.ch = make([]channel, L)
+	s.ch = hugemem.Make[channel](s.mem, L, L)
+	// Lanes beyond the first carry little traffic: the links count.
+	s.readAhead = len(f.Links)*int(unsafe.Sizeof(channel{})) >= readAheadBytes
 	s.stallSince = make([]Time, L)
-	s.queues = newRingSlab[int32](L, s.qcap)
-	s.buffers = newRingSlab[int32](L, s.bcap)
+	s.queues = newRingSlab[int32](s.mem, L, s.qcap)
+	s.buffers = newRingSlab[int32](s.mem, L, s.bcap)
 	s.returns = ringSlab[Time]{size: retInline} // rings in the channels: drops wrap there
 	if s.bcap > retInline {
-		s.returns = newRingSlab[Time](L, s.bcap)
+		s.returns = newRingSlab[Time](s.mem, L, s.bcap)
 	}
+	// The packet slab grows as packets are formed, up to the most in
+	// flight at once: its whole possible size is reserved (address space
+	// only), so that it grows in place on huge pages.
+	s.pk = hugemem.Make[packet](s.mem, 0, int(min(packets, maxReservedPackets)))
 	s.codes = make([]uint32, L)
 	portBits := cfg.PortBits
 	if portBits == 0 {
@@ -319,8 +341,8 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 		return nil, fmt.Errorf("--buffers %s: the dampening policies forward by the tables (static routing) with one buffer per port; adaptive routing (%d virtual lanes per link on this fabric) runs with --buffers fifo, or bypass on a fabric with one lane", cfg.Buffers, s.lanes)
 	}
 	if s.damp != nil {
-		s.retTag = newRingSlab[int32](L, s.bcap)
-		s.retTime = newRingSlab[Time](L, s.bcap)
+		s.retTag = newRingSlab[int32](s.mem, L, s.bcap)
+		s.retTime = newRingSlab[Time](s.mem, L, s.bcap)
 		s.dret = make([]ring, L)
 		s.formed = make([]int32, len(plan.Msgs))
 	}
@@ -336,7 +358,8 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	s.msgs = make([]msgState, len(plan.Msgs))
 	for i, m := range plan.Msgs {
 		n := int32((m.Bytes + int64(cfg.MTU) - 1) / int64(cfg.MTU))
-		s.msgs[i] = msgState{packets: n, recvLeft: n, ready: -1, finish: -1}
+		s.msgs[i] = msgState{packets: n, recvLeft: n, ready: -1, finish: -1,
+			dst: m.Dst, last: int32(m.Bytes - int64(n-1)*int64(cfg.MTU))}
 	}
 	G := plan.NumGates()
 	s.gateLeft = make([]int32, G)
@@ -368,16 +391,17 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	return s, nil
 }
 
+// maxReservedPackets bounds the packet slab's reserved size (1 GiB of
+// address space); a run with more packets in flight at once grows it on
+// the Go heap.
+const maxReservedPackets = 1 << 24
+
 // MaxPackets bounds the packets of one run.
 const MaxPackets = 1 << 31
 
 // run is the event loop.
 func (s *sim) run() error {
-	for i, m := range s.plan.Msgs {
-		if m.Wait < 0 || s.gateLeft[m.Wait] == 0 {
-			s.ready(int32(i))
-		}
-	}
+	s.start()
 	for s.q.len() > 0 {
 		e := s.q.pop()
 		if s.cfg.MaxTime > 0 && e.t > s.cfg.MaxTime {
@@ -390,28 +414,13 @@ func (s *sim) run() error {
 		}
 		s.now = e.t
 		s.events++
+		if s.readAhead {
+			s.readAheadOf(s.q.last)
+		}
 		if s.windowErr != nil {
 			return s.windowErr
 		}
-		switch e.kind() {
-		case evArrive:
-			s.touchAhead()
-			if h := s.ch[e.a].toHost; h >= 0 {
-				s.arriveHost(e.a, h, e.b)
-			} else {
-				s.arriveSwitch(e.a, e.b)
-			}
-		case evWake:
-			if s.damp != nil {
-				s.wakeDamp(e.a)
-			} else {
-				s.onWake(e.a)
-			}
-		case evConsumed:
-			s.onConsumed(e.a, e.b)
-		case evReady:
-			s.enterNIC(e.a)
-		}
+		s.handle(&e)
 	}
 	if s.done < len(s.msgs) {
 		return s.stuck()
@@ -419,23 +428,36 @@ func (s *sim) run() error {
 	return nil
 }
 
-// touchAhead reads the packet and the channel of the switch arrival
-// arriveAhead events ahead in its FIFO, so that their lines, cold on a
-// large fabric, are on their way while this event runs (the processor
-// overlaps the loads; the value read is not used).
-func (s *sim) touchAhead() {
-	f := &s.q.fifos[1] // switch arrivals: a packet time, a latency and the router delay
-	if f.n <= arriveAhead {
-		return
-	}
-	e := &f.buf[(f.head+arriveAhead)&(len(f.buf)-1)]
-	if e.kind() == evArrive {
-		s.touched += s.pk[e.b].hops + uint8(s.ch[e.a].credits)
+// start makes the messages ready that wait for nothing.
+func (s *sim) start() {
+	for i, m := range s.plan.Msgs {
+		if m.Wait < 0 || s.gateLeft[m.Wait] == 0 {
+			s.ready(int32(i))
+		}
 	}
 }
 
-// arriveAhead is how many events ahead touchAhead reads.
-const arriveAhead = 2
+// handle runs event e.
+func (s *sim) handle(e *event) {
+	switch e.kind() {
+	case evArrive:
+		if h := s.ch[e.a].toHost; h >= 0 {
+			s.arriveHost(e.a, h, e.b)
+		} else {
+			s.arriveSwitch(e.a, e.b)
+		}
+	case evWake:
+		if s.damp != nil {
+			s.wakeDamp(e.a)
+		} else {
+			s.onWake(e.a)
+		}
+	case evConsumed:
+		s.onConsumed(e.a, e.b)
+	case evReady:
+		s.enterNIC(e.a)
+	}
+}
 
 // stuck explains why messages did not finish when the event queue ran dry.
 func (s *sim) stuck() error {

@@ -3,6 +3,8 @@ package samplingsim
 import (
 	"slices"
 	"testing"
+
+	"orcs/internal/hugemem"
 )
 
 // TestChannelTruthLineRate: the truth a port accumulates in its channel
@@ -149,7 +151,9 @@ func TestRoutesFromCheck(t *testing.T) {
 // TestRingLargest: a ring of the largest size (maxRing) wraps around its
 // end, its 16-bit head and length notwithstanding.
 func TestRingLargest(t *testing.T) {
-	sl := newRingSlab[int32](2, maxRing)
+	var mem hugemem.Arena
+	defer mem.Release()
+	sl := newRingSlab[int32](&mem, 2, maxRing)
 	var r ring
 	for i := range int32(maxRing - 3) { // move the head near the end
 		sl.push(&r, 1, i)

@@ -1,0 +1,9 @@
+//go:build !amd64 && !arm64
+
+package prefetch
+
+// Line does nothing on this architecture.
+func Line(addr uintptr) {}
+
+// Lines does nothing on this architecture.
+func Lines(addrs []uintptr) {}
