@@ -4,6 +4,9 @@
 #
 #	bash bench/samplingsim.sh
 #
+# To compare the event loop's speed with another revision on a machine
+# whose speed drifts, use bench/samplingsim-ab.sh (runs in turn, paired).
+#
 # Throughput is reported per CPU second of the event loop's thread (one
 # core), which does not depend on other load on the machine, and per wall
 # second.
