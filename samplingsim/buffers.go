@@ -230,11 +230,11 @@ func (s *sim) pumpDamp(h int32) {
 		pick, l := -1, int32(-1)
 		for i := n.rhead; i < len(n.ready); i++ {
 			m := n.ready[i]
-			out := s.f.NextHop(h, node, s.plan.Msgs[m].Dst)
+			out := s.f.NextHop(h, node, s.msgs[m].dst)
 			if s.ch[out].queue.len() > 0 || s.availCredits(out) == 0 {
 				continue // busy or out of credits (another port may serve others)
 			}
-			if s.admits(out, s.plan.Msgs[m].Dst) {
+			if s.admits(out, s.msgs[m].dst) {
 				pick, l = i, out
 				break
 			}

@@ -49,12 +49,7 @@ func TestCreditRoundTrip(t *testing.T) {
 func TestShortPacketQueued(t *testing.T) {
 	f := fabric(t, "kary:k=4,n=1")
 	const b = 1000
-	var toH2 int
-	for l, lk := range f.Links {
-		if lk.To == f.HostNode(2) {
-			toH2 = l
-		}
-	}
+	toH2 := int(linkInto(f, f.HostNode(2)))
 	for _, w := range []Time{0, 50 * Nanosecond, 123456} {
 		cfg := DefaultConfig()
 		cfg.Scheme, cfg.Window = "none", w
@@ -86,12 +81,7 @@ func TestShortPacketQueued(t *testing.T) {
 func TestBufferAreaWindows(t *testing.T) {
 	f := fabric(t, "kary:k=4,n=1")
 	const b = 1000
-	var toH2 int
-	for l, lk := range f.Links {
-		if lk.To == f.HostNode(2) {
-			toH2 = l
-		}
-	}
+	toH2 := int(linkInto(f, f.HostNode(2)))
 	cfg := DefaultConfig()
 	cfg.Scheme, cfg.Window = "none", 450*Nanosecond
 	if serTime(b, cfg.Bandwidth) != 80*Nanosecond || cfg.Latency != 50*Nanosecond || cfg.RouterDelay != 100*Nanosecond {

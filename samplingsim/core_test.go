@@ -22,6 +22,17 @@ func fabric(t testing.TB, spec string) *lft.Fabric {
 	return f
 }
 
+// linkInto returns the link into node v of f (the last, if several).
+func linkInto(f *lft.Fabric, v int32) int32 {
+	into := int32(-1)
+	for l, lk := range f.Links {
+		if lk.To == v {
+			into = int32(l)
+		}
+	}
+	return into
+}
+
 // planOf builds a one-job plan of independent messages.
 func planOf(f *lft.Fabric, msgs ...Message) *Plan {
 	p := &Plan{Jobs: []Job{{Name: "job"}}}

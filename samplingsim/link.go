@@ -150,7 +150,7 @@ func (s *sim) trySend(l int32) {
 		}
 		return
 	}
-	if s.markAt == MarkDeparture && s.ch[l].fromHost < 0 {
+	if s.markAt == MarkDeparture && p.fromHost < 0 {
 		s.mark(s.headOut(l), l, p.queue.len())
 	}
 	pid, bytes := s.popOut(l)
@@ -169,7 +169,7 @@ func (s *sim) sendNow(l int32, pid, bytes int32) bool {
 	if p.qMax < 1 {
 		p.qMax = 1
 	}
-	if s.ch[l].fromHost >= 0 || s.markAt != MarkArrival {
+	if p.fromHost >= 0 || s.markAt != MarkArrival {
 		s.mark(pid, l, 1)
 	}
 	s.transmit(l, pid, bytes)
@@ -188,7 +188,7 @@ func (s *sim) transmit(l int32, pid, bytes int32) {
 		p.credits-- // under a dampening policy the packet reserved it
 	}
 	ser := s.ser(bytes)
-	if s.stats.on && s.ch[l].fromHost >= 0 {
+	if s.stats.on && p.fromHost >= 0 {
 		s.injected(pid, p.busyUntil)
 	}
 	p.busyUntil = s.now + ser
@@ -214,7 +214,7 @@ func (s *sim) transmit(l int32, pid, bytes int32) {
 		s.wakeForNext(l)
 	}
 	// The queue has room again.
-	if h := s.ch[l].fromHost; h >= 0 {
+	if h := p.fromHost; h >= 0 {
 		s.pump(h)
 	} else {
 		s.serveWaiters(l)

@@ -36,7 +36,7 @@ func (s *sim) pump(h int32) {
 			}
 			n.cur, n.formed = n.ready[n.rhead], 0
 			n.rhead++
-			n.link = s.f.NextHop(h, s.f.HostNode(int(h)), s.plan.Msgs[n.cur].Dst)
+			n.link = s.f.NextHop(h, s.f.HostNode(int(h)), s.msgs[n.cur].dst)
 		}
 		l := n.link
 		if s.ch[l].queue.len() > 0 {

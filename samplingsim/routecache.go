@@ -49,6 +49,15 @@ func (c *routeCache) add(route []int32) int32 {
 	return at
 }
 
+// routeOf returns where message m's route starts in the cache, or a
+// negative mark when it is not there (routeUncached, or no cache).
+func (s *sim) routeOf(m int32) int32 {
+	if s.routes.of == nil {
+		return routeUncached
+	}
+	return s.routes.of[m]
+}
+
 // setRoute gives packet pk of message m, being formed at its NIC, its
 // route: the links after the first, in the packet when they fit, else
 // where the message's route starts in the cache (or routeUncached: the

@@ -614,21 +614,27 @@ func (s *sim) receive(pid int32) {
 		if s.ad != nil && s.restrict == restrictRoute {
 			env.cands, env.codes = s.adaptiveCandidates(pk.src, pk.dst)
 		} else {
-			env.cands, env.codes = s.candidates(pk.src, pk.dst)
+			env.cands, env.codes = s.candidates(pk.src, pk.dst, pk.msg)
 		}
 	}
 	s.scheme.receive(&tg.hdr, env)
 }
 
-// candidates returns the links a packet from src to dst may have crossed
-// (§5.2), with their codes, in scratch space.
-func (s *sim) candidates(src, dst int32) ([]int32, []uint32) {
+// candidates returns the links a packet of message msg from src to dst
+// may have crossed (§5.2), with their codes, in scratch space. Under the
+// route restriction they are the message's route: kept in the route
+// cache, else walked again.
+func (s *sim) candidates(src, dst, msg int32) ([]int32, []uint32) {
 	s.cands, s.candCode = s.cands[:0], s.candCode[:0]
 	switch s.restrict {
 	case restrictRoute:
 		var all []int32
-		all, _ = s.f.AppendRoute(s.cands, src, dst)
-		s.cands = all[:0]
+		if at := s.routeOf(msg); at >= 0 {
+			all = s.routes.links[at+1 : at+1+s.routes.links[at]] // the route the packet took
+		} else {
+			all, _ = s.f.AppendRoute(s.cands, src, dst)
+			s.cands = all[:0]
+		}
 		for _, l := range all {
 			if s.ch[l].fromHost < 0 {
 				s.cands = append(s.cands, l)

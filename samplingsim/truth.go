@@ -81,12 +81,6 @@ func (s *sim) window(t Time) int {
 	return int(w)
 }
 
-// nowTruth returns the truth of link l in the current window.
-func (s *sim) nowTruth(l int32) *LinkTruth {
-	s.tick()
-	return &s.curTruth[l]
-}
-
 // tick makes the window of now the current one (curTruth), if it is not
 // yet: what the channels accumulate from then on belongs to it.
 func (s *sim) tick() {
@@ -96,7 +90,7 @@ func (s *sim) tick() {
 }
 
 // enterWindow makes the window of now the current one. Kept out of line,
-// so that nowTruth inlines.
+// so that tick inlines.
 //
 //go:noinline
 func (s *sim) enterWindow() {

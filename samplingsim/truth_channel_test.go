@@ -67,12 +67,7 @@ func TestChannelTruthLineRate(t *testing.T) {
 // largest) to the truth of the run in one window.
 func TestChannelTruthLongQueue(t *testing.T) {
 	f := fabric(t, "kary:k=4,n=1")
-	var toH2 int32
-	for l, lk := range f.Links {
-		if lk.To == f.HostNode(2) {
-			toH2 = int32(l)
-		}
-	}
+	toH2 := linkInto(f, f.HostNode(2))
 	cfg := DefaultConfig()
 	cfg.Scheme, cfg.OutputQueue, cfg.InputBuffer = "none", 300, 300
 	size := 200 * int64(cfg.MTU)
