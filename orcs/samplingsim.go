@@ -113,6 +113,9 @@ func samplingsimAction(c *cli.Context) error {
 	if s := c.Float64("saturated"); !(s > 0 && s <= 1) {
 		return fmt.Errorf("--saturated %g: want a fraction of the line rate in (0, 1]", s)
 	}
+	if err := refuseOneRunOutputs(c); err != nil {
+		return err
+	}
 	jobs, err := samplingsim.Jobs(f, samplingsim.JobsOptions{Workload: c.String("workload"), Background: c.String("background"),
 		Alloc: c.String("alloc"), Hosts: firstHosts, Allocation: alloc, Mapping: c.String("mapping")})
 	if err != nil {

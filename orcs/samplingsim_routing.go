@@ -39,17 +39,26 @@ func applyRouting(c *cli.Context, src *source.Fabric, cfg *samplingsim.Config) e
 	return cfg.Validate()
 }
 
+// refuseOneRunOutputs refuses, before any work, the outputs of one run
+// (--json, --csv, --messages, --svg) beside --compare-routing.
+func refuseOneRunOutputs(c *cli.Context) error {
+	if c.String("compare-routing") == "" {
+		return nil
+	}
+	for _, name := range []string{"json", "csv", "messages", "svg"} {
+		if c.IsSet(name) {
+			return fmt.Errorf("--compare-routing prints one table of several runs; --%s writes one run: give it without --compare-routing", name)
+		}
+	}
+	return nil
+}
+
 // compareRouting runs --compare-routing and writes its table; it reports
 // whether the flag was given.
 func compareRouting(c *cli.Context, src *source.Fabric, cfg samplingsim.Config, plan *samplingsim.Plan) (bool, error) {
 	list := c.String("compare-routing")
 	if list == "" {
 		return false, nil
-	}
-	for _, name := range []string{"json", "csv", "messages", "svg"} {
-		if c.IsSet(name) {
-			return true, fmt.Errorf("--compare-routing prints one table of several runs; --%s writes one run: give it without --compare-routing", name)
-		}
 	}
 	rows, err := samplingsim.CompareRouting(src.Fabric, cfg, plan, strings.Split(list, ";"))
 	if err != nil {

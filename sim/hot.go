@@ -144,7 +144,9 @@ func (s *Sim) Topology(net *gen.Network) *metrics.Topology {
 	}
 	t := metrics.NewTopology(s.fabric, mean, peak, coord)
 	if net != nil {
-		if s.fabric.Digest() == net.Fabric.Digest() { // not re-routed by another engine
+		// Not re-routed by another engine: the generator's own fabric (gen:
+		// input), or one with the same digest (a dot file of it).
+		if s.fabric == net.Fabric || s.fabric.Digest() == net.Fabric.Digest() {
 			t.Routing = net.Routing()
 		}
 		if g := net.Grid; g != nil {

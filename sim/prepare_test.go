@@ -9,7 +9,8 @@ import (
 
 // TestRunPreparesWalks: Run tells the fabric how many routes its runs walk
 // (runs × the pairs of a run), so that a fabric compiles its entry routes
-// for many runs and not for one; the route quality walks all pairs.
+// for many runs and not for one, counting the level of -l alone; the
+// route quality walks all pairs.
 func TestRunPreparesWalks(t *testing.T) {
 	// 64 hosts under 16 leaves: 1 024 entries, worth compiling from 256
 	// routes; a bisect_fb_sym run walks 64.
@@ -31,6 +32,25 @@ func TestRunPreparesWalks(t *testing.T) {
 		}
 		if got := f.PrepareWalks(0); got != tc.want {
 			t.Errorf("%d runs: entry routes %v, want %v", tc.runs, got, tc.want)
+		}
+	}
+	// One run of alltoall walks its 63 levels of 64 pairs, one run of
+	// level 0 alone (-l 0) 64 pairs only.
+	for _, level := range []int{-1, 0} {
+		f, err := gen.Generate("kary:k=4,n=3")
+		if err != nil {
+			t.Fatal(err)
+		}
+		s, err := New(f, Config{Pattern: patterns.Spec{Name: "alltoall"}, Metric: "hist_acc_band",
+			Level: level, Runs: 1, Seed: 1, Threads: 2})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Run(); err != nil {
+			t.Fatal(err)
+		}
+		if got := f.PrepareWalks(0); got != (level < 0) {
+			t.Errorf("alltoall, level %d, 1 run: entry routes %v, want %v", level, got, level < 0)
 		}
 	}
 	f, err := gen.Generate("kary:k=4,n=3")

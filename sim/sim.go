@@ -142,6 +142,9 @@ type Sim struct {
 	source *patterns.Source
 	hosts  []int32     // the hosts taking part, in subset order
 	loads  *cableLoads // computed by the first CableLoads or HotCables
+	// pairs is the number of routes a run walks (of the levels it walks,
+	// as New drew them; a random pattern's runs may differ a little)
+	pairs int
 	// stopped is where --until-ci stopped (nil without it)
 	stopped *CIStop
 }
@@ -214,24 +217,22 @@ func New(f *lft.Fabric, cfg Config) (*Sim, error) {
 		return nil, fmt.Errorf("level %d does not exist: pattern %s has %d levels for commsize %d (0…%d)",
 			cfg.Level, cfg.Pattern.Name, len(levels), n, len(levels)-1)
 	}
-	if m.ValueName == "bandwidth" && !src.Random() {
-		used := levels
-		if cfg.Level >= 0 {
-			used = levels[cfg.Level : cfg.Level+1]
-		}
-		pairs := 0
-		for _, lv := range used {
-			pairs += len(lv)
-		}
-		if pairs == 0 {
-			return nil, fmt.Errorf("pattern %s has no messages for commsize %d: %s measures the bandwidth of messages",
-				cfg.Pattern.Name, n, m.Name)
-		}
+	used := levels // the levels a run walks
+	if cfg.Level >= 0 {
+		used = levels[cfg.Level : cfg.Level+1]
+	}
+	pairs := 0
+	for _, lv := range used {
+		pairs += len(lv)
+	}
+	if m.ValueName == "bandwidth" && !src.Random() && pairs == 0 {
+		return nil, fmt.Errorf("pattern %s has no messages for commsize %d: %s measures the bandwidth of messages",
+			cfg.Pattern.Name, n, m.Name)
 	}
 	if cfg.Threads <= 0 {
 		cfg.Threads = runtime.NumCPU()
 	}
-	s := &Sim{cfg: cfg, fabric: f, metric: m, source: src}
+	s := &Sim{cfg: cfg, fabric: f, metric: m, source: src, pairs: pairs}
 	switch cfg.Subset {
 	case SubsetLinearBFS, "":
 		s.cfg.Subset = SubsetLinearBFS
@@ -378,15 +379,10 @@ func (s *Sim) Run() (*metrics.Result, error) {
 }
 
 // prepareWalks tells the fabric how many routes the runs are going to
-// walk (runs times the pairs of run 0's levels), so that it prepares its
-// walks if that pays.
+// walk (runs times the pairs of a run), so that it prepares its walks if
+// that pays.
 func (s *Sim) prepareWalks(runs int) {
-	_, levels := s.Draw(0)
-	pairs := 0
-	for _, lv := range levels {
-		pairs += len(lv)
-	}
-	s.fabric.PrepareWalks(int64(runs) * int64(pairs))
+	s.fabric.PrepareWalks(int64(runs) * int64(s.pairs))
 }
 
 // runSlots simulates the shard's own runs lo … hi−1 (slots of values) on
