@@ -171,17 +171,7 @@ func TestAttributionCeiling(t *testing.T) {
 		kind string
 		want float64
 	}{{"torus", 0.985}, {"fattree", 0.985}} {
-		b, err := NewBench(tc.kind, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum := 0.0
-		for i := range 100 {
-			s := b.Sample(1, i)
-			c, q := attributedOracle(s)
-			sum += ScoreSample(s, c, q).Score
-		}
-		if got := sum / 100; math.Abs(got-tc.want) > 0.0005 {
+		if got := oracleScore(t, tc.kind, attributedOracle); math.Abs(got-tc.want) > 0.0005 {
 			t.Errorf("%s: attributed oracle %.4f, the README says %.3f", tc.kind, got, tc.want)
 		}
 	}
