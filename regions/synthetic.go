@@ -171,12 +171,19 @@ func (b *Bench) Sample(seed uint64, i int) Sample {
 // cuboid draws a cuboid of the torus: a corner and 3–9 links per side;
 // its cables are those with both ends inside (both directions).
 func (b *Bench) cuboid(r *rng.Stream) []int32 {
-	n := SynthTorusSide
 	var o, a [3]int
 	for d := range 3 {
-		o[d] = r.IntN(n)
+		o[d] = r.IntN(SynthTorusSide)
 		a[d] = SynthMinSide + r.IntN(SynthMaxSide-SynthMinSide+1)
 	}
+	return b.cuboidCables(o, a)
+}
+
+// cuboidCables returns the cables of the cuboid of the torus with corner
+// o and a[d] links along dimension d (around the torus): those with both
+// ends inside (both directions).
+func (b *Bench) cuboidCables(o, a [3]int) []int32 {
+	n := SynthTorusSide
 	in := func(v int32) bool {
 		for d := range 3 {
 			if ((b.coord[v][d]-o[d])%n+n)%n > a[d] {
