@@ -90,7 +90,7 @@ func (p *Problem) bisection() *bisector {
 	for i := range b.at {
 		b.at[i], b.reg[i] = -1, -1
 	}
-	b.split(ranks, slots, !b.direct, 0, 0, false)
+	b.split(ranks, slots, !b.direct, 0, 0)
 	return b
 }
 
@@ -112,15 +112,13 @@ func (b *bisector) cost(slotOf []int32) int64 {
 // split places ranks onto the hosts at the positions slots of the
 // linear_bfs order (len(ranks) = len(slots)). inPart says that an
 // enclosing node of the recursion is a part already; code and depth give
-// the node's place in the recursion down to the parts (frozen: inside a
-// part, where the code stays the part's).
-func (b *bisector) split(ranks, slots []int32, inPart bool, code uint64, depth int, frozen bool) {
-	nl := b.leavesIn(slots)
-	if !inPart && nl <= partLeaves {
+// the node's place in the recursion down to the parts (inside a part,
+// and below depth 63, the children keep the node's code and depth).
+func (b *bisector) split(ranks, slots []int32, inPart bool, code uint64, depth int) {
+	if !inPart && b.leavesIn(slots) <= partLeaves {
 		b.parts = append(b.parts, slices.Clone(slots))
 		inPart = true
 	}
-	frozen = frozen || inPart || depth >= 63
 	if len(slots) == 1 {
 		b.pl[ranks[0]] = b.p.order[slots[0]]
 		b.at[ranks[0]] = slots[0]
@@ -146,13 +144,13 @@ func (b *bisector) split(ranks, slots []int32, inPart bool, code uint64, depth i
 			b.reg[v] = ra + 1
 		}
 	}
-	if frozen {
-		b.split(ranks[:len(a)], slots[:mid], inPart, code, depth, true)
-		b.split(ranks[len(a):], slots[mid:], inPart, code, depth, true)
+	if inPart || depth >= 63 {
+		b.split(ranks[:len(a)], slots[:mid], inPart, code, depth)
+		b.split(ranks[len(a):], slots[mid:], inPart, code, depth)
 		return
 	}
-	b.split(ranks[:len(a)], slots[:mid], inPart, code, depth+1, false)
-	b.split(ranks[len(a):], slots[mid:], inPart, code|1<<(63-depth), depth+1, false)
+	b.split(ranks[:len(a)], slots[:mid], inPart, code, depth+1)
+	b.split(ranks[len(a):], slots[mid:], inPart, code|1<<(63-depth), depth+1)
 }
 
 // treeDist returns the number of recursion nodes between the slots x and
