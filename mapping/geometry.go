@@ -65,13 +65,9 @@ func (g *geometry) spread(slots []int32, d int) int {
 // network; in a tree they are not.
 func (p *Problem) leavesCabled(leaves []int32) bool {
 	f := p.Fabric
-	isLeaf := make([]bool, len(f.Nodes))
-	for _, l := range leaves {
-		isLeaf[l] = true
-	}
 	for _, l := range leaves {
 		for _, e := range f.OutLinks(l) {
-			if isLeaf[f.Links[e].To] {
+			if p.leafSw[f.Links[e].To] {
 				return true
 			}
 		}
