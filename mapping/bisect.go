@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"math/bits"
 	"slices"
+
+	"orcs/rng"
 )
 
 func init() {
@@ -94,21 +96,6 @@ func (p *Problem) bisection() *bisector {
 	return b
 }
 
-// cost returns Σ traffic × treeDist over all pairs of ranks, the ranks on
-// the slots slotOf: what the recursion keeps low.
-func (b *bisector) cost(slotOf []int32) int64 {
-	g := b.g
-	var c int64
-	for u := range int32(len(g.Start) - 1) {
-		for e := g.Start[u]; e < g.Start[u+1]; e++ {
-			if q := g.Adj[e]; q > u {
-				c += g.W[e] * b.treeDist(slotOf[u], slotOf[q])
-			}
-		}
-	}
-	return c
-}
-
 // split places ranks onto the hosts at the positions slots of the
 // linear_bfs order (len(ranks) = len(slots)). inPart says that an
 // enclosing node of the recursion is a part already; code and depth give
@@ -151,6 +138,45 @@ func (b *bisector) split(ranks, slots []int32, inPart bool, code uint64, depth i
 	}
 	b.split(ranks[:len(a)], slots[:mid], inPart, code, depth+1)
 	b.split(ranks[len(a):], slots[mid:], inPart, code|1<<(63-depth), depth+1)
+}
+
+// descendKeepingCuts improves the placement by budget candidate swaps,
+// each taken when it improves the objective: every other one swaps two
+// slots of one part (the leaf order: which of a few neighbouring leaf
+// switches a rank takes, decided by the routing), the others swap two
+// ranks anywhere but only when that does not raise the bisection's cost
+// Σ traffic × treeDist (the order among places the bisection cannot tell
+// apart).
+func (s *searcher) descendKeepingCuts(b *bisector, budget int) Placement {
+	parts := b.parts
+	partOf := make([]int32, len(s.slotRank))
+	for i := range partOf {
+		partOf[i] = -1
+	}
+	for i, pt := range parts {
+		for _, sl := range pt {
+			partOf[sl] = int32(i)
+		}
+	}
+	r := rng.New(s.p.Seed, searchStream+1)
+	n := len(s.rankSlot)
+	for i := range budget {
+		u := int32(r.IntN(n))
+		su := s.rankSlot[u]
+		if i%2 == 0 {
+			pt := parts[partOf[su]]
+			if sv := pt[r.IntN(len(pt))]; sv != su {
+				s.try(su, sv, improves)
+			}
+			continue
+		}
+		v := int32(r.IntN(n))
+		sv := s.rankSlot[v]
+		if u != v && b.swapCost(u, v, su, sv, s.rankSlot) <= 0 {
+			s.try(su, sv, improves)
+		}
+	}
+	return s.placement()
 }
 
 // treeDist returns the number of recursion nodes between the slots x and

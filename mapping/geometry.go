@@ -2,7 +2,6 @@ package mapping
 
 import (
 	"orcs/gen"
-	"orcs/rng"
 )
 
 // geometry holds the coordinates of the allocated hosts of a generated
@@ -73,53 +72,4 @@ func (p *Problem) leavesCabled(leaves []int32) bool {
 		}
 	}
 	return false
-}
-
-// descendKeepingCuts improves the placement by budget candidate swaps,
-// each taken when it improves the objective: every other one swaps two
-// slots of one part (the leaf order: which of a few neighbouring leaf
-// switches a rank takes, decided by the routing), the others swap two
-// ranks anywhere but only when that does not raise the bisection's cost
-// Σ traffic × treeDist (the order among places the bisection cannot tell
-// apart).
-func (s *searcher) descendKeepingCuts(b *bisector, budget int) Placement {
-	parts := b.parts
-	partOf := make([]int32, len(s.slotRank))
-	for i := range partOf {
-		partOf[i] = -1
-	}
-	for i, pt := range parts {
-		for _, sl := range pt {
-			partOf[sl] = int32(i)
-		}
-	}
-	better := func(old, nw [3]float64) bool { return less3(nw, old) }
-	r := rng.New(s.p.Seed, searchStream+1)
-	n := len(s.rankSlot)
-	for i := range budget {
-		u := int32(r.IntN(n))
-		su := s.rankSlot[u]
-		if i%2 == 0 {
-			pt := parts[partOf[su]]
-			if sv := pt[r.IntN(len(pt))]; sv != su {
-				s.try(su, sv, better)
-			}
-			continue
-		}
-		v := int32(r.IntN(n))
-		sv := s.rankSlot[v]
-		if u != v && b.swapCost(u, v, su, sv, s.rankSlot) <= 0 {
-			s.try(su, sv, better)
-		}
-	}
-	return s.placement()
-}
-
-// coordOf returns the coordinates of a slot's switch.
-func (g *geometry) coordOf(slot int32) []int {
-	c := make([]int, g.dims)
-	for d := range c {
-		c[d] = int(g.at(slot, d))
-	}
-	return c
 }
