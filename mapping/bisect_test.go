@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"orcs/gen"
 	"orcs/patterns"
 	"orcs/rng"
 )
@@ -280,5 +281,36 @@ func TestBisectCutAndMiddle(t *testing.T) {
 	}
 	if y := int(b.geo.at(b.medoid(low), 1)); y != 1 && y != 2 {
 		t.Errorf("middle of rows 0…3 at row %d, want 1 or 2", y)
+	}
+}
+
+// TestBisectGivenNetwork: with the generator's network given (what orcs
+// map passes for -i gen:SPEC), bisect uses its coordinates without
+// recognising the fabric again: a fabric whose graph name is gone places
+// as the recognised one does, on the planes of the torus.
+func TestBisectGivenNetwork(t *testing.T) {
+	const spec = "torus:dims=4x4x2,hosts=2"
+	c := randomTraffic(64, 3, 1)
+	want, err := problem(t, fabric(t, spec), c).Place("bisect")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gen.Parse(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Fabric.GraphName = ""
+	p := problem(t, n.Fabric, c)
+	p.Network = n
+	got, err := p.Place("bisect")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.gridGeometry() == nil || !slices.Equal(got, want) {
+		t.Errorf("with the network given: %v, recognised: %v", got, want)
 	}
 }

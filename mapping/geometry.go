@@ -14,9 +14,10 @@ type geometry struct {
 
 // gridGeometry returns the coordinates of the allocated hosts when the
 // fabric is a torus or mesh the generator built (or a dot file it wrote,
-// recognised by its graph name and nodes); nil otherwise. Recognising the
-// fabric builds the generated one again, so the answer is kept: bisect
-// runs once on its own and once more as a start of search.
+// recognised by its graph name and nodes); nil otherwise. Without
+// p.Network, recognising the fabric builds the generated one again, so the
+// answer is kept: bisect runs once on its own and once more as a start of
+// search.
 func (p *Problem) gridGeometry() *geometry {
 	if !p.geoDone {
 		p.geo, p.geoDone = p.computeGridGeometry(), true
@@ -26,10 +27,13 @@ func (p *Problem) gridGeometry() *geometry {
 
 // computeGridGeometry computes what gridGeometry returns.
 func (p *Problem) computeGridGeometry() *geometry {
-	if p.Fabric.GraphName == "" {
-		return nil
+	n := p.Network
+	if n == nil {
+		if p.Fabric.GraphName == "" {
+			return nil
+		}
+		n = gen.Recognize(p.Fabric)
 	}
-	n := gen.Recognize(p.Fabric)
 	if n == nil || n.Grid == nil {
 		return nil
 	}
