@@ -72,10 +72,6 @@ func (s *Segmenter) attribute(label []int32, r2 int, raw []float64) {
 		}
 		return r
 	}
-	joined := make([][]int32, r2) // per region, the stage-2 regions it holds
-	for r := range joined {
-		joined[r] = []int32{int32(r)}
-	}
 	seen := make([]int32, r2)
 	for i := range seen {
 		seen[i] = -1
@@ -92,7 +88,7 @@ func (s *Segmenter) attribute(label []int32, r2 int, raw []float64) {
 			nb = append(nb, q)
 		}
 		// o's cables: its own and those of the regions that joined it
-		for _, m := range joined[o] {
+		for m := o; m >= 0; m = s.chain[m] {
 			for _, c := range s.members[s.memStart[m]:s.memStart[m+1]] {
 				s.nearRegions(c, add)
 			}
@@ -114,8 +110,7 @@ func (s *Segmenter) attribute(label []int32, r2 int, raw []float64) {
 			dst = best2
 		}
 		owner[o] = dst
-		joined[dst] = append(joined[dst], joined[o]...)
-		joined[o] = nil
+		s.appendChain(dst, o)
 		size[dst] += size[o]
 	}
 	for c, r := range label {

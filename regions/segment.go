@@ -679,12 +679,6 @@ func (s *Segmenter) mergeSmall(r2 int) {
 	// Distinct stage-2 regions of every atom.
 	s.atomRegionsUnsorted(s.label2, r2)
 	s.regionMembers(s.label2, r2)
-	s.chain = growI(s.chain, r2)
-	s.tail = growI(s.tail, r2)
-	for r := range r2 {
-		s.chain[r] = -1
-		s.tail[r] = int32(r)
-	}
 	seen := growI(s.stamp, r2)
 	s.stamp = seen
 	for i := range seen {
@@ -733,7 +727,9 @@ func (s *Segmenter) first(r int32) int32 {
 
 // regionMembers sets s.members[s.memStart[r]:s.memStart[r+1]] to the
 // cables of every region r of label (nr of them; −1 is none), in cable
-// order. It uses s.stamp as scratch.
+// order, and starts every region's chain (s.chain, next region or −1;
+// s.tail, the last) with the region alone: a region that others join
+// holds the cables of its chain. It uses s.stamp as scratch.
 func (s *Segmenter) regionMembers(label []int32, nr int) {
 	s.memStart = growI(s.memStart, nr+1)
 	clear(s.memStart)
@@ -754,6 +750,12 @@ func (s *Segmenter) regionMembers(label []int32, nr int) {
 			fill[r]++
 		}
 	}
+	s.chain = growI(s.chain, nr)
+	s.tail = growI(s.tail, nr)
+	for r := range nr {
+		s.chain[r] = -1
+		s.tail[r] = int32(r)
+	}
 }
 
 // join merges the stage-3 regions rooted at a and b.
@@ -765,6 +767,12 @@ func (s *Segmenter) join(a, b int32) {
 	}
 	s.sum2[root] += s.sum2[other]
 	s.size2[root] += s.size2[other]
+	s.appendChain(root, other)
+}
+
+// appendChain appends the chain of regions of other (see regionMembers) to
+// that of root.
+func (s *Segmenter) appendChain(root, other int32) {
 	s.chain[s.tail[root]] = other
 	s.tail[root] = s.tail[other]
 }
