@@ -4,6 +4,8 @@ import (
 	"container/heap"
 	"math/bits"
 	"slices"
+
+	"orcs/rng"
 )
 
 func init() {
@@ -90,37 +92,20 @@ func (p *Problem) bisection() *bisector {
 	for i := range b.at {
 		b.at[i], b.reg[i] = -1, -1
 	}
-	b.split(ranks, slots, !b.direct, 0, 0, false)
+	b.split(ranks, slots, !b.direct, 0, 0)
 	return b
-}
-
-// cost returns Σ traffic × treeDist over all pairs of ranks, the ranks on
-// the slots slotOf: what the recursion keeps low.
-func (b *bisector) cost(slotOf []int32) int64 {
-	g := b.g
-	var c int64
-	for u := range int32(len(g.Start) - 1) {
-		for e := g.Start[u]; e < g.Start[u+1]; e++ {
-			if q := g.Adj[e]; q > u {
-				c += g.W[e] * b.treeDist(slotOf[u], slotOf[q])
-			}
-		}
-	}
-	return c
 }
 
 // split places ranks onto the hosts at the positions slots of the
 // linear_bfs order (len(ranks) = len(slots)). inPart says that an
 // enclosing node of the recursion is a part already; code and depth give
-// the node's place in the recursion down to the parts (frozen: inside a
-// part, where the code stays the part's).
-func (b *bisector) split(ranks, slots []int32, inPart bool, code uint64, depth int, frozen bool) {
-	nl := b.leavesIn(slots)
-	if !inPart && nl <= partLeaves {
+// the node's place in the recursion down to the parts (inside a part,
+// and below depth 63, the children keep the node's code and depth).
+func (b *bisector) split(ranks, slots []int32, inPart bool, code uint64, depth int) {
+	if !inPart && b.leavesIn(slots) <= partLeaves {
 		b.parts = append(b.parts, slices.Clone(slots))
 		inPart = true
 	}
-	frozen = frozen || inPart || depth >= 63
 	if len(slots) == 1 {
 		b.pl[ranks[0]] = b.p.order[slots[0]]
 		b.at[ranks[0]] = slots[0]
@@ -146,13 +131,52 @@ func (b *bisector) split(ranks, slots []int32, inPart bool, code uint64, depth i
 			b.reg[v] = ra + 1
 		}
 	}
-	if frozen {
-		b.split(ranks[:len(a)], slots[:mid], inPart, code, depth, true)
-		b.split(ranks[len(a):], slots[mid:], inPart, code, depth, true)
+	if inPart || depth >= 63 {
+		b.split(ranks[:len(a)], slots[:mid], inPart, code, depth)
+		b.split(ranks[len(a):], slots[mid:], inPart, code, depth)
 		return
 	}
-	b.split(ranks[:len(a)], slots[:mid], inPart, code, depth+1, false)
-	b.split(ranks[len(a):], slots[mid:], inPart, code|1<<(63-depth), depth+1, false)
+	b.split(ranks[:len(a)], slots[:mid], inPart, code, depth+1)
+	b.split(ranks[len(a):], slots[mid:], inPart, code|1<<(63-depth), depth+1)
+}
+
+// descendKeepingCuts improves the placement by budget candidate swaps,
+// each taken when it improves the objective: every other one swaps two
+// slots of one part (the leaf order: which of a few neighbouring leaf
+// switches a rank takes, decided by the routing), the others swap two
+// ranks anywhere but only when that does not raise the bisection's cost
+// Σ traffic × treeDist (the order among places the bisection cannot tell
+// apart).
+func (s *searcher) descendKeepingCuts(b *bisector, budget int) Placement {
+	parts := b.parts
+	partOf := make([]int32, len(s.slotRank))
+	for i := range partOf {
+		partOf[i] = -1
+	}
+	for i, pt := range parts {
+		for _, sl := range pt {
+			partOf[sl] = int32(i)
+		}
+	}
+	r := rng.New(s.p.Seed, searchStream+1)
+	n := len(s.rankSlot)
+	for i := range budget {
+		u := int32(r.IntN(n))
+		su := s.rankSlot[u]
+		if i%2 == 0 {
+			pt := parts[partOf[su]]
+			if sv := pt[r.IntN(len(pt))]; sv != su {
+				s.try(su, sv, improves)
+			}
+			continue
+		}
+		v := int32(r.IntN(n))
+		sv := s.rankSlot[v]
+		if u != v && b.swapCost(u, v, su, sv, s.rankSlot) <= 0 {
+			s.try(su, sv, improves)
+		}
+	}
+	return s.placement()
 }
 
 // treeDist returns the number of recursion nodes between the slots x and

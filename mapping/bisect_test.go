@@ -5,6 +5,7 @@ import (
 	"slices"
 	"testing"
 
+	"orcs/gen"
 	"orcs/patterns"
 	"orcs/rng"
 )
@@ -121,6 +122,21 @@ func slotsOf(p *Problem, pl Placement) []int32 {
 	return s
 }
 
+// cost returns Σ traffic × treeDist over all pairs of ranks, the ranks on
+// the slots slotOf: what the recursion keeps low.
+func (b *bisector) cost(slotOf []int32) int64 {
+	g := b.g
+	var c int64
+	for u := range int32(len(g.Start) - 1) {
+		for e := g.Start[u]; e < g.Start[u+1]; e++ {
+			if q := g.Adj[e]; q > u {
+				c += g.W[e] * b.treeDist(slotOf[u], slotOf[q])
+			}
+		}
+	}
+	return c
+}
+
 // TestBisectTreeDist: a chain 0–1–…–15 on a ring of 16 switches with one
 // host each. The ring is cut into halves of 8 switches, those into parts
 // of 4 neighbouring switches (the parts of the routing's order): two slots
@@ -143,7 +159,7 @@ func TestBisectTreeDist(t *testing.T) {
 	for part := range 4 {
 		var xs []int
 		for r := 4 * part; r < 4*part+4; r++ {
-			xs = append(xs, b.geo.coordOf(slot[r])[0])
+			xs = append(xs, int(b.geo.at(slot[r], 0)))
 			if d := b.treeDist(slot[4*part], slot[r]); d != 0 {
 				t.Errorf("treeDist of ranks %d, %d = %d, want 0", 4*part, r, d)
 			}
@@ -244,7 +260,7 @@ func TestBisectCutAndMiddle(t *testing.T) {
 	}
 	var ys []int
 	for _, s := range slots[:8] {
-		ys = append(ys, b.geo.coordOf(s)[1])
+		ys = append(ys, int(b.geo.at(s, 1)))
 	}
 	slices.Sort(ys)
 	ys = slices.Compact(ys)
@@ -259,11 +275,42 @@ func TestBisectCutAndMiddle(t *testing.T) {
 	}
 	var low []int32
 	for _, s := range slots {
-		if b.geo.coordOf(s)[1] < 4 {
+		if int(b.geo.at(s, 1)) < 4 {
 			low = append(low, s)
 		}
 	}
-	if y := b.geo.coordOf(b.medoid(low))[1]; y != 1 && y != 2 {
+	if y := int(b.geo.at(b.medoid(low), 1)); y != 1 && y != 2 {
 		t.Errorf("middle of rows 0…3 at row %d, want 1 or 2", y)
+	}
+}
+
+// TestBisectGivenNetwork: with the generator's network given (what orcs
+// map passes for -i gen:SPEC), bisect uses its coordinates without
+// recognising the fabric again: a fabric whose graph name is gone places
+// as the recognised one does, on the planes of the torus.
+func TestBisectGivenNetwork(t *testing.T) {
+	const spec = "torus:dims=4x4x2,hosts=2"
+	c := randomTraffic(64, 3, 1)
+	want, err := problem(t, fabric(t, spec), c).Place("bisect")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := gen.Parse(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n, err := s.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	n.Fabric.GraphName = ""
+	p := problem(t, n.Fabric, c)
+	p.Network = n
+	got, err := p.Place("bisect")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p.gridGeometry() == nil || !slices.Equal(got, want) {
+		t.Errorf("with the network given: %v, recognised: %v", got, want)
 	}
 }

@@ -2,7 +2,6 @@ package mapping
 
 import (
 	"orcs/gen"
-	"orcs/rng"
 )
 
 // geometry holds the coordinates of the allocated hosts of a generated
@@ -15,9 +14,10 @@ type geometry struct {
 
 // gridGeometry returns the coordinates of the allocated hosts when the
 // fabric is a torus or mesh the generator built (or a dot file it wrote,
-// recognised by its graph name and nodes); nil otherwise. Recognising the
-// fabric builds the generated one again, so the answer is kept: bisect
-// runs once on its own and once more as a start of search.
+// recognised by its graph name and nodes); nil otherwise. Without
+// p.Network, recognising the fabric builds the generated one again, so the
+// answer is kept: bisect runs once on its own and once more as a start of
+// search.
 func (p *Problem) gridGeometry() *geometry {
 	if !p.geoDone {
 		p.geo, p.geoDone = p.computeGridGeometry(), true
@@ -27,10 +27,13 @@ func (p *Problem) gridGeometry() *geometry {
 
 // computeGridGeometry computes what gridGeometry returns.
 func (p *Problem) computeGridGeometry() *geometry {
-	if p.Fabric.GraphName == "" {
-		return nil
+	n := p.Network
+	if n == nil {
+		if p.Fabric.GraphName == "" {
+			return nil
+		}
+		n = gen.Recognize(p.Fabric)
 	}
-	n := gen.Recognize(p.Fabric)
 	if n == nil || n.Grid == nil {
 		return nil
 	}
@@ -65,65 +68,12 @@ func (g *geometry) spread(slots []int32, d int) int {
 // network; in a tree they are not.
 func (p *Problem) leavesCabled(leaves []int32) bool {
 	f := p.Fabric
-	isLeaf := make([]bool, len(f.Nodes))
-	for _, l := range leaves {
-		isLeaf[l] = true
-	}
 	for _, l := range leaves {
 		for _, e := range f.OutLinks(l) {
-			if isLeaf[f.Links[e].To] {
+			if p.leafSw[f.Links[e].To] {
 				return true
 			}
 		}
 	}
 	return false
-}
-
-// descendKeepingCuts improves the placement by budget candidate swaps,
-// each taken when it improves the objective: every other one swaps two
-// slots of one part (the leaf order: which of a few neighbouring leaf
-// switches a rank takes, decided by the routing), the others swap two
-// ranks anywhere but only when that does not raise the bisection's cost
-// Σ traffic × treeDist (the order among places the bisection cannot tell
-// apart).
-func (s *searcher) descendKeepingCuts(b *bisector, budget int) Placement {
-	parts := b.parts
-	partOf := make([]int32, len(s.slotRank))
-	for i := range partOf {
-		partOf[i] = -1
-	}
-	for i, pt := range parts {
-		for _, sl := range pt {
-			partOf[sl] = int32(i)
-		}
-	}
-	better := func(old, nw [3]float64) bool { return less3(nw, old) }
-	r := rng.New(s.p.Seed, searchStream+1)
-	n := len(s.rankSlot)
-	for i := range budget {
-		u := int32(r.IntN(n))
-		su := s.rankSlot[u]
-		if i%2 == 0 {
-			pt := parts[partOf[su]]
-			if sv := pt[r.IntN(len(pt))]; sv != su {
-				s.try(su, sv, better)
-			}
-			continue
-		}
-		v := int32(r.IntN(n))
-		sv := s.rankSlot[v]
-		if u != v && b.swapCost(u, v, su, sv, s.rankSlot) <= 0 {
-			s.try(su, sv, better)
-		}
-	}
-	return s.placement()
-}
-
-// coordOf returns the coordinates of a slot's switch.
-func (g *geometry) coordOf(slot int32) []int {
-	c := make([]int, g.dims)
-	for d := range c {
-		c[d] = int(g.at(slot, d))
-	}
-	return c
 }

@@ -5,6 +5,7 @@ import (
 	"runtime"
 	"slices"
 
+	"orcs/gen"
 	"orcs/lft"
 	"orcs/sim"
 )
@@ -31,6 +32,11 @@ type Problem struct {
 	Budget int
 	// Mode orders objectives.
 	Mode Mode
+	// Network is the generator's description of the fabric when the
+	// caller has it (source.Fabric.Network); nil: a fabric that the
+	// generator built is recognised by its graph name when bisect needs
+	// its coordinates.
+	Network *gen.Network
 
 	order   []int32 // Hosts in the fabric's linear_bfs order (whole leaf switches together)
 	groupOf []int32 // group (leaf switch run) of order[i]

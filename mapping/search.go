@@ -384,6 +384,10 @@ func less3(a, b [3]float64) bool {
 	return false
 }
 
+// improves is the acceptance of a descent: the criteria nw after a swap
+// are lower than old before it.
+func improves(old, nw [3]float64) bool { return less3(nw, old) }
+
 // descendInGroups improves the order of ranks inside each leaf switch:
 // budget candidate swaps of two slots of one leaf, each taken when it
 // improves the objective. Which ranks share a leaf does not change.
@@ -395,7 +399,7 @@ func (s *searcher) descendInGroups(budget int) Placement {
 		grp := s.p.groupOf[a]
 		lo, hi := groups[grp], groups[grp+1]
 		if b := lo + int32(r.IntN(int(hi-lo))); a != b {
-			s.try(a, b, func(old, nw [3]float64) bool { return less3(nw, old) })
+			s.try(a, b, improves)
 		}
 	}
 	return s.placement()

@@ -30,7 +30,7 @@ func ParseTraffic(r io.Reader, name string) (*Comm, error) {
 	c := &Comm{Levels: 1, Unit: "bytes"}
 	index := map[[2]int32]int{}
 	line, header := 0, false
-	maxRank := int32(-1)
+	maxRank, maxLine := int32(-1), 0
 	for sc.Scan() {
 		line++
 		text := sc.Bytes()
@@ -70,7 +70,7 @@ func ParseTraffic(r io.Reader, name string) (*Comm, error) {
 			return nil, input.Errorf(name, line, "bytes %q: want an integer > 0", fields[2])
 		}
 		if m := max(ranks[0], ranks[1]); m > maxRank {
-			maxRank, c.MaxRankAt = m, fmt.Sprintf("%s:%d", name, line)
+			maxRank, maxLine = m, line
 		}
 		if ranks[0] == ranks[1] {
 			continue
@@ -95,5 +95,6 @@ func ParseTraffic(r io.Reader, name string) (*Comm, error) {
 		return nil, fmt.Errorf("%s: no traffic between two ranks", name)
 	}
 	c.Ranks = int(maxRank) + 1
+	c.MaxRankAt = fmt.Sprintf("%s:%d", name, maxLine)
 	return c, nil
 }

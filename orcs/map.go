@@ -66,7 +66,7 @@ func mapAction(c *cli.Context) error {
 	if p.Mode, err = mapping.ParseMode(c.String("objective")); err != nil {
 		return err
 	}
-	p.Seed, p.Budget = seed, c.Int("budget")
+	p.Seed, p.Budget, p.Network = seed, c.Int("budget"), src.Network
 	opt := mapping.Options{Strategy: c.String("strategy"), Compare: c.Bool("compare"), Times: c.Bool("times")}
 	if c.Bool("verify") || c.IsSet("verify-workload") {
 		opt.Verify = &mapping.Verify{Config: samplingsim.DefaultConfig(), Workload: c.String("verify-workload"),

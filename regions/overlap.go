@@ -7,9 +7,9 @@ import (
 
 // attribute is the overlap-attribution stage (Params.Overlaps), run after
 // stage 4 (and after the reassignment of the robust variant) on the r2
-// final regions: label gives every cable's region (-1: none), sum and size
-// the regions' sums of values and sizes; regions that join others are left
-// empty (size 0) and label is rewritten.
+// final regions: label gives every cable's region (-1: none), raw the
+// cables' values; regions that join others are left empty and label is
+// rewritten.
 //
 // Stall adds up where two congestion trees share cables: a cable that
 // carries the backlog of two hot spots waits for credits on behalf of both
@@ -27,8 +27,16 @@ import (
 // third source) before the pairwise one is attributed; a region's mean in
 // these sums stays that of its own cables before the stage (the source's
 // stall) after others joined it.
-func (s *Segmenter) attribute(label []int32, r2 int, sum []float64, size []int32) {
-	g, theta := s.g, s.p.ThetaR
+func (s *Segmenter) attribute(label []int32, r2 int, raw []float64) {
+	theta := s.p.ThetaR
+	sum := make([]float64, r2)
+	size := make([]int32, r2) // cables, with those of the regions that joined
+	for c, l := range label {
+		if l >= 0 {
+			sum[l] += raw[c]
+			size[l]++
+		}
+	}
 	base := make([]float64, r2)
 	var cand []int32
 	for r := range r2 {
@@ -53,24 +61,7 @@ func (s *Segmenter) attribute(label []int32, r2 int, sum []float64, size []int32
 		return int(a - b)
 	})
 	s.atomRegionsUnsorted(label, r2)
-	s.memStart = growI(s.memStart, r2+1)
-	clear(s.memStart)
-	for _, r := range label {
-		if r >= 0 {
-			s.memStart[r+1]++
-		}
-	}
-	for r := range r2 {
-		s.memStart[r+1] += s.memStart[r]
-	}
-	s.members = growI(s.members, g.n)
-	fill := slices.Clone(s.memStart[:r2])
-	for c, r := range label {
-		if r >= 0 {
-			s.members[fill[r]] = int32(c)
-			fill[r]++
-		}
-	}
+	s.regionMembers(label, r2)
 	owner := make([]int32, r2) // the region a region joined, or itself
 	for r := range owner {
 		owner[r] = int32(r)
@@ -80,10 +71,6 @@ func (s *Segmenter) attribute(label []int32, r2 int, sum []float64, size []int32
 			r = owner[r]
 		}
 		return r
-	}
-	joined := make([][]int32, r2) // per region, the stage-2 regions it holds
-	for r := range joined {
-		joined[r] = []int32{int32(r)}
 	}
 	seen := make([]int32, r2)
 	for i := range seen {
@@ -101,7 +88,7 @@ func (s *Segmenter) attribute(label []int32, r2 int, sum []float64, size []int32
 			nb = append(nb, q)
 		}
 		// o's cables: its own and those of the regions that joined it
-		for _, m := range joined[o] {
+		for m := o; m >= 0; m = s.chain[m] {
 			for _, c := range s.members[s.memStart[m]:s.memStart[m+1]] {
 				s.nearRegions(c, add)
 			}
@@ -123,11 +110,8 @@ func (s *Segmenter) attribute(label []int32, r2 int, sum []float64, size []int32
 			dst = best2
 		}
 		owner[o] = dst
-		joined[dst] = append(joined[dst], joined[o]...)
-		joined[o] = nil
-		sum[dst] += sum[o]
+		s.appendChain(dst, o)
 		size[dst] += size[o]
-		sum[o], size[o] = 0, 0
 	}
 	for c, r := range label {
 		if r >= 0 {

@@ -94,24 +94,7 @@ func TestOverlapOnTorus(t *testing.T) {
 	n := b.Graph.NumCables()
 	s := Sample{Values: make([]float64, n), Inq: make([]float64, n), OnInq: []bool{false, false}}
 	// cuboids [2,8]×[2,8]×[2,6] (stall 20) and [6,12]×[5,11]×[4,9] (stall 45)
-	box := func(lo, hi [3]int) []int32 {
-		var out []int32
-		in := func(v int32) bool {
-			for d := range 3 {
-				if c := b.coord[v][d]; c < lo[d] || c > hi[d] {
-					return false
-				}
-			}
-			return true
-		}
-		for i, c := range b.cables {
-			if in(c.From) && in(c.To) {
-				out = append(out, int32(i))
-			}
-		}
-		return out
-	}
-	s.Planted = [][]int32{box([3]int{2, 2, 2}, [3]int{8, 8, 6}), box([3]int{6, 5, 4}, [3]int{12, 11, 9})}
+	s.Planted = [][]int32{b.cuboidCables([3]int{2, 2, 2}, [3]int{6, 6, 4}), b.cuboidCables([3]int{6, 5, 4}, [3]int{6, 6, 5})}
 	for k, st := range []float64{20, 45} {
 		for _, c := range s.Planted[k] {
 			s.Values[c] += st
@@ -171,17 +154,7 @@ func TestAttributionCeiling(t *testing.T) {
 		kind string
 		want float64
 	}{{"torus", 0.985}, {"fattree", 0.985}} {
-		b, err := NewBench(tc.kind, 2)
-		if err != nil {
-			t.Fatal(err)
-		}
-		sum := 0.0
-		for i := range 100 {
-			s := b.Sample(1, i)
-			c, q := attributedOracle(s)
-			sum += ScoreSample(s, c, q).Score
-		}
-		if got := sum / 100; math.Abs(got-tc.want) > 0.0005 {
+		if got := oracleScore(t, tc.kind, attributedOracle); math.Abs(got-tc.want) > 0.0005 {
 			t.Errorf("%s: attributed oracle %.4f, the README says %.3f", tc.kind, got, tc.want)
 		}
 	}

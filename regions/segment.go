@@ -291,15 +291,7 @@ func (s *Segmenter) Segment(values []float64) (Segment, error) {
 		s.reassign(label, regs, raw)
 	}
 	if s.p.Overlaps {
-		sum := make([]float64, len(regs))
-		size := make([]int32, len(regs))
-		for c, l := range label {
-			if l >= 0 {
-				sum[l] += raw[c]
-				size[l]++
-			}
-		}
-		s.attribute(label, len(regs), sum, size)
+		s.attribute(label, len(regs), raw)
 	}
 	seg := buildSegment(label, regs, raw)
 	if s.p.Smooth > 0 {
@@ -667,7 +659,7 @@ func (s *Segmenter) collectAtomRegions(label []int32, nr int, cables func(a int)
 // sum2/size2/mx2, cables labelled by label2) smaller than σ merge into
 // the region within δ of closest mean. uf3 holds the result.
 func (s *Segmenter) mergeSmall(r2 int) {
-	g, sigma := s.g, int32(s.p.Sigma)
+	sigma := int32(s.p.Sigma)
 	s.uf3.reset(r2)
 	var small []int32
 	for r := range r2 {
@@ -686,29 +678,8 @@ func (s *Segmenter) mergeSmall(r2 int) {
 	})
 	// Distinct stage-2 regions of every atom.
 	s.atomRegionsUnsorted(s.label2, r2)
-	// Cables of every stage-2 region.
-	s.memStart = growI(s.memStart, r2+1)
-	clear(s.memStart)
-	for _, r := range s.label2 {
-		s.memStart[r+1]++
-	}
-	for r := range r2 {
-		s.memStart[r+1] += s.memStart[r]
-	}
-	s.members = growI(s.members, g.n)
-	fill := s.stamp[:0]
-	fill = append(fill, s.memStart[:r2]...)
-	for c, r := range s.label2 {
-		s.members[fill[r]] = int32(c)
-		fill[r]++
-	}
-	s.chain = growI(s.chain, r2)
-	s.tail = growI(s.tail, r2)
-	for r := range r2 {
-		s.chain[r] = -1
-		s.tail[r] = int32(r)
-	}
-	seen := growI(fill, r2)
+	s.regionMembers(s.label2, r2)
+	seen := growI(s.stamp, r2)
 	s.stamp = seen
 	for i := range seen {
 		seen[i] = -1
@@ -754,6 +725,39 @@ func (s *Segmenter) first(r int32) int32 {
 	return f
 }
 
+// regionMembers sets s.members[s.memStart[r]:s.memStart[r+1]] to the
+// cables of every region r of label (nr of them; −1 is none), in cable
+// order, and starts every region's chain (s.chain, next region or −1;
+// s.tail, the last) with the region alone: a region that others join
+// holds the cables of its chain. It uses s.stamp as scratch.
+func (s *Segmenter) regionMembers(label []int32, nr int) {
+	s.memStart = growI(s.memStart, nr+1)
+	clear(s.memStart)
+	for _, r := range label {
+		if r >= 0 {
+			s.memStart[r+1]++
+		}
+	}
+	for r := range nr {
+		s.memStart[r+1] += s.memStart[r]
+	}
+	s.members = growI(s.members, s.g.n)
+	fill := append(s.stamp[:0], s.memStart[:nr]...)
+	s.stamp = fill
+	for c, r := range label {
+		if r >= 0 {
+			s.members[fill[r]] = int32(c)
+			fill[r]++
+		}
+	}
+	s.chain = growI(s.chain, nr)
+	s.tail = growI(s.tail, nr)
+	for r := range nr {
+		s.chain[r] = -1
+		s.tail[r] = int32(r)
+	}
+}
+
 // join merges the stage-3 regions rooted at a and b.
 func (s *Segmenter) join(a, b int32) {
 	root := s.uf3.union(a, b)
@@ -763,6 +767,12 @@ func (s *Segmenter) join(a, b int32) {
 	}
 	s.sum2[root] += s.sum2[other]
 	s.size2[root] += s.size2[other]
+	s.appendChain(root, other)
+}
+
+// appendChain appends the chain of regions of other (see regionMembers) to
+// that of root.
+func (s *Segmenter) appendChain(root, other int32) {
 	s.chain[s.tail[root]] = other
 	s.tail[root] = s.tail[other]
 }

@@ -49,15 +49,9 @@ func (r *Stream) Reset(seed, index uint64) {
 // Uint64 returns the next 64 random bits.
 func (r *Stream) Uint64() uint64 {
 	s := &r.s
-	result := bits.RotateLeft64(s[1]*5, 7) * 9
-	t := s[1] << 17
-	s[2] ^= s[0]
-	s[3] ^= s[1]
-	s[1] ^= s[2]
-	s[0] ^= s[3]
-	s[2] ^= t
-	s[3] = bits.RotateLeft64(s[3], 45)
-	return result
+	var x uint64
+	x, s[0], s[1], s[2], s[3] = step(s[0], s[1], s[2], s[3])
+	return x
 }
 
 // IntN returns a uniform integer in [0, n). It panics if n <= 0.
@@ -111,8 +105,8 @@ func (r *Stream) ShuffleInt32(s []int32) {
 	r.s = [4]uint64{s0, s1, s2, s3}
 }
 
-// step is Uint64 on a state held in four variables: it returns the draw
-// and the next state.
+// step is one xoshiro256** step on a state held in four variables: it
+// returns the draw and the next state.
 func step(s0, s1, s2, s3 uint64) (x, n0, n1, n2, n3 uint64) {
 	x = bits.RotateLeft64(s1*5, 7) * 9
 	t := s1 << 17
