@@ -123,18 +123,23 @@ func Usage() string {
 	return b.String()
 }
 
-// Generate parses spec and generates its fabric. Use Parse and Spec.Build
-// to get the topology's coordinates or levels too.
+// Generate parses spec and generates its fabric. Use Build to get the
+// topology's coordinates or levels too.
 func Generate(spec string) (*lft.Fabric, error) {
-	s, err := Parse(spec)
-	if err != nil {
-		return nil, err
-	}
-	n, err := s.Build()
+	n, err := Build(spec)
 	if err != nil {
 		return nil, err
 	}
 	return n.Fabric, nil
+}
+
+// Build parses spec and builds its network (Parse, then Spec.Build).
+func Build(spec string) (*Network, error) {
+	s, err := Parse(spec)
+	if err != nil {
+		return nil, err
+	}
+	return s.Build()
 }
 
 // Describe parses spec and returns the size of its fabric without

@@ -295,11 +295,7 @@ func TestBisectGivenNetwork(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := gen.Parse(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := s.Build()
+	n, err := gen.Build(spec)
 	if err != nil {
 		t.Fatal(err)
 	}

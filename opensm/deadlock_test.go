@@ -50,11 +50,7 @@ func TestComparisonDeadlockColumn(t *testing.T) {
 func TestRoutePathSLs(t *testing.T) {
 	tools := needTools(t)
 	tmp, keep := t.TempDir(), t.TempDir()
-	n, err := gen.Parse("torus:dims=4x4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	net, err := n.Build()
+	net, err := gen.Build("torus:dims=4x4")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -109,11 +109,8 @@ func TestRouteEngines(t *testing.T) {
 	nets := map[string]*gen.Network{}
 	for _, c := range cases {
 		if nets[c.spec] == nil {
-			s, err := gen.Parse(c.spec)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if nets[c.spec], err = s.Build(); err != nil {
+			var err error
+			if nets[c.spec], err = gen.Build(c.spec); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -297,11 +294,7 @@ func TestRouteTimeoutAndCancel(t *testing.T) {
 func TestRouteKeep(t *testing.T) {
 	tools := needTools(t)
 	tmp, keep := t.TempDir(), t.TempDir()
-	n, err := gen.Parse("torus:dims=4x4")
-	if err != nil {
-		t.Fatal(err)
-	}
-	net, err := n.Build()
+	net, err := gen.Build("torus:dims=4x4")
 	if err != nil {
 		t.Fatal(err)
 	}

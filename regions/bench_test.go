@@ -16,11 +16,7 @@ import (
 // noise of σ 1 % on every cable.
 func hotWindows(tb testing.TB, spec string, n int) (*Bench, [][]float64) {
 	tb.Helper()
-	s, err := gen.Parse(spec)
-	if err != nil {
-		tb.Fatal(err)
-	}
-	nw, err := s.Build()
+	nw, err := gen.Build(spec)
 	if err != nil {
 		tb.Fatal(err)
 	}

@@ -84,11 +84,7 @@ func NewBench(kind string, delta int) (*Bench, error) {
 		}
 		b.Graph = g
 	case "fattree":
-		spec, err := gen.Parse(SynthFatTree)
-		if err != nil {
-			return nil, err
-		}
-		nw, err := spec.Build()
+		nw, err := gen.Build(SynthFatTree)
 		if err != nil {
 			return nil, err
 		}

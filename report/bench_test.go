@@ -16,11 +16,7 @@ import (
 // then each iteration loads it and writes the page (the drawing then
 // merges the hosts of each leaf switch).
 func BenchmarkReport4096(b *testing.B) {
-	s, err := gen.Parse("kary:k=16,n=3")
-	if err != nil {
-		b.Fatal(err)
-	}
-	n, err := s.Build()
+	n, err := gen.Build("kary:k=16,n=3")
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -267,11 +267,7 @@ func TestDrawingLoads(t *testing.T) {
 // merged lines still account for every cable: 512 between each pair of
 // levels, 512 host cables in 32 blocks of 16 (the hosts of a leaf group).
 func TestDrawingGroups(t *testing.T) {
-	s, err := gen.Parse("kary:k=8,n=3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := s.Build()
+	n, err := gen.Build("kary:k=8,n=3")
 	if err != nil {
 		t.Fatal(err)
 	}

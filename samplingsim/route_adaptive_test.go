@@ -12,11 +12,7 @@ import (
 
 func network(t testing.TB, spec string) *gen.Network {
 	t.Helper()
-	s, err := gen.Parse(spec)
-	if err != nil {
-		t.Fatal(err)
-	}
-	n, err := s.Build()
+	n, err := gen.Build(spec)
 	if err != nil {
 		t.Fatal(err)
 	}
