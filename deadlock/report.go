@@ -51,16 +51,7 @@ func (r *Result) loopVLs() string {
 
 // Cable names link l with its ends' node names and ports: "S1:3 -> S2:1"
 // (a port is left out when unknown).
-func (r *Result) Cable(l int32) string {
-	k := r.f.Links[l]
-	end := func(v, p int32) string {
-		if p > 0 {
-			return fmt.Sprintf("%s:%d", r.f.Nodes[v].Name, p)
-		}
-		return r.f.Nodes[v].Name
-	}
-	return end(k.From, k.FromPort) + " -> " + end(k.To, k.ToPort)
-}
+func (r *Result) Cable(l int32) string { return r.f.Cable(l) }
 
 // flow names a flow "H1 -> H2".
 func (r *Result) flow(fl Flow) string {

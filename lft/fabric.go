@@ -15,6 +15,7 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"fmt"
+	"strconv"
 	"sync"
 	"sync/atomic"
 )
@@ -150,6 +151,24 @@ func (f *Fabric) SwitchIndex(v int32) int32 { return f.switchOf[v] }
 
 // HostName returns the name of host index h.
 func (f *Fabric) HostName(h int) string { return f.Nodes[f.hosts[h]].Name }
+
+// CableName names a directed cable with its ends' names and ports, e.g.
+// "S1:3 -> S2:1"; a port of 0 (not known) is left out.
+func CableName(from string, fromPort int, to string, toPort int) string {
+	end := func(name string, port int) string {
+		if port > 0 {
+			return name + ":" + strconv.Itoa(port)
+		}
+		return name
+	}
+	return end(from, fromPort) + " -> " + end(to, toPort)
+}
+
+// Cable names link l as a cable with its ports (CableName): "S1:3 -> S2:1".
+func (f *Fabric) Cable(l int32) string {
+	k := &f.Links[l]
+	return CableName(f.Nodes[k.From].Name, int(k.FromPort), f.Nodes[k.To].Name, int(k.ToPort))
+}
 
 // OutLinks returns the ids of the links leaving node v, in input order.
 // The slice must not be modified.

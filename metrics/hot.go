@@ -71,21 +71,9 @@ func WriteHotText(w io.Writer, hot []HotCable, runs int) error {
 	return bw.Flush()
 }
 
-// cableName names a hot cable with its ports (see CableName).
+// cableName names a hot cable with its ports (lft.CableName).
 func cableName(h HotCable) string {
-	return CableName(h.From, int(h.FromPort), h.To, int(h.ToPort))
-}
-
-// CableName names a directed cable with its ports, e.g. "S1:3 -> S2:1"; a
-// port of 0 (not known) is left out.
-func CableName(from string, fromPort int, to string, toPort int) string {
-	end := func(name string, port int) string {
-		if port > 0 {
-			return name + ":" + strconv.Itoa(port)
-		}
-		return name
-	}
-	return end(from, fromPort) + " -> " + end(to, toPort)
+	return lft.CableName(h.From, int(h.FromPort), h.To, int(h.ToPort))
 }
 
 // WriteHotCSV writes one row per flow of every hot cable (a cable without

@@ -10,6 +10,7 @@ import (
 	"strings"
 
 	"orcs/input"
+	"orcs/lft"
 	"orcs/metrics"
 	"orcs/opensm"
 	"orcs/samplingsim"
@@ -205,7 +206,7 @@ func (e *cableError) Error() string { return e.err.Error() }
 func (e *cableError) Unwrap() error { return e.err }
 
 // String names the cable as "S1:3 -> S2:1" (ports left out when 0).
-func (c Cable) String() string { return metrics.CableName(c.From, c.FromPort, c.To, c.ToPort) }
+func (c Cable) String() string { return lft.CableName(c.From, c.FromPort, c.To, c.ToPort) }
 
 // Severities are the region severity classes, mildest first.
 var Severities = []string{"negligible", "low", "medium", "high"}
