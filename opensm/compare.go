@@ -258,38 +258,51 @@ func routeAll(ctx context.Context, in *Input, opt CompareOptions) ([]*Result, []
 			return results, errs
 		}
 	}
-	sem := make(chan struct{}, max(1, opt.Jobs))
-	var wg sync.WaitGroup
-	for _, i := range slowestFirst(opt.Engines) {
+	inOrder(ctx, slowestFirst(opt.Engines), opt.Jobs, func(i int) {
 		e := opt.Engines[i]
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
+		ro := in.Options(e)
+		ro.Tools = tools
+		ro.AllowFallback = true
+		ro.PathSLs = AssignsSLs(e) && in.Fabric.NumHosts() <= ComparePathSLHosts
+		ro.Timeout = opt.Timeout
+		if opt.Configure != nil {
+			opt.Configure(&ro)
+		}
+		if opt.Keep != "" {
+			ro.Keep = filepath.Join(opt.Keep, e)
+		}
+		opt.Status.begin(e)
+		results[i], errs[i] = Route(ctx, in.Fabric, ro)
+		opt.Status.end(e)
+	}, func(i int) { errs[i] = ctx.Err() })
+	return results, errs
+}
+
+// inOrder calls run(i) for every i of order, at most jobs at a time, each
+// on a goroutine of its own, and starts them in the given order: a run
+// starts only when the one before it has started and a job is free. When
+// ctx is done, the runs not started yet get skipped(i) instead. It returns
+// when every started run has returned.
+func inOrder(ctx context.Context, order []int, jobs int, run, skipped func(i int)) {
+	sem := make(chan struct{}, max(1, jobs))
+	var wg sync.WaitGroup
+	for _, i := range order {
+		if ctx.Err() == nil {
 			select {
 			case sem <- struct{}{}:
+				wg.Add(1)
+				go func() {
+					defer wg.Done()
+					defer func() { <-sem }()
+					run(i)
+				}()
+				continue
 			case <-ctx.Done():
-				errs[i] = ctx.Err()
-				return
 			}
-			defer func() { <-sem }()
-			ro := in.Options(e)
-			ro.Tools = tools
-			ro.AllowFallback = true
-			ro.PathSLs = AssignsSLs(e) && in.Fabric.NumHosts() <= ComparePathSLHosts
-			ro.Timeout = opt.Timeout
-			if opt.Configure != nil {
-				opt.Configure(&ro)
-			}
-			if opt.Keep != "" {
-				ro.Keep = filepath.Join(opt.Keep, e)
-			}
-			opt.Status.begin(e)
-			results[i], errs[i] = Route(ctx, in.Fabric, ro)
-			opt.Status.end(e)
-		}()
+		}
+		skipped(i)
 	}
 	wg.Wait()
-	return results, errs
 }
 
 // slowestFirst returns the indices of engines in the order they should

@@ -9,7 +9,9 @@ import (
 	"math"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -239,4 +241,34 @@ func TestStatusLine(t *testing.T) {
 	var nilStatus *Status
 	nilStatus.begin("x") // a comparison without a progress line
 	nilStatus.end("x")
+}
+
+// TestInOrder: the runs start in the given order, one job at a time when
+// there is one, however the goroutines are scheduled; with the context
+// done the runs not started are skipped.
+func TestInOrder(t *testing.T) {
+	order := []int{7, 3, 9, 0, 5, 1, 8, 2, 6, 4}
+	for trial := range 20 {
+		var mu sync.Mutex
+		var started []int
+		inOrder(context.Background(), order, 1, func(i int) {
+			mu.Lock()
+			started = append(started, i)
+			mu.Unlock()
+		}, func(i int) { t.Errorf("run %d skipped", i) })
+		if !slices.Equal(started, order) {
+			t.Fatalf("trial %d: started %v, want %v", trial, started, order)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	var ran, skipped []int
+	inOrder(ctx, order, 1, func(i int) {
+		ran = append(ran, i)
+		if len(ran) == 3 {
+			cancel()
+		}
+	}, func(i int) { skipped = append(skipped, i) })
+	if len(ran) != 3 || !slices.Equal(append(ran, skipped...), order) {
+		t.Errorf("cancelled after 3 runs: ran %v, skipped %v", ran, skipped)
+	}
 }
