@@ -282,8 +282,95 @@ def cluster():
     return f
 
 
+AGG = "Mellanox Technologies Aggregation Node"
+
+
+def sharp_tree(name, leaves, hosts, spines):
+    """A 2-level fat tree with a SHARP aggregation node in every switch."""
+    f = Fabric(name, """\
+# %s: a 2-level fat tree with a SHARP aggregation node in every switch, as
+# HDR fabrics with SHARP have them. %d leaves S-leaf<i>: ports 1-%d hosts,
+# ports %d-%d -> spine 0-%d (port i+1 of each spine), port %d -> the
+# leaf's aggregation node H-an-leaf<i>. %d spines S-spine<j>: ports 1-%d
+# leaves, port %d -> H-an-spine<j>. Aggregation nodes are 1-port CAs
+# described "%s".
+# CA records: the spines' aggregation nodes, then per leaf its
+# aggregation node and its hosts, so that ibsim gives the aggregation
+# nodes GUIDs among the hosts' (as in a real fabric, where their GUIDs
+# are those of their switches' ASICs).
+""" % (name, leaves, hosts, hosts + 1, hosts + spines, spines - 1,
+       hosts + spines + 1, spines, leaves, leaves + 1, AGG))
+    for i in range(leaves):
+        f.node("Switch", hosts + spines + 1, "S-leaf%d" % i)
+    for j in range(spines):
+        f.node("Switch", leaves + 1, "S-spine%d" % j)
+    for j in range(spines):
+        f.node("Hca", 1, "H-an-spine%d" % j, AGG)
+    h = 0
+    for i in range(leaves):
+        f.node("Hca", 1, "H-an-leaf%d" % i, AGG)
+        for p in range(hosts):
+            f.node("Hca", 1, "H-%d" % h)
+            f.link("S-leaf%d" % i, 1 + p, "H-%d" % h, 1)
+            h += 1
+        for j in range(spines):
+            f.link("S-leaf%d" % i, hosts + 1 + j, "S-spine%d" % j, 1 + i)
+        f.link("S-leaf%d" % i, hosts + spines + 1, "H-an-leaf%d" % i, 1)
+    for j in range(spines):
+        f.link("S-spine%d" % j, leaves + 1, "H-an-spine%d" % j, 1)
+    return f
+
+
+def sharp():
+    return sharp_tree("sharp", 8, 8, 4)
+
+
+def sharp576():
+    return sharp_tree("sharp576", 32, 18, 16)
+
+
+def loopback():
+    f = Fabric("loopback", """\
+# loopback: two leaves S-leaf0, S-leaf1 (8 ports: 1-3 hosts, 4-5 -> spine
+# 0-1) and two spines S-spine0, S-spine1 (8 ports: 1-2 leaves), with
+# loopback cables as real HDR fabrics have them (a port cabled to another
+# port of the same switch): S-leaf0 port 7 <-> port 8, S-spine1 port
+# 5 <-> port 6. Hosts H-0..H-5, three per leaf.
+""")
+    for i in range(2):
+        f.node("Switch", 8, "S-leaf%d" % i)
+    for j in range(2):
+        f.node("Switch", 8, "S-spine%d" % j)
+    for h in range(6):
+        f.node("Hca", 1, "H-%d" % h)
+        f.link("S-leaf%d" % (h // 3), 1 + h % 3, "H-%d" % h, 1)
+    for i in range(2):
+        for j in range(2):
+            f.link("S-leaf%d" % i, 4 + j, "S-spine%d" % j, 1 + i)
+    f.link("S-leaf0", 7, "S-leaf0", 8)
+    f.link("S-spine1", 5, "S-spine1", 6)
+    return f
+
+
+def port2():
+    f = Fabric("port2", """\
+# port2: one switch S-0 (8 ports) and four hosts; H-p2 is a 2-port HCA
+# cabled on port 2 only (port 1 unconnected, as in the example of the
+# ibnetdiscover man page). It is the first CA record, so it has the lowest
+# CA GUID (0x100000); H-0..H-2 are 1-port HCAs on S-0 ports 2-4.
+""")
+    f.node("Switch", 8, "S-0")
+    f.node("Hca", 2, "H-p2")
+    f.link("S-0", 1, "H-p2", 2)
+    for h in range(3):
+        f.node("Hca", 1, "H-%d" % h)
+        f.link("S-0", 2 + h, "H-%d" % h, 1)
+    return f
+
+
 FABRICS = {"ft16": ft16, "ft64": ft64, "dualport": dualport, "torus": torus,
-           "lid64": lid64, "cluster": cluster, "mesh": mesh}
+           "lid64": lid64, "cluster": cluster, "mesh": mesh,
+           "sharp": sharp, "sharp576": sharp576, "loopback": loopback, "port2": port2}
 
 
 def main(argv):

@@ -3,7 +3,8 @@
 # net files <fabric>/<fabric>.net, with the real tools: ibsim emulates the
 # fabric, OpenSM routes it, infiniband-diags reads it back. See README.md.
 #
-# Usage: ./regen.sh [FABRIC...]        (default: ft16 ft64 dualport torus lid64 cluster)
+# Usage: ./regen.sh [FABRIC...]        (default: ft16 ft64 dualport torus lid64 cluster sharp
+#                                      sharp576 loopback port2)
 #   FT64_ENGINES="minhop updn ..." ./regen.sh ft64   overrides the ft64 engines.
 #
 # Every run gets a private temporary work directory and its own ibsim socket
@@ -309,12 +310,28 @@ fabric() { # fabric NAME
 		for e in minhop updn; do route cluster "$e" "$e" "S-leaf01=MF0;leaf01:MQM8700/U1"; done
 		noisy cluster H-4 "S-leaf01=MF0;leaf01:MQM8700/U1"
 		;;
-	*) die "unknown fabric '$1' (known: ft16 ft64 dualport torus lid64 cluster)" ;;
+	sharp)
+		for e in minhop updn dfsssp; do route sharp "$e" "$e" S-leaf0; done
+		;;
+	sharp576)
+		# only the files compare --topo/--lfts reads, gzipped (orcs reads
+		# gzip): the rest would add 3 MB
+		route sharp576 minhop minhop S-leaf0
+		rm -f "$HERE"/sharp576/minhop/{ibnetdiscover-s.txt,dump_fts.txt,ibroute-*.txt,opensm-subnet.lst,opensm.fdbs}
+		gzip -n -9 -f "$HERE"/sharp576/minhop/{ibnetdiscover.txt,opensm-lfts.dump}
+		;;
+	loopback)
+		route loopback minhop minhop S-leaf0
+		;;
+	port2)
+		route port2 minhop minhop S-0
+		;;
+	*) die "unknown fabric '$1' (known: ft16 ft64 dualport torus lid64 cluster sharp sharp576 loopback port2)" ;;
 	esac
 }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/orcs-ib.XXXXXX")
-for fab in "${@:-ft16 ft64 dualport torus lid64 cluster}"; do
+for fab in "${@:-ft16 ft64 dualport torus lid64 cluster sharp sharp576 loopback port2}"; do
 	for f in $fab; do fabric "$f"; done
 done
 echo "$SELF: ${#SUMMARY[@]} runs done"
