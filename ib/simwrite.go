@@ -87,7 +87,9 @@ func (o *SimOptions) errorf(f *lft.Fabric, v, l int32, format string, args ...an
 // ports. Without KeepPorts, the k-th link from a to b pairs with the k-th
 // link from b to a (parallel cables pair up in order), and node v's port p
 // is its p-th out-link. Every host must have exactly one link (a host is
-// one HCA port); a switch has at most MaxPorts ports. Node names must
+// one HCA port); a switch has at most MaxPorts ports. A loopback cable (two
+// ports of one switch, as real fabrics have them; ibsim and OpenSM take
+// it) needs KeepPorts. Node names must
 // be usable as ibsim node ids: 1 to IBSimMaxNodeID bytes, no '"', '#' or
 // control characters.
 func PlanSimNet(f *lft.Fabric, opt SimOptions) (*SimNet, error) {
@@ -104,8 +106,10 @@ func PlanSimNet(f *lft.Fabric, opt SimOptions) (*SimNet, error) {
 		}
 	}
 	for l, k := range f.Links {
-		if k.From == k.To {
-			return nil, opt.errorf(f, -1, int32(l), "link %s connects a node with itself", f.LinkName(int32(l)))
+		if k.From == k.To && (!opt.KeepPorts || f.Nodes[k.From].Kind == lft.Host) {
+			// A loopback cable joins two ports of one switch: only port
+			// numbers tell its two directions apart.
+			return nil, opt.errorf(f, -1, int32(l), "link %s connects a node with itself (a loopback cable needs the port numbers of InfiniBand files)", f.LinkName(int32(l)))
 		}
 	}
 	var err error

@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"orcs/gen"
+	"orcs/ib"
 	"orcs/lft"
 )
 
@@ -23,12 +24,15 @@ type Input struct {
 	// RealIdentity keeps the fabric's node GUIDs and LIDs in the emulation
 	// (fabrics read from InfiniBand files).
 	RealIdentity bool
+	// Topology is the InfiniBand topology the fabric was built from, or
+	// nil: with it the emulation is that topology (Options.Topology).
+	Topology *ib.Topology
 }
 
 // Options returns the engine-independent options of routing in with
 // engine: real port numbers and the torus-2QoS seed of a generated torus.
 func (in *Input) Options(engine string) Options {
-	opt := Options{Engine: engine, KeepPorts: in.RealPorts, KeepIdentity: in.RealIdentity}
+	opt := Options{Engine: engine, KeepPorts: in.RealPorts, KeepIdentity: in.RealIdentity, Topology: in.Topology}
 	if in.Network != nil {
 		opt.Torus = TorusOf(in.Network)
 	}

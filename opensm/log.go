@@ -19,6 +19,11 @@ type LogSummary struct {
 	// engine able to successfully configure switch tables"), which makes
 	// an OpenSM with ENGINE,no_fallback sweep for ever.
 	NoEngine bool
+	// SMDown is the first line (without time stamp) that says the SM
+	// cannot start: its port is down ("SM port is down", a CA bound on an
+	// unconnected port) or it could not bind to its port. Such an OpenSM
+	// waits for ever.
+	SMDown string
 	// Sweep is the time from "Entering MASTER state" to "SUBNET UP", from
 	// the log's time stamps (0 when either is missing).
 	Sweep time.Duration
@@ -59,6 +64,9 @@ func ParseLog(data []byte) LogSummary {
 		if strings.Contains(msg, "No routing engine able to successfully configure") {
 			s.NoEngine = true
 		}
+		if s.SMDown == "" && smDown(msg) {
+			s.SMDown = msg
+		}
 		if isNote(msg) {
 			note := msg
 			if i := strings.Index(note, " -> "); i >= 0 && strings.HasPrefix(note, "0x") {
@@ -78,6 +86,17 @@ func ParseLog(data []byte) LogSummary {
 func containsString(list []string, s string) bool {
 	for _, x := range list {
 		if x == s {
+			return true
+		}
+	}
+	return false
+}
+
+// smDown tells the log lines of an SM that cannot start.
+func smDown(msg string) bool {
+	for _, k := range []string{"SM port is down", "Unable to find requested CA guid", "Unable to open port",
+		"SM MAD Controller bind failed"} {
+		if strings.Contains(msg, k) {
 			return true
 		}
 	}

@@ -37,6 +37,9 @@ func (r *run) waitSubnetUp(ctx context.Context, logPath string) error {
 	err := r.child.until(ctx, r.opt.Timeout, r.opt.Grace, func() bool {
 		data, _ := os.ReadFile(logPath)
 		s := ParseLog(data)
+		if failed = r.smDown(s); failed != nil {
+			return true
+		}
 		if s.NoEngine && r.opt.NoFallback {
 			failed = fmt.Errorf("OpenSM: %s could not route the fabric (no_fallback)", r.opt.Engine)
 			return true

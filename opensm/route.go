@@ -53,6 +53,16 @@ type Options struct {
 	// ibnetdiscover on the emulation checks them, and every cable, against
 	// the input. Nodes without them get ibsim's and OpenSM's.
 	KeepIdentity bool
+	// Topology, when not nil, is the InfiniBand topology the fabric was
+	// built from (ib.BuildTopology: hosts are CA ports, switches and
+	// routers by node GUID). The emulation is then this topology itself,
+	// not the fabric: every node that holds a LID — aggregation nodes left
+	// out of the fabric's hosts, all ports of multi-port CAs — and every
+	// connected port and cable (loopbacks included), with its GUIDs and
+	// LIDs (ib.WriteTopologyNet), so that OpenSM balances the production
+	// fabric. The fabric's nodes are matched to it by GUID and port.
+	// KeepPorts and KeepIdentity are implied.
+	Topology *ib.Topology
 	// DumpFTS also reads the tables back from the emulated switches with
 	// dump_fts (Result.FTS).
 	DumpFTS bool
@@ -62,7 +72,8 @@ type Options struct {
 	// receives the net file, OpenSM's log and dumps and the diagnostics'
 	// output.
 	Keep string
-	// Timeout bounds the whole routing; 0 means 10 minutes.
+	// Timeout bounds the whole routing; 0 means DefaultTimeout of the
+	// fabric's nodes.
 	Timeout time.Duration
 	// Grace is how long a stopped tool gets between SIGTERM and SIGKILL;
 	// 0 means 2 seconds. (OpenSM notices SIGTERM only at its next wake-up,
@@ -142,6 +153,14 @@ func (e *FallbackError) Error() string {
 	return msg
 }
 
+// DefaultTimeout is the time limit of a routing when none is given: two
+// minutes and a tenth of a second per node of the fabric (switches and
+// CAs), e.g. 5 minutes for 1 800 nodes and 10 minutes for 4 800. An SM that
+// cannot start is reported within seconds, whatever the limit.
+func DefaultTimeout(nodes int) time.Duration {
+	return 2*time.Minute + time.Duration(nodes)*100*time.Millisecond
+}
+
 // sockSeq numbers the ibsim sockets of this process.
 var sockSeq atomic.Int64
 
@@ -154,7 +173,11 @@ var sockSeq atomic.Int64
 // Per call: a private work directory (removed at the end, with the
 // sys-<pid> directories libumad2sim leaves there), a unique ibsim socket
 // name, ibsim sized for the fabric (-N/-S/-P), one OpenSM sweep (-o) with
-// a fresh cache directory, and the SM on the first host. OpenSM's MAD
+// a fresh cache directory, and the SM bound (-g) to port 1 of the first host
+// whose port 1 is cabled (ibsim attaches clients to a CA's port 1 only),
+// else to a switch's port 0. An OpenSM whose log says that its port is
+// down or that it cannot bind is stopped at once, with that line in the
+// error. OpenSM's MAD
 // transactions time out after 1 s instead of 200 ms (-t 1000), as ibsim
 // may answer slowly on a loaded machine. Every tool is
 // stopped by its PID when the routing ends, fails, times out or ctx is
@@ -170,7 +193,14 @@ func Route(ctx context.Context, f *lft.Fabric, opt Options) (res *Result, err er
 	case opt.Timeout < 0:
 		return nil, fmt.Errorf("timeout %s: want a positive duration", opt.Timeout)
 	case opt.Timeout == 0:
-		opt.Timeout = 10 * time.Minute
+		nodes := len(f.Nodes)
+		if opt.Topology != nil {
+			nodes = len(opt.Topology.Nodes)
+		}
+		opt.Timeout = DefaultTimeout(nodes)
+	}
+	if opt.Topology != nil {
+		opt.KeepPorts, opt.KeepIdentity = true, true
 	}
 	if err := emptyDir(opt.Keep); err != nil {
 		return nil, err
@@ -184,12 +214,14 @@ func Route(ctx context.Context, f *lft.Fabric, opt Options) (res *Result, err er
 			return nil, err
 		}
 	}
-	if _, err := simHost(f); err != nil {
-		return nil, err
-	}
 	net, err := ib.PlanSimNet(f, ib.SimOptions{KeepPorts: opt.KeepPorts, KeepIdentity: opt.KeepIdentity})
 	if err != nil {
 		return nil, err
+	}
+	if opt.Topology == nil {
+		if _, err := smCandidates(f, net); err != nil {
+			return nil, err
+		}
 	}
 	ctx, cancel := context.WithTimeout(ctx, opt.Timeout)
 	defer cancel()
@@ -224,6 +256,7 @@ type run struct {
 	work  string
 	f     *lft.Fabric
 	net   *ib.SimNet
+	sm    smPort // where OpenSM and the diagnostics attach
 	ibsim *proc
 	child *proc // the running client tool
 	sock  string
@@ -239,7 +272,12 @@ func (r *run) stopAll() {
 // route does the work of Route.
 func (r *run) route(ctx context.Context) (*Result, error) {
 	var netText bytes.Buffer
-	if err := r.net.Write(&netText); err != nil {
+	if r.opt.Topology != nil {
+		err := ib.WriteTopologyNet(&netText, r.opt.Topology)
+		if err != nil {
+			return nil, err
+		}
+	} else if err := r.net.Write(&netText); err != nil {
 		return nil, err
 	}
 	if err := os.WriteFile(r.path("fabric.net"), netText.Bytes(), 0o644); err != nil {
@@ -250,6 +288,9 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 		return nil, fmt.Errorf("the net file written for ibsim does not read back: %w", err)
 	}
 	res := &Result{Engine: r.opt.Engine, Net: r.net, Topology: topo}
+	if r.sm, err = r.chooseSM(topo); err != nil {
+		return nil, err
+	}
 	args, err := r.openSMArgs(topo)
 	if err != nil {
 		return nil, err
@@ -276,16 +317,22 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 		return nil, err
 	}
 	logPath := r.path("opensm.log")
-	var poll func() error
-	if r.opt.NoFallback {
-		poll = func() error {
-			data, _ := os.ReadFile(logPath)
-			if s := ParseLog(data); s.NoEngine {
-				return fmt.Errorf("OpenSM: %s could not route the fabric (no_fallback): %s",
-					r.opt.Engine, strings.Join(s.Notes, "; "))
-			}
+	started := false // the SM has left its start (it has bound and its port is up)
+	poll := func() error {
+		if started && !r.opt.NoFallback {
 			return nil
 		}
+		data, _ := os.ReadFile(logPath)
+		s := ParseLog(data)
+		if err := r.smDown(s); err != nil {
+			return err
+		}
+		started = started || bytes.Contains(data, []byte("Entering MASTER state"))
+		if s.NoEngine && r.opt.NoFallback {
+			return fmt.Errorf("OpenSM: %s could not route the fabric (no_fallback): %s",
+				r.opt.Engine, strings.Join(s.Notes, "; "))
+		}
+		return nil
 	}
 	if r.opt.PathSLs {
 		err = r.waitSubnetUp(ctx, logPath)
@@ -328,7 +375,11 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 		}
 		if r.opt.KeepIdentity {
 			disc, err := ib.ReadNetDiscover(data, "ibnetdiscover.txt")
-			if err == nil {
+			switch {
+			case err != nil:
+			case r.opt.Topology != nil:
+				err = sameTopology(r.opt.Topology, disc, r.keepsLIDs())
+			default:
 				err = sameEmulation(r.f, r.net, disc, r.keepsLIDs())
 			}
 			if err != nil {
@@ -345,7 +396,7 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 	if res.LFTs, err = ib.ReadLFTDump(dump, "opensm-lfts.dump"); err != nil {
 		return nil, err
 	}
-	if res.Fabric, err = routedFabric(r.f, r.net, withoutLIDs(topo), res.LFTs); err != nil {
+	if res.Fabric, err = routedFabric(r.f, r.net, withoutLIDs(topo), res.LFTs, r.opt.Topology != nil); err != nil {
 		return nil, err
 	}
 	if r.opt.PathSLs {
@@ -365,7 +416,7 @@ func (r *run) openSMArgs(topo *ib.Topology) ([]string, error) {
 	if r.opt.NoFallback {
 		engine += ",no_fallback"
 	}
-	args := []string{"-o", "-e", "-d", "2", "-D", "0x43", "-t", "1000", "-R", engine}
+	args := []string{"-o", "-e", "-d", "2", "-D", "0x43", "-t", "1000", "-g", fmt.Sprintf("0x%016x", r.sm.guid), "-R", engine}
 	if r.opt.PathSLs {
 		args = args[1:] // stay up: the SA answers PathRecords while OpenSM runs
 		seeded := strings.EqualFold(r.opt.Engine, "torus-2QoS") && (r.opt.Torus != nil || r.opt.TorusConfig != "")
@@ -437,6 +488,9 @@ func (r *run) startIBSim(ctx context.Context) error {
 	_, _ = rand.Read(rnd[:])
 	r.sock = fmt.Sprintf("orcs%d.%d.%s", os.Getpid(), sockSeq.Add(1), hex.EncodeToString(rnd[:]))
 	nodes, switches, ports := r.net.Limits()
+	if r.opt.Topology != nil {
+		nodes, switches, ports = ib.NetLimits(r.opt.Topology)
+	}
 	// At least ibsim's own defaults.
 	nodes, switches, ports = max(nodes, 2048), max(switches, 256), max(ports, 13312)
 	cmd := exec.Command(r.tools.IBSim, "-s", "-n", "-N", strconv.Itoa(nodes), "-S", strconv.Itoa(switches),
@@ -463,25 +517,97 @@ func (r *run) startIBSim(ctx context.Context) error {
 // (SIM_HOST): ibsim 0.10 keeps 31 bytes of it and then finds no such node.
 const MaxSimHost = 31
 
-// simHost is the host the SM and the diagnostics attach to: the first host
-// whose name ibsim can take as SIM_HOST.
-func simHost(f *lft.Fabric) (string, error) {
+// smPort is the node OpenSM and the diagnostics attach to (its id in the
+// net file, SIM_HOST) and the port GUID OpenSM binds to (-g).
+type smPort struct {
+	id   string
+	guid uint64
+}
+
+// smCandidates lists, in order of preference, the net-file ids of the nodes
+// OpenSM may run on in a fabric's plan: hosts whose port 1 is cabled
+// (ibsim attaches a client to port 1 of a CA, whatever it is cabled on),
+// then switches (port 0, always up); only ids that ibsim can take as
+// SIM_HOST.
+func smCandidates(f *lft.Fabric, net *ib.SimNet) ([]string, error) {
+	var ids []string
 	for h := range f.NumHosts() {
-		if name := f.HostName(h); len(name) <= MaxSimHost {
-			return name, nil
+		if name := f.HostName(h); len(name) <= MaxSimHost && net.LinkAt(f.HostNode(h), 1) >= 0 {
+			ids = append(ids, name)
 		}
 	}
-	return "", fmt.Errorf("no host name has at most %d bytes: ibsim attaches OpenSM to a host by a name of at most %d bytes (first host: %q); shorten the host names",
-		MaxSimHost, MaxSimHost, f.HostName(0))
+	for _, n := range f.Nodes {
+		if n.Kind != lft.Host && len(n.Name) <= MaxSimHost {
+			ids = append(ids, n.Name)
+		}
+	}
+	if len(ids) == 0 {
+		return nil, fmt.Errorf("no host name has at most %d bytes (with port 1 cabled), and no switch name: ibsim attaches OpenSM to a node by a name of at most %d bytes (first host: %q); shorten the names",
+			MaxSimHost, MaxSimHost, f.HostName(0))
+	}
+	return ids, nil
+}
+
+// chooseSM picks the node and port OpenSM runs on in the emulation topo
+// (the net file read back): in the fabric's host order the first CA whose
+// port 1 is cabled, then any such CA (aggregation nodes too), then a
+// switch.
+func (r *run) chooseSM(topo *ib.Topology) (smPort, error) {
+	byID := make(map[string]*ib.TopoNode, len(topo.Nodes))
+	for i := range topo.Nodes {
+		byID[topo.Nodes[i].ID] = &topo.Nodes[i]
+	}
+	var ids []string
+	if r.opt.Topology == nil {
+		var err error
+		if ids, err = smCandidates(r.f, r.net); err != nil {
+			return smPort{}, err
+		}
+	} else {
+		caID := make(map[uint64]string, len(r.opt.Topology.Nodes))
+		for i := range r.opt.Topology.Nodes {
+			if n := &r.opt.Topology.Nodes[i]; n.Kind == lft.Host {
+				caID[n.GUID] = ib.NetID(n)
+			}
+		}
+		for h := range r.f.NumHosts() {
+			ids = append(ids, caID[r.f.Nodes[r.f.HostNode(h)].GUID])
+		}
+		for _, kind := range []lft.NodeKind{lft.Host, lft.Switch} {
+			for i := range topo.Nodes {
+				if topo.Nodes[i].Kind == kind {
+					ids = append(ids, topo.Nodes[i].ID)
+				}
+			}
+		}
+	}
+	for _, id := range ids {
+		n := byID[id]
+		switch {
+		case n == nil || len(id) > MaxSimHost:
+		case n.Kind == lft.Switch:
+			return smPort{id, n.Port0.GUID}, nil
+		case n.Kind == lft.Host:
+			if p := n.Port(1); p != nil {
+				return smPort{id, p.GUID}, nil
+			}
+		}
+	}
+	return smPort{}, fmt.Errorf("no node of the emulation can run OpenSM: no CA has port 1 cabled and no switch has an id of at most %d bytes", MaxSimHost)
+}
+
+// smDown returns the error of an OpenSM whose log says that it cannot
+// start, or nil.
+func (r *run) smDown(s LogSummary) error {
+	if s.SMDown == "" {
+		return nil
+	}
+	return fmt.Errorf("OpenSM cannot start on %s (port GUID 0x%016x); its log says: %s", r.sm.id, r.sm.guid, s.SMDown)
 }
 
 // clientEnv is the environment of the tools that talk to ibsim.
 func (r *run) clientEnv() []string {
-	env := append(os.Environ(), "IBSIM_SOCKNAME="+r.sock, "LD_PRELOAD="+r.tools.UMAD2Sim)
-	if host, err := simHost(r.f); err == nil {
-		env = append(env, "SIM_HOST="+host)
-	}
-	return env
+	return append(os.Environ(), "IBSIM_SOCKNAME="+r.sock, "LD_PRELOAD="+r.tools.UMAD2Sim, "SIM_HOST="+r.sm.id)
 }
 
 // client runs a diagnostic tool against ibsim and returns its output. Its
@@ -555,20 +681,40 @@ func (r *run) keep() error {
 	return nil
 }
 
-// routedFabric rebuilds f with the tables of an OpenSM dump of its net.
-func routedFabric(f *lft.Fabric, net *ib.SimNet, topo *ib.Topology, lfts *ib.Routing) (*lft.Fabric, error) {
-	ib, err := ib.Build(topo, lfts, ib.Options{})
+// routedFabric rebuilds f with the tables of an OpenSM dump of its
+// emulation topo (the net file read back). Emulation nodes are f's nodes
+// by net-file id (the node names), or with byIdentity (a net file written
+// from the topology f was built from) by node GUID and, for hosts, CA
+// port; emulation nodes that f lacks (aggregation nodes left out of its
+// hosts) are routed to but are no hosts of the result.
+func routedFabric(f *lft.Fabric, net *ib.SimNet, topo *ib.Topology, lfts *ib.Routing, byIdentity bool) (*lft.Fabric, error) {
+	ib, err := ib.Build(topo, lfts, ib.Options{IncludeAggregationNodes: true})
 	if err != nil {
 		return nil, err
 	}
-	// ib node → f node, through the GUIDs of the net file.
+	type key struct {
+		guid uint64
+		port int32
+	}
+	fOf := map[key]int32{} // with byIdentity: f node by GUID and CA port
 	byGUID := make(map[uint64]int32, len(topo.Nodes))
-	for _, n := range topo.Nodes {
-		v, ok := f.NodeByName(n.ID)
-		if !ok {
-			return nil, fmt.Errorf("node %q of the net file is not in the fabric", n.ID)
+	if byIdentity {
+		for v, n := range f.Nodes {
+			k := key{n.GUID, 0}
+			if n.Kind == lft.Host {
+				k.port = n.Port
+			}
+			fOf[k] = int32(v)
 		}
-		byGUID[n.GUID] = v
+	} else {
+		// ib node → f node, through the GUIDs of the net file.
+		for _, n := range topo.Nodes {
+			v, ok := f.NodeByName(n.ID)
+			if !ok {
+				return nil, fmt.Errorf("node %q of the net file is not in the fabric", n.ID)
+			}
+			byGUID[n.GUID] = v
+		}
 	}
 	toF := make([]int32, len(ib.Nodes))
 	toIB := make([]int32, len(f.Nodes))
@@ -576,6 +722,19 @@ func routedFabric(f *lft.Fabric, net *ib.SimNet, topo *ib.Topology, lfts *ib.Rou
 		toIB[i] = -1
 	}
 	for i, n := range ib.Nodes {
+		if byIdentity {
+			k := key{n.GUID, 0}
+			if n.Kind == lft.Host {
+				k.port = n.Port
+			}
+			v, ok := fOf[k]
+			if !ok {
+				toF[i] = -1 // not in the fabric: an aggregation node
+				continue
+			}
+			toF[i], toIB[v] = v, int32(i)
+			continue
+		}
 		v, ok := byGUID[n.GUID]
 		if !ok {
 			return nil, fmt.Errorf("node 0x%016x of the dump is not in the net file", n.GUID)
@@ -623,7 +782,7 @@ func routedFabric(f *lft.Fabric, net *ib.SimNet, topo *ib.Topology, lfts *ib.Rou
 			}
 			k := ib.Links[il]
 			l := net.LinkAt(int32(v), int(k.FromPort))
-			if l < 0 || f.Links[l].To != toF[k.To] {
+			if l < 0 || toF[k.To] < 0 || f.Links[l].To != toF[k.To] {
 				return nil, fmt.Errorf("switch %q: port %d towards %q does not match the fabric", f.Nodes[v].Name, k.FromPort, f.HostName(h))
 			}
 			b.Route(l, dest[h])
@@ -698,6 +857,48 @@ func sameEmulation(f *lft.Fabric, net *ib.SimNet, disc *ib.Topology, lids bool) 
 			if g := net.GUIDs[k.To]; g != 0 && (peer.GUID != g || p.PeerPort != int(net.PeerPort(l))) {
 				return fmt.Errorf("%s port %d leads to 0x%016x port %d, not to %s port %d",
 					n.Name, net.Port[l], peer.GUID, p.PeerPort, f.Nodes[k.To].Name, net.PeerPort(l))
+			}
+		}
+	}
+	return nil
+}
+
+// sameTopology checks with ibnetdiscover's view of the emulation (disc)
+// that it is the topology want: every node with its GUID and kind, every
+// cable between the same ports of the same nodes, and with lids every LID
+// that want gives.
+func sameTopology(want, disc *ib.Topology, lids bool) error {
+	byGUID := make(map[uint64]*ib.TopoNode, len(disc.Nodes))
+	for i := range disc.Nodes {
+		byGUID[disc.Nodes[i].GUID] = &disc.Nodes[i]
+	}
+	if len(disc.Nodes) != len(want.Nodes) {
+		return fmt.Errorf("%d nodes, the input has %d", len(disc.Nodes), len(want.Nodes))
+	}
+	for i := range want.Nodes {
+		n := &want.Nodes[i]
+		d, ok := byGUID[n.GUID]
+		if !ok || d.Kind != n.Kind {
+			return fmt.Errorf("%s %q (GUID 0x%016x) is missing", n.Kind, n.Desc, n.GUID)
+		}
+		if lids && n.Port0.LID != 0 && d.Port0.LID != n.Port0.LID {
+			return fmt.Errorf("%q has LID %d, not %d", n.Desc, d.Port0.LID, n.Port0.LID)
+		}
+		if len(d.Ports) != len(n.Ports) {
+			return fmt.Errorf("%q has %d cabled ports, not %d", n.Desc, len(d.Ports), len(n.Ports))
+		}
+		for _, p := range n.Ports {
+			q := d.Port(p.Num)
+			if q == nil {
+				return fmt.Errorf("%q port %d: no cable", n.Desc, p.Num)
+			}
+			peer, dpeer := &want.Nodes[p.Peer], &disc.Nodes[q.Peer]
+			if dpeer.GUID != peer.GUID || q.PeerPort != p.PeerPort {
+				return fmt.Errorf("%q port %d leads to 0x%016x port %d, not to %q port %d",
+					n.Desc, p.Num, dpeer.GUID, q.PeerPort, peer.Desc, p.PeerPort)
+			}
+			if lids && p.LID != 0 && q.LID != p.LID {
+				return fmt.Errorf("%q port %d has LID %d, not %d", n.Desc, p.Num, q.LID, p.LID)
 			}
 		}
 	}

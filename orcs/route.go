@@ -68,7 +68,7 @@ func loadRouteInput(c *cli.Context) (*opensm.Input, error) {
 		return nil, err
 	}
 	return &opensm.Input{Fabric: src.Fabric, Name: src.Name, Network: src.Network, RealPorts: src.RealPorts,
-		RealIdentity: c.IsSet("topo")}, nil
+		RealIdentity: c.IsSet("topo"), Topology: src.Topology}, nil
 }
 
 // interrupted turns a cancellation by a signal into a clear error with

@@ -74,6 +74,9 @@ type Fabric struct {
 	RealPorts bool
 	// Routed says that the fabric carries forwarding tables.
 	Routed bool
+	// Topology is the InfiniBand topology of --topo (the fabric is built
+	// from it), else nil. Commands that emulate the fabric emulate it.
+	Topology *ib.Topology
 }
 
 // Generated returns the generator's description of the fabric: Network,
@@ -159,7 +162,7 @@ func readIB(a Args) (*Fabric, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Fabric{Fabric: f, Name: a.Topo, RealPorts: true}, nil
+		return &Fabric{Fabric: f, Name: a.Topo, RealPorts: true, Topology: t}, nil
 	}
 	f, err := ib.ReadFiles(a.Topo, a.LFTs, opt)
 	if err != nil {
