@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"runtime"
 	"strings"
-	"time"
 
 	"github.com/urfave/cli/v2"
 
@@ -53,7 +52,7 @@ func compareCommand() *cli.Command {
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "engines routed at once"},
 			&cli.IntFlag{Name: "threads", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "simulation threads"},
 			&cli.StringFlag{Name: "keep", Usage: "keep every engine's dumps in `DIR`/ENGINE"},
-			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, Usage: "time limit of each routing"},
+			&cli.DurationFlag{Name: "timeout", Usage: "time limit of each routing; " + timeoutHelp},
 		),
 		Action: compareAction,
 	}

@@ -51,7 +51,7 @@ func routeCommand() *cli.Command {
 			&cli.StringFlag{Name: "torus-config", Usage: "torus-2QoS seed `FILE` (default: written from the generator's coordinates)"},
 			&cli.BoolFlag{Name: "verify", Usage: "also read the tables back from the emulated switches with dump_fts and compare"},
 			&cli.BoolFlag{Name: "ibnetdiscover", Usage: "also run ibnetdiscover (kept with --keep)"},
-			&cli.DurationFlag{Name: "timeout", Value: 10 * time.Minute, Usage: "time limit of the whole routing"},
+			&cli.DurationFlag{Name: "timeout", Usage: "time limit of the whole routing; " + timeoutHelp},
 		),
 		Action: routeAction,
 	}
@@ -137,6 +137,10 @@ func routeAction(c *cli.Context) error {
 		return dot.Write(w, f, dot.WriteOptions{})
 	})
 }
+
+// timeoutHelp says how route and compare choose their time limit.
+const timeoutHelp = "0 (the default) is proportional to the fabric: 2 min + 0.1 s per node (switches and CAs), " +
+	"e.g. 5 min for 1 800 nodes (an SM that cannot start is reported within seconds)"
 
 // openSMFlags are the OpenSM options that route and compare pass through.
 func openSMFlags() []cli.Flag {

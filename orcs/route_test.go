@@ -5,6 +5,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"syscall"
@@ -312,5 +313,43 @@ func TestFullDisk(t *testing.T) {
 	files, _ := os.ReadDir(dir)
 	if len(files) != 1 || files[0].Name() != "fill" {
 		t.Errorf("left on the disk: %v", files)
+	}
+}
+
+// TestCompareCurrentIsEngine: on fabrics made by the real tools (ibsim,
+// OpenSM, ibnetdiscover), compare --topo with the tables an engine made
+// (--lfts) prints the row "current" equal to that engine's row — SHARP
+// aggregation nodes (sharp576: 576 hosts, 48 switches, 48 aggregation
+// nodes), a 2-port CA, loopback cables and a CA cabled on port 2 only
+// included.
+func TestCompareCurrentIsEngine(t *testing.T) {
+	needIBTools(t)
+	for _, run := range []string{"sharp/minhop", "sharp/dfsssp", "cluster/minhop", "loopback/minhop", "port2/minhop", "sharp576/minhop"} {
+		t.Run(run, func(t *testing.T) {
+			file := func(name string) string {
+				p := filepath.Join("../testdata/ib", run, name)
+				if _, err := os.Stat(p); err != nil {
+					return p + ".gz"
+				}
+				return p
+			}
+			engine := filepath.Base(run)
+			out, err := runCmd(t, "compare", "--topo", file("ibnetdiscover.txt"), "--lfts", file("opensm-lfts.dump"),
+				"--engines", engine, "-n", "100", "--format", "json", "--timeout", "1m")
+			if err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			var c opensm.Comparison
+			if err := json.Unmarshal([]byte(out), &c); err != nil {
+				t.Fatalf("%v\n%s", err, out)
+			}
+			if len(c.Engines) != 2 || c.Engines[0].Requested != opensm.CurrentRow || c.Engines[1].Error != "" {
+				t.Fatalf("rows: %+v", c.Engines)
+			}
+			cur, eng := c.Engines[0], c.Engines[1]
+			if cur.MeanBandwidth != eng.MeanBandwidth || !slices.Equal(cur.Values, eng.Values) || len(cur.Values) != 100 {
+				t.Errorf("current %.4f, %s %.4f: the emulation routed another fabric", cur.MeanBandwidth, engine, eng.MeanBandwidth)
+			}
+		})
 	}
 }
