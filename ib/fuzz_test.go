@@ -111,6 +111,7 @@ func FuzzIBNetDiscover(f *testing.F) {
 		checkTopology(t, topo, err, FormatIBNetDiscover)
 		if err == nil {
 			fuzzBuild(t, topo, rt)
+			checkNetRoundTrip(t, topo)
 		}
 	})
 }
@@ -124,6 +125,7 @@ func FuzzIBSimNet(f *testing.F) {
 		checkTopology(t, topo, err, FormatIBSimNet)
 		if err == nil {
 			fuzzBuild(t, topo, rt)
+			checkNetRoundTrip(t, topo)
 		}
 	})
 }

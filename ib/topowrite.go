@@ -4,7 +4,6 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"strings"
 
 	"orcs/input"
 	"orcs/lft"
@@ -86,12 +85,12 @@ func WriteTopologyNet(w io.Writer, t *Topology) error {
 	fmt.Fprintf(bw, "# ibsim net file of %s: %d nodes (%d switches)\n", t.File, nodes, switches)
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
-		desc := strings.Map(func(r rune) rune {
-			if r == '"' || r < ' ' || r == 0x7f {
-				return '\''
+		desc := []byte(n.Desc) // bytes as they are: a description need not be UTF-8
+		for j, c := range desc {
+			if c == '"' || c < ' ' || c == 0x7f {
+				desc[j] = '\''
 			}
-			return r
-		}, n.Desc)
+		}
 		keyword, directive := "Hca", "caguid"
 		switch n.Kind {
 		case lft.Switch:
