@@ -18,13 +18,7 @@ import (
 // run's own tables. Files may be gzipped (NAME.gz).
 func ibFixture(t *testing.T, run string) (*ib.Topology, *lft.Fabric, *lft.Fabric) {
 	t.Helper()
-	file := func(name string) string {
-		p := filepath.Join("../testdata/ib", run, name)
-		if _, err := os.Stat(p); err != nil {
-			return p + ".gz"
-		}
-		return p
-	}
+	file := func(name string) string { return ibFile(run, name) }
 	topo, err := ib.ReadTopologyFile(file("ibnetdiscover.txt"))
 	if err != nil {
 		t.Fatal(err)
@@ -41,8 +35,18 @@ func ibFixture(t *testing.T, run string) (*ib.Topology, *lft.Fabric, *lft.Fabric
 	return topo, f, cur
 }
 
-// sameTables fails unless got and want have the same nodes and links and
-// every switch sends every host's traffic over the same link.
+// ibFile is the path of a file of a run of testdata/ib, NAME or NAME.gz.
+func ibFile(run, name string) string {
+	p := filepath.Join("../testdata/ib", run, name)
+	if _, err := os.Stat(p); err != nil {
+		return p + ".gz"
+	}
+	return p
+}
+
+// sameTables fails unless got and want have the same nodes (names, GUIDs,
+// LIDs, LMCs) and links, and every switch sends every host's traffic over
+// the same link.
 func sameTables(t *testing.T, got, want *lft.Fabric) {
 	t.Helper()
 	if len(got.Nodes) != len(want.Nodes) || len(got.Links) != len(want.Links) || got.NumHosts() != want.NumHosts() {
@@ -56,8 +60,8 @@ func sameTables(t *testing.T, got, want *lft.Fabric) {
 	}
 	diff := 0
 	for v, n := range got.Nodes {
-		if n.Name != want.Nodes[v].Name {
-			t.Fatalf("node %d is %q, want %q", v, n.Name, want.Nodes[v].Name)
+		if w := want.Nodes[v]; n.Name != w.Name || n.GUID != w.GUID || n.LID != w.LID || n.LMC != w.LMC {
+			t.Fatalf("node %d is %q 0x%x LID %d LMC %d, want %q 0x%x LID %d LMC %d", v, n.Name, n.GUID, n.LID, n.LMC, w.Name, w.GUID, w.LID, w.LMC)
 		}
 		if n.Kind == lft.Host {
 			continue
@@ -85,10 +89,10 @@ func sameTables(t *testing.T, got, want *lft.Fabric) {
 func TestRouteEmulatesTopology(t *testing.T) {
 	tools := needTools(t)
 	for _, run := range []string{"sharp/minhop", "sharp/updn", "sharp/dfsssp", "cluster/minhop", "cluster/updn",
-		"loopback/minhop", "port2/minhop", "sharp576/minhop"} {
+		"loopback/minhop", "port2/minhop", "sharp576/minhop", "ft16/minhop-lmc1", "sharp/minhop-lmc1"} {
 		t.Run(run, func(t *testing.T) {
 			topo, f, cur := ibFixture(t, run)
-			engine := filepath.Base(run)
+			engine, _, _ := strings.Cut(filepath.Base(run), "-") // minhop-lmc1: minhop with -l 1
 			res, err := Route(context.Background(), f, Options{Engine: engine, Topology: topo, Tools: tools, Timeout: 2 * time.Minute})
 			if err != nil {
 				t.Fatal(err)
@@ -97,6 +101,14 @@ func TestRouteEmulatesTopology(t *testing.T) {
 				t.Fatalf("OpenSM used %s", res.Used)
 			}
 			sameTables(t, res.Fabric, cur)
+			// Every LID's entry in every switch, not only the hosts' base LIDs.
+			dump, err := ib.ReadRoutingFile(ibFile(run, "opensm-lfts.dump"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			if _, err := CompareRoutings(dump, res.LFTs); err != nil {
+				t.Errorf("OpenSM's dump differs from production's: %v", err)
+			}
 		})
 	}
 }

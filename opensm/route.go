@@ -85,6 +85,7 @@ type Options struct {
 	// system's temporary directory.
 	TempDir string
 	// LMC is OpenSM's LID mask control (-l): every port gets 2^LMC LIDs.
+	// With Topology, 0 means the LMC of the topology's CA ports.
 	LMC int
 	// ConfFile is an opensm.conf of the administrator's (-F); its keys
 	// apply (the command line given here wins where both set a value).
@@ -161,6 +162,20 @@ func DefaultTimeout(nodes int) time.Duration {
 	return 2*time.Minute + time.Duration(nodes)*100*time.Millisecond
 }
 
+// topologyLMC is the LMC the fabric runs with: the largest LMC of its CA
+// ports (0 when the topology gives none).
+func topologyLMC(t *ib.Topology) int {
+	lmc := 0
+	for i := range t.Nodes {
+		if n := &t.Nodes[i]; n.Kind == lft.Host {
+			for _, p := range n.Ports {
+				lmc = max(lmc, int(p.LMC))
+			}
+		}
+	}
+	return lmc
+}
+
 // sockSeq numbers the ibsim sockets of this process.
 var sockSeq atomic.Int64
 
@@ -201,6 +216,9 @@ func Route(ctx context.Context, f *lft.Fabric, opt Options) (res *Result, err er
 	}
 	if opt.Topology != nil {
 		opt.KeepPorts, opt.KeepIdentity = true, true
+		if opt.LMC == 0 {
+			opt.LMC = topologyLMC(opt.Topology)
+		}
 	}
 	if err := emptyDir(opt.Keep); err != nil {
 		return nil, err

@@ -312,6 +312,7 @@ fabric() { # fabric NAME
 		;;
 	sharp)
 		for e in minhop updn dfsssp; do route sharp "$e" "$e" S-leaf0; done
+		route sharp minhop-lmc1 minhop S-leaf0 -l 1
 		;;
 	sharp576)
 		# only the files compare --topo/--lfts reads, gzipped (orcs reads
