@@ -208,7 +208,10 @@ func Route(ctx context.Context, f *lft.Fabric, opt Options) (res *Result, err er
 	case opt.Timeout < 0:
 		return nil, fmt.Errorf("timeout %s: want a positive duration", opt.Timeout)
 	case opt.Timeout == 0:
-		nodes := len(f.Nodes)
+		nodes := 0
+		if f != nil {
+			nodes = len(f.Nodes)
+		}
 		if opt.Topology != nil {
 			nodes = len(opt.Topology.Nodes)
 		}
@@ -225,6 +228,9 @@ func Route(ctx context.Context, f *lft.Fabric, opt Options) (res *Result, err er
 	}
 	if opt.Grace <= 0 {
 		opt.Grace = 2 * time.Second
+	}
+	if f == nil {
+		return nil, errors.New("no fabric to route")
 	}
 	tools := opt.Tools
 	if tools == nil {
