@@ -174,14 +174,15 @@ func TestComparisonJSONFailedEngine(t *testing.T) {
 	}
 }
 
-// TestLongHostNames routes a fabric whose first host has a 40-byte name:
-// ibsim cannot attach OpenSM to it, so the SM goes to the next host; with
-// no short name at all the error says why before any tool starts.
+// TestLongHostNames routes fabrics whose first host has a 40-byte name:
+// ibsim cannot attach OpenSM to it, so the SM goes to the next host, or
+// with no short host name to a switch; with no short name at all the error
+// says why before any tool starts.
 func TestLongHostNames(t *testing.T) {
 	long := func(i int) string { return fmt.Sprintf("H%039d", i) }
-	build := func(names ...string) *lft.Fabric {
+	build := func(sw string, names ...string) *lft.Fabric {
 		b := lft.NewBuilder()
-		s := b.Node("S", lft.Switch)
+		s := b.Node(sw, lft.Switch)
 		for _, n := range names {
 			h := b.Node(n, lft.Host)
 			b.Route(b.Link(h, s, 0, 0), lft.AnyDest)
@@ -193,16 +194,18 @@ func TestLongHostNames(t *testing.T) {
 		}
 		return f
 	}
-	if _, err := Route(context.Background(), build(long(1), long(2)), Options{Engine: "minhop"}); err == nil || !strings.Contains(err.Error(), "no host name has at most 31 bytes") {
+	if _, err := Route(context.Background(), build("S"+long(0), long(1), long(2)), Options{Engine: "minhop"}); err == nil || !strings.Contains(err.Error(), "no host name has at most 31 bytes") {
 		t.Errorf("only long names: %v", err)
 	}
 	tools := needTools(t)
-	res, err := Route(context.Background(), build(long(1), "H2"), Options{Engine: "minhop", Tools: tools})
-	if err != nil {
-		t.Fatal(err)
-	}
-	if c := res.Fabric.CheckRoutes(nil, 1, 1); !c.OK() {
-		t.Error(c.Summary())
+	for _, f := range []*lft.Fabric{build("S", long(1), "H2"), build("S", long(1), long(2))} {
+		res, err := Route(context.Background(), f, Options{Engine: "minhop", Tools: tools})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if c := res.Fabric.CheckRoutes(nil, 1, 1); !c.OK() {
+			t.Error(c.Summary())
+		}
 	}
 }
 
