@@ -89,9 +89,10 @@ func (o *SimOptions) errorf(f *lft.Fabric, v, l int32, format string, args ...an
 // is its p-th out-link. Every host must have exactly one link (a host is
 // one HCA port); a switch has at most MaxPorts ports. A loopback cable (two
 // ports of one switch, as real fabrics have them; ibsim and OpenSM take
-// it) needs KeepPorts. Node names must
-// be usable as ibsim node ids: 1 to IBSimMaxNodeID bytes, no '"', '#' or
-// control characters.
+// it) is two links of a switch to itself; without KeepPorts they pair in
+// order (first with second, third with fourth). Node names must be usable
+// as ibsim node ids: 1 to IBSimMaxNodeID bytes, no '"', '#' or control
+// characters.
 func PlanSimNet(f *lft.Fabric, opt SimOptions) (*SimNet, error) {
 	n := &SimNet{
 		Fabric:  f,
@@ -106,10 +107,8 @@ func PlanSimNet(f *lft.Fabric, opt SimOptions) (*SimNet, error) {
 		}
 	}
 	for l, k := range f.Links {
-		if k.From == k.To && (!opt.KeepPorts || f.Nodes[k.From].Kind == lft.Host) {
-			// A loopback cable joins two ports of one switch: only port
-			// numbers tell its two directions apart.
-			return nil, opt.errorf(f, -1, int32(l), "link %s connects a node with itself (a loopback cable needs the port numbers of InfiniBand files)", f.LinkName(int32(l)))
+		if k.From == k.To && f.Nodes[k.From].Kind == lft.Host {
+			return nil, opt.errorf(f, -1, int32(l), "link %s connects a host with itself", f.LinkName(int32(l)))
 		}
 	}
 	var err error
@@ -184,6 +183,14 @@ func (n *SimNet) pairLinks(opt *SimOptions) error {
 		i := 0
 		for fwd[i] != int32(l) {
 			i++
+		}
+		if k.From == k.To { // loopback cables: self edges pair in order
+			if i^1 >= len(fwd) {
+				return opt.errorf(f, -1, int32(l), "link %s is a loopback without its reverse edge: %d edges %q -> %q (a loopback cable is two)",
+					f.LinkName(int32(l)), len(fwd), f.Nodes[k.From].Name, f.Nodes[k.From].Name)
+			}
+			n.Reverse[l] = fwd[i^1]
+			continue
 		}
 		if i >= len(back) {
 			what := "no reverse edge"

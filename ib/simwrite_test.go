@@ -168,7 +168,12 @@ func TestDotToIBSimNetErrors(t *testing.T) {
   H0 -> S0
   S0 -> H0
   S0 -> S0
-}`, `x.dot:4: link "S0" -> "S0" connects a node with itself`},
+}`, `x.dot:4: link "S0" -> "S0" is a loopback without its reverse edge: 1 edges "S0" -> "S0" (a loopback cable is two)`},
+		{"host loop", `digraph {
+  H0 -> S0
+  S0 -> H0
+  H0 -> H0
+}`, `x.dot:4: link "H0" -> "H0" connects a host with itself`},
 		{"hash in name", `digraph {
   "H#0" -> S0
   S0 -> "H#0"

@@ -128,7 +128,8 @@ Hca 1 "B"
 }
 
 // TestPlanSimNetLoopback: a loopback cable (two ports of one switch) is
-// planned when the links have port numbers, and refused otherwise.
+// planned with the links' port numbers, or without them on the next free
+// ports.
 func TestPlanSimNetLoopback(t *testing.T) {
 	b := lft.NewBuilder()
 	s := b.Node("S", lft.Switch)
@@ -152,7 +153,14 @@ func TestPlanSimNetLoopback(t *testing.T) {
 	if err := net.Write(&out); err != nil || !strings.Contains(out.String(), "[3] \"S\"[4]") || !strings.Contains(out.String(), "[4] \"S\"[3]") {
 		t.Errorf("net file (%v):\n%s", err, out.String())
 	}
-	if _, err := PlanSimNet(f, SimOptions{}); err == nil || !strings.Contains(err.Error(), "connects a node with itself") {
-		t.Errorf("without ports: %v", err)
+	// Without port numbers (a dot file) the two self links pair in order
+	// and take the next ports.
+	net, err = PlanSimNet(f, SimOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out.Reset()
+	if err := net.Write(&out); err != nil || net.Reverse[2] != 3 || !strings.Contains(out.String(), "[2] \"S\"[3]") || !strings.Contains(out.String(), "[3] \"S\"[2]") {
+		t.Errorf("without ports (%v): reverse %v\n%s", err, net.Reverse, out.String())
 	}
 }

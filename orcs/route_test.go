@@ -353,3 +353,31 @@ func TestCompareCurrentIsEngine(t *testing.T) {
 		})
 	}
 }
+
+// TestRouteLoopbackDot routes a fabric with loopback cables (two ports of
+// one switch cabled together), read from ibnetdiscover, writes it as dot
+// and routes that dot again: the loopbacks, two self edges each, are
+// emulated as cables both times (they used to be refused).
+func TestRouteLoopbackDot(t *testing.T) {
+	needIBTools(t)
+	out := filepath.Join(t.TempDir(), "loop.dot")
+	if _, err := runCmd(t, "route", "-R", "minhop", "--topo", "../testdata/ib/loopback/minhop/ibnetdiscover.txt", "-o", out); err != nil {
+		t.Fatal(err)
+	}
+	f, err := dot.ReadFile(out, dot.Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	self := 0
+	for _, k := range f.Links {
+		if k.From == k.To {
+			self++
+		}
+	}
+	if self != 4 {
+		t.Fatalf("%d self edges, want 4 (two loopback cables)", self)
+	}
+	if _, err := runCmd(t, "route", "-R", "minhop", out); err != nil {
+		t.Fatal(err)
+	}
+}
