@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"runtime"
 	"strings"
@@ -115,6 +116,9 @@ func TestTopoSameAsLft2dot(t *testing.T) {
 	for _, e := range runs {
 		dir := filepath.Dir(e)
 		topo, lfts := filepath.Join(dir, "ibnetdiscover-s.txt"), filepath.Join(dir, "opensm-lfts.dump")
+		if _, err := os.Stat(topo); err != nil {
+			continue // sharp576 keeps only what compare --topo/--lfts reads
+		}
 		dotText, err := runLft2dot(t, topo, lfts)
 		if err != nil {
 			t.Fatal(err)
