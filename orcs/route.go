@@ -145,7 +145,7 @@ const timeoutHelp = "0 (the default) is proportional to the fabric: 2 min + 0.1 
 // openSMFlags are the OpenSM options that route and compare pass through.
 func openSMFlags() []cli.Flag {
 	return []cli.Flag{
-		&cli.IntFlag{Name: "lmc", Usage: "OpenSM's LID mask control `N` (0-7): every port gets 2^N LIDs"},
+		&cli.IntFlag{Name: "lmc", Usage: "OpenSM's LID mask control `N` (0-7): every port gets 2^N LIDs (0: with --topo, the LMC of its CA ports)"},
 		&cli.StringFlag{Name: "osm-conf", Usage: "an opensm.conf `FILE` whose keys apply (OpenSM -F)"},
 		&cli.StringFlag{Name: "root-guids", Usage: "root switch GUID `FILE` for updn, dnup, ftree (OpenSM -a)"},
 		&cli.StringFlag{Name: "cn-guids", Usage: "compute node GUID `FILE` for ftree (OpenSM -u)"},
