@@ -33,6 +33,11 @@ func deadlockAction(c *cli.Context) error {
 	if err := deadlock.CheckFormat(c.String("format")); err != nil {
 		return fmt.Errorf("deadlock: %w", err)
 	}
+	// SHARP aggregation nodes are endpoints of real traffic: their paths
+	// are checked whether or not --include-aggregation-nodes is given.
+	if err := c.Set("include-aggregation-nodes", "true"); err != nil {
+		return err
+	}
 	src, err := loadFabric(c, source.Tables, false, true)
 	if err != nil {
 		return err

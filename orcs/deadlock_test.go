@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -115,5 +116,78 @@ func TestRouteKeepThenDeadlock(t *testing.T) {
 	}
 	if _, _, status := runStatus(t, append(args, "--sl", "none")...); status != 2 {
 		t.Errorf("lash on one lane: exit status %d, want 2", status)
+	}
+}
+
+// cutFile writes the first part of a fixture file to dir: its first n
+// PathRecords (records > 0) or its first n lines.
+func cutFile(t *testing.T, src, dir string, n int, records bool) string {
+	t.Helper()
+	data, err := os.ReadFile(src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b strings.Builder
+	seen := 0
+	for _, line := range strings.SplitAfter(string(data), "\n") {
+		if records && strings.HasPrefix(line, "PathRecord dump:") {
+			seen++
+		}
+		if !records {
+			seen++
+		}
+		if seen > n {
+			break
+		}
+		b.WriteString(line)
+	}
+	out := filepath.Join(dir, filepath.Base(src))
+	if err := os.WriteFile(out, []byte(b.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return out
+}
+
+// TestDeadlockIncompleteLanes: a saquery PR file cut to 24 of its 240
+// records, or an SL2VL dump cut short, is refused (exit status 1, the
+// file, the counts and the first missing pairs or ports on stderr, nothing
+// on stdout) instead of turning "deadlock-free (2 VLs)" into a credit loop
+// on VL 0 or into 4 VLs.
+func TestDeadlockIncompleteLanes(t *testing.T) {
+	dir, err := os.MkdirTemp("", "dl") // short: error messages shorten words over 64 bytes
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	pr := cutFile(t, filepath.Join(ibFixtures, "torus/lash-sl/saquery-pr.txt"), dir, 24, true)
+	vl := cutFile(t, filepath.Join(ibFixtures, "torus/torus-2QoS-sl/opensm-sl2vl.dump"), dir, 300, false)
+	for _, c := range []struct {
+		args []string
+		want []string
+	}{
+		{append(ibRun("torus/lash-sl"), "--sl", pr), []string{pr + ": 216 of 240 host pairs that the tables route have no PathRecord",
+			"first: H-1 -> H-10 (LID 5 -> 27)", "--sl none"}},
+		{append(ibRun("torus/torus-2QoS-sl"), "--sl2vl", vl), []string{vl + ": ", " hops of the routes leave ",
+			" ports whose SL2VL table is missing", "first: ", "--sl2vl none"}},
+	} {
+		args := append([]string{"deadlock"}, c.args...)
+		out, errOut, status := runStatus(t, args...)
+		if status != 1 || out != "" {
+			t.Errorf("orcs %s: exit status %d, want 1; stdout:\n%s", strings.Join(args, " "), status, out)
+		}
+		for _, w := range c.want {
+			if !strings.Contains(errOut, w) {
+				t.Errorf("orcs %s: stderr %q lacks %q", strings.Join(args, " "), errOut, w)
+			}
+		}
+	}
+	// The whole files still give the verdicts of the fixtures.
+	for _, c := range []struct{ run, first string }{
+		{"torus/lash-sl", "deadlock-free (2 VLs)"}, {"torus/torus-2QoS-sl", "deadlock-free (2 VLs)"},
+	} {
+		out, errOut, status := runStatus(t, append([]string{"deadlock"}, ibRun(c.run)...)...)
+		if first, _, _ := strings.Cut(out, "\n"); status != 0 || first != c.first || errOut != "" {
+			t.Errorf("%s: exit %d, %q, stderr %q", c.run, status, first, errOut)
+		}
 	}
 }
