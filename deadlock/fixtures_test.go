@@ -13,13 +13,14 @@ import (
 // (see its README and regen.sh, regen-deadlock.sh).
 const ibFixtures = "../testdata/ib"
 
-// loadRun reads the fabric of a fixture run (node descriptions as names)
-// and the lanes found beside its tables, or none with lanes "none".
+// loadRun reads the fabric of a fixture run (node descriptions as names,
+// SHARP aggregation nodes kept as orcs deadlock keeps them) and the lanes
+// found beside its tables, or none with lanes "none".
 func loadRun(t *testing.T, run, lanes string) (*lft.Fabric, *Lanes) {
 	t.Helper()
 	dir := filepath.Join(ibFixtures, run)
 	lfts := filepath.Join(dir, "opensm-lfts.dump")
-	src, err := source.Load(source.Args{Topo: filepath.Join(dir, "opensm-subnet.lst"), LFTs: lfts, Names: "desc"})
+	src, err := source.Load(source.Args{Topo: filepath.Join(dir, "opensm-subnet.lst"), LFTs: lfts, Names: "desc", IncludeAggregationNodes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,4 +156,51 @@ func (r *Result) dependsOn(a, b Channel) bool {
 		}
 	}
 	return false
+}
+
+// TestAggregationNodes: on ft16 with an aggregation node in every spine
+// (sharp/minhop, OpenSM minhop on ibsim), the compute hosts' routes go up
+// and down only, but the paths between aggregation nodes turn from down to
+// up at a leaf and close a 4-cable credit loop with the hosts' paths.
+// ibdmchk, which checks every CA-to-CA path, finds a loop too
+// (TestIbdmchkAgrees); the verdict says the loop needs those paths.
+func TestAggregationNodes(t *testing.T) {
+	f, lanes := loadRun(t, "sharp/minhop", "")
+	r := check(t, f, lanes)
+	want := "credit loop on VL 0: 4 cables; the loop needs paths to/from aggregation nodes (without the 4 aggregation nodes: deadlock-free (1 VL))"
+	if r.Verdict() != want || r.Aggregation != 4 || r.Routes != 20*19 || !r.NeedsAggregation {
+		t.Fatalf("verdict %q, %d aggregation nodes, %d routes", r.Verdict(), r.Aggregation, r.Routes)
+	}
+	if w := r.Without; w == nil || w.Routes != 16*15 || w.Aggregation != 0 || !w.Free() {
+		t.Fatalf("without the aggregation nodes: %+v", w)
+	}
+	// Every dependency of the loop has a flow, and those of the down-up
+	// turns are flows between two aggregation nodes.
+	agg := 0
+	for i, fl := range r.Examples {
+		if len(fl) == 0 {
+			t.Fatalf("dependency %d of the loop has no flow", i)
+		}
+		if IsAggregationNode(f, int(fl[0].Src)) && IsAggregationNode(f, int(fl[0].Dst)) {
+			agg++
+		}
+	}
+	if agg == 0 {
+		t.Errorf("no dependency of the loop comes from a flow between aggregation nodes: %v", r.Examples)
+	}
+	// Leaving the aggregation nodes out by hand gives the same as Without.
+	leave := make([]bool, f.NumHosts())
+	for h := range leave {
+		leave[h] = IsAggregationNode(f, h)
+	}
+	w, err := Check(f, lanes, Options{Threads: 2, Leave: leave})
+	if err != nil || !w.Free() || w.Routes != 240 || w.Channels != r.Without.Channels {
+		t.Errorf("Leave: %v, %+v", err, w)
+	}
+	// A loop that needs no aggregation node says so: the 4x4 torus with
+	// minhop loops among its hosts (no aggregation node: no remark).
+	f2, l2 := loadRun(t, "torus/minhop", "")
+	if v := check(t, f2, l2).Verdict(); v != "credit loop on VL 0: 4 cables" {
+		t.Errorf("torus/minhop: %q", v)
+	}
 }

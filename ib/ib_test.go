@@ -64,6 +64,8 @@ var ibCounts = map[string][3]int{
 	// a director and 2 edge switches.
 	"cluster": {8, 6, 2 * (8 + 4 + 4)},
 	"mesh":    {16, 16, 2 * (16 + 24)},
+	// ft16 with an aggregation node on each spine (left out as hosts).
+	"sharp": {16, 8, 2 * (16 + 16)},
 }
 
 func mustTopology(t testing.TB, path string) *Topology {

@@ -191,3 +191,31 @@ func TestDeadlockIncompleteLanes(t *testing.T) {
 		}
 	}
 }
+
+// TestDeadlockAggregationNodes: SHARP aggregation nodes are endpoints of
+// real traffic, so orcs deadlock checks their paths by default (with or
+// without --include-aggregation-nodes): on sharp/minhop the compute hosts
+// alone are deadlock-free, yet the tables hold a 4-cable credit loop that
+// needs the aggregation nodes' paths (ibdmchk, which checks every CA pair,
+// finds one too: deadlock.TestIbdmchkAgrees). The verdict says so.
+func TestDeadlockAggregationNodes(t *testing.T) {
+	want := "credit loop on VL 0: 4 cables; the loop needs paths to/from aggregation nodes (without the 4 aggregation nodes: deadlock-free (1 VL))"
+	for _, extra := range [][]string{nil, {"--include-aggregation-nodes"}} {
+		args := append(append([]string{"deadlock"}, ibRun("sharp/minhop")...), extra...)
+		out, errOut, status := runStatus(t, args...)
+		first, _, _ := strings.Cut(out, "\n")
+		if status != 2 || first != want || errOut != "" || !strings.Contains(out, "aggregation nodes: 4 of the hosts") {
+			t.Errorf("orcs %s: exit %d, stderr %q:\n%s", strings.Join(args, " "), status, errOut, out)
+		}
+	}
+	out, _, status := runStatus(t, append([]string{"deadlock", "--format", "json"}, ibRun("sharp/minhop")...)...)
+	var doc struct {
+		Aggregation int    `json:"aggregation_nodes"`
+		Needs       *bool  `json:"loop_needs_aggregation_nodes"`
+		Without     string `json:"verdict_without_aggregation_nodes"`
+	}
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || status != 2 || doc.Aggregation != 4 || doc.Needs == nil || !*doc.Needs ||
+		doc.Without != "deadlock-free (1 VL)" {
+		t.Errorf("json (exit %d, %v):\n%s", status, err, out)
+	}
+}
