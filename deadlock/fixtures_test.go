@@ -1,6 +1,7 @@
 package deadlock
 
 import (
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -202,5 +203,63 @@ func TestAggregationNodes(t *testing.T) {
 	f2, l2 := loadRun(t, "torus/minhop", "")
 	if v := check(t, f2, l2).Verdict(); v != "credit loop on VL 0: 4 cables" {
 		t.Errorf("torus/minhop: %q", v)
+	}
+}
+
+// TestDFSSSPLogLayers reads the SLs of torus/dfsssp-sl from OpenSM's log
+// (dfsssp's "route from src_lid=S to dest_lid=D on vl=V" lines, one pass
+// for every path) and from the SA (one saquery per pair) of the same
+// routing. The log gives each pair its layer's first SL (0, 6, 7); the SA
+// spreads a layer over the spare SLs at random (layer 0 over 0-5), so
+// every SA answer lies in the layer the log names, and both are
+// deadlock-free; ibdmchk agrees on the log's SLs.
+func TestDFSSSPLogLayers(t *testing.T) {
+	logPath := filepath.Join(ibFixtures, "torus/dfsssp-sl/dfsssp-sl.txt")
+	f, fromSA := loadRun(t, "torus/dfsssp-sl", "")
+	fromLog, err := Load(f, Files{LFTs: filepath.Join(ibFixtures, "torus/dfsssp-sl/opensm-lfts.dump"), SL: logPath})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(fromSA.SLSource, "saquery-pr.txt") || fromLog.SLSource != logPath {
+		t.Fatalf("sources %q, %q", fromSA.SLSource, fromLog.SLSource)
+	}
+	bases := []uint8{0, 6, 7} // first SL of each layer after dfsssp's balancing
+	layer := func(sl uint8) uint8 {
+		b := bases[0]
+		for _, x := range bases {
+			if x <= sl {
+				b = x
+			}
+		}
+		return b
+	}
+	seen := map[uint8]int{}
+	for s := int32(0); s < int32(f.NumHosts()); s++ {
+		for d := int32(0); d < int32(f.NumHosts()); d++ {
+			if s == d {
+				continue
+			}
+			v, sa := fromLog.SL(s, d), fromSA.SL(s, d)
+			seen[v]++
+			if layer(sa) != v {
+				t.Errorf("%s -> %s: the log says layer %d, the SA answered SL %d", f.HostName(int(s)), f.HostName(int(d)), v, sa)
+			}
+		}
+	}
+	if len(seen) != 3 || seen[0]+seen[6]+seen[7] != 240 {
+		t.Errorf("layers of the host pairs: %v", seen)
+	}
+	for _, c := range []struct {
+		lanes   *Lanes
+		verdict string
+	}{{fromLog, "deadlock-free (3 VLs)"}, {fromSA, "deadlock-free (8 VLs)"}} {
+		if v := check(t, f, c.lanes).Verdict(); v != c.verdict {
+			t.Errorf("%s: %s, want %s", c.lanes.SLSource, v, c.verdict)
+		}
+	}
+	if bin, err := exec.LookPath("ibdmchk"); err == nil {
+		if loop, _, out := ibdmchkVerdict(t, bin, "torus/dfsssp-sl", f, fromLog); loop {
+			t.Errorf("ibdmchk finds a loop on the log's SLs:\n%s", out)
+		}
 	}
 }

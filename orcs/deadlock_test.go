@@ -219,3 +219,24 @@ func TestDeadlockAggregationNodes(t *testing.T) {
 		t.Errorf("json (exit %d, %v):\n%s", status, err, out)
 	}
 }
+
+// TestRouteKeepDFSSSPThenDeadlock: orcs route --keep with dfsssp keeps
+// every path's SL beyond the 128 hosts that one saquery per pair allows
+// (here 144): dfsssp's layers from OpenSM's log (dfsssp-sl.txt.gz), which
+// orcs deadlock finds beside the tables and checks deadlock-free.
+func TestRouteKeepDFSSSPThenDeadlock(t *testing.T) {
+	needIBTools(t)
+	keep := filepath.Join(t.TempDir(), "keep")
+	if _, err := runCmd(t, "route", "-R", "dfsssp", "gen:torus:dims=4x4,hosts=9", "--keep", keep); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"deadlock", "--topo", filepath.Join(keep, "opensm-subnet.lst"), "--lfts", filepath.Join(keep, "opensm-lfts.dump")}
+	out, errOut, status := runStatus(t, args...)
+	if status != 0 || !strings.HasPrefix(out, "deadlock-free (") || !strings.Contains(out, "routes: 20592 ordered pairs of 144 hosts") ||
+		!strings.Contains(out, "dfsssp-sl.txt.gz (found beside the tables)") {
+		t.Errorf("exit status %d:\n%s%s", status, out, errOut)
+	}
+	if _, _, status := runStatus(t, append(args, "--sl", "none")...); status != 2 {
+		t.Errorf("dfsssp on one lane: exit status %d, want 2", status)
+	}
+}

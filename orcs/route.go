@@ -88,7 +88,7 @@ func routeAction(c *cli.Context) error {
 	}
 	opt := in.Options(c.String("engine"))
 	opt.AllowFallback, opt.NoFallback, opt.Keep = c.Bool("allow-fallback"), c.Bool("no-fallback"), c.String("keep")
-	opt.PathSLs = opt.Keep != "" && opensm.AssignsSLs(opt.Engine) && in.Fabric.NumHosts() <= opensm.MaxPathSLHosts
+	opt.PathSLs = opt.Keep != "" && opensm.WantPathSLs(opt.Engine, in.Fabric.NumHosts(), opensm.MaxPathSLHosts)
 	opt.DumpFTS, opt.IBNetDiscover = c.Bool("verify"), c.Bool("ibnetdiscover")
 	opt.Timeout, opt.TorusConfig = c.Duration("timeout"), c.String("torus-config")
 	if opt.TorusConfig != "" {
