@@ -274,9 +274,11 @@ const Help = "Builds the channel dependency graph of the forwarding tables (a ch
 	"SHARP aggregation nodes (with --topo) are endpoints like the hosts, as SHARP sends traffic to and from\n" +
 	"them; a loop is checked again without their paths and the verdict says whether it needs them.\n" +
 	"A hop's VL is the switch's SL2VL[in port][out port][SL of the path]: --sl takes saquery PR output\n" +
-	"(the SA's PathRecords, with OpenSM running), --sl2vl opensm-sl2vl.dump or smpquery sl2vl output;\n" +
-	"with --lfts both are also looked for beside the tables (" + "saquery-pr.txt; opensm-sl2vl.dump,\n" +
-	"smpquery-sl2vl.txt). Without them every path is on SL 0 and VL = SL; \"none\" turns the search off.\n" +
+	"(the SA's PathRecords, with OpenSM running) or OpenSM's log of dfsssp's path layers (debug level\n" +
+	"for osm_ucast_dfsssp.c), --sl2vl opensm-sl2vl.dump or smpquery sl2vl output; with --lfts both are\n" +
+	"also looked for beside the tables (saquery-pr.txt, dfsssp-sl.txt.gz, dfsssp-sl.txt;\n" +
+	"opensm-sl2vl.dump, smpquery-sl2vl.txt). Without them every path is on SL 0 and VL = SL; \"none\"\n" +
+	"turns the search off. Files that lack a pair or a port the routes need are refused.\n" +
 	"Exit status: 0 deadlock-free, 2 credit loop, 1 error."
 
 // CheckFormat accepts the report formats of Write: text and json.

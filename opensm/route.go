@@ -368,7 +368,9 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 	if res.Fabric, err = routedFabric(r.f, r.net, withoutLIDs(topo), res.LFTs); err != nil {
 		return nil, err
 	}
-	if r.opt.PathSLs {
+	// After a fallback the engine that routed assigns no SLs of its own
+	// (OpenSM falls back to minhop) and dfsssp logged no layers.
+	if logged, _ := logsSLs(r.opt.Engine); r.opt.PathSLs && !(logged && res.Fallback) {
 		if res.Lanes, err = r.pathLanes(res.Fabric); err != nil {
 			return nil, err
 		}

@@ -18,7 +18,7 @@ func init() {
 		ArgsUsage:   "[FABRIC]",
 		Description: deadlock.Help + "\nExample: orcs deadlock --topo opensm-subnet.lst --lfts opensm-lfts.dump --names desc",
 		Flags: append(fabricFlags(""),
-			&cli.StringFlag{Name: "sl", Usage: "path SLs: saquery PR output `FILE` (none: every path on SL 0)"},
+			&cli.StringFlag{Name: "sl", Usage: "path SLs: saquery PR output or OpenSM's log of dfsssp's layers `FILE` (none: every path on SL 0)"},
 			&cli.StringFlag{Name: "sl2vl", Usage: "SL-to-VL tables: opensm-sl2vl.dump or smpquery sl2vl output `FILE` (none: VL = SL)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or json"},
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the report to `FILE`"},
