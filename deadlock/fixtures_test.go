@@ -1,6 +1,8 @@
 package deadlock
 
 import (
+	"errors"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
@@ -198,6 +200,18 @@ func TestAggregationNodes(t *testing.T) {
 	if err != nil || !w.Free() || w.Routes != 240 || w.Channels != r.Without.Channels {
 		t.Errorf("Leave: %v, %+v", err, w)
 	}
+	// ... and the same graph as the fabric read without them (the
+	// aggregation nodes and their cables left out by the reader).
+	src, err := source.Load(source.Args{Topo: filepath.Join(ibFixtures, "sharp/minhop/opensm-subnet.lst"),
+		LFTs: filepath.Join(ibFixtures, "sharp/minhop/opensm-lfts.dump")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	plain := check(t, src.Fabric, nil)
+	if plain.Verdict() != "deadlock-free (1 VL)" || plain.Channels != w.Channels || plain.Dependencies != w.Dependencies || plain.Routes != w.Routes {
+		t.Errorf("without aggregation nodes: %s, %d channels, %d dependencies; left out: %d, %d",
+			plain.Verdict(), plain.Channels, plain.Dependencies, w.Channels, w.Dependencies)
+	}
 	// A loop that needs no aggregation node says so: the 4x4 torus with
 	// minhop loops among its hosts (no aggregation node: no remark).
 	f2, l2 := loadRun(t, "torus/minhop", "")
@@ -260,6 +274,57 @@ func TestDFSSSPLogLayers(t *testing.T) {
 	if bin, err := exec.LookPath("ibdmchk"); err == nil {
 		if loop, _, out := ibdmchkVerdict(t, bin, "torus/dfsssp-sl", f, fromLog); loop {
 			t.Errorf("ibdmchk finds a loop on the log's SLs:\n%s", out)
+		}
+	}
+}
+
+// TestIncompleteSL2VL: SL2VL tables without the table of a switch that
+// routes cross, or of one CA port while the others have theirs, are
+// refused (ErrIncomplete) with the ports the routes leave without an
+// entry, instead of taking VL = SL there.
+func TestIncompleteSL2VL(t *testing.T) {
+	dir := filepath.Join(ibFixtures, "torus/torus-2QoS-sl")
+	data, err := os.ReadFile(filepath.Join(dir, "opensm-sl2vl.dump"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, _ := loadRun(t, "torus/torus-2QoS-sl", "none")
+	for _, c := range []struct{ drop, node string }{
+		{`Switch 0x0000000000200005, base LID 9, "S-1-1"`, "S-1-1"},
+		{`Channel Adapter 0x0000000000100005, base LID 8, "H-2"`, "H-2"},
+	} {
+		// The dump without the block of one node.
+		var kept []string
+		skip := false
+		for _, block := range strings.SplitAfter(string(data), "\n\n") {
+			if strings.HasPrefix(block, c.drop) {
+				skip = true
+				continue
+			}
+			kept = append(kept, block)
+		}
+		if !skip {
+			t.Fatalf("no block %q", c.drop)
+		}
+		cut := filepath.Join(t.TempDir(), "opensm-sl2vl.dump")
+		if err := os.WriteFile(cut, []byte(strings.Join(kept, "")), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		lanes, err := Load(f, Files{LFTs: filepath.Join(dir, "opensm-lfts.dump"), SL2VL: cut})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := Check(f, lanes, Options{Threads: 2})
+		if !errors.Is(err, ErrIncomplete) || r == nil || r.MissingVL == 0 || len(r.MissingPorts) == 0 {
+			t.Fatalf("without %s: %v", c.node, err)
+		}
+		for _, l := range r.MissingPorts {
+			if from := f.Nodes[f.Links[l].From].Name; from != c.node {
+				t.Errorf("without %s: port of %s reported", c.node, from)
+			}
+		}
+		if !strings.Contains(err.Error(), cut+": ") || !strings.Contains(err.Error(), "--sl2vl none") {
+			t.Errorf("error %q", err)
 		}
 	}
 }
