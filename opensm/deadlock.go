@@ -28,6 +28,22 @@ func WantPathSLs(name string, hosts, max int) bool {
 	return AssignsSLs(name) && (limit == 0 || hosts <= limit)
 }
 
+// CompareLoggedSLHosts is the largest fabric on which Compare has an
+// engine that logs its path SLs (dfsssp) log them: the debug output slows
+// OpenSM down several times (dfsssp on a 1056-host dragonfly: 210 s
+// instead of 29 s), so larger fabrics get the verdict on one lane, and
+// "?" where that loops; orcs route --keep has no limit.
+const CompareLoggedSLHosts = 256
+
+// comparePathSLs reports whether Compare collects the path SLs of engine
+// on a fabric of hosts hosts.
+func comparePathSLs(name string, hosts int) bool {
+	if logged, _ := logsSLs(name); logged {
+		return hosts <= CompareLoggedSLHosts
+	}
+	return WantPathSLs(name, hosts, ComparePathSLHosts)
+}
+
 // logsSLs reports whether the engine logs every path's SL, and the source
 // file whose log level must be raised to debug for it.
 func logsSLs(name string) (bool, string) {

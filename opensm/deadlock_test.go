@@ -114,7 +114,8 @@ func TestRouteLoggedPathSLs(t *testing.T) {
 	tools := needTools(t)
 	if !WantPathSLs("dfsssp", 144, MaxPathSLHosts) || WantPathSLs("lash", 144, MaxPathSLHosts) ||
 		!WantPathSLs("lash", 16, MaxPathSLHosts) || WantPathSLs("minhop", 16, MaxPathSLHosts) ||
-		!WantPathSLs("dfsssp", 10000, ComparePathSLHosts) {
+		!WantPathSLs("dfsssp", 10000, MaxPathSLHosts) || !comparePathSLs("dfsssp", 256) || comparePathSLs("dfsssp", 257) ||
+		!comparePathSLs("lash", 32) || comparePathSLs("lash", 33) || comparePathSLs("minhop", 16) {
 		t.Fatal("WantPathSLs")
 	}
 	tmp, keep := t.TempDir(), t.TempDir()
