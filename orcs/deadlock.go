@@ -34,9 +34,12 @@ func deadlockAction(c *cli.Context) error {
 		return fmt.Errorf("deadlock: %w", err)
 	}
 	// SHARP aggregation nodes are endpoints of real traffic: their paths
-	// are checked whether or not --include-aggregation-nodes is given.
-	if err := c.Set("include-aggregation-nodes", "true"); err != nil {
-		return err
+	// are checked whether or not --include-aggregation-nodes is given
+	// (an InfiniBand topology is the only input that has them).
+	if c.String("topo") != "" {
+		if err := c.Set("include-aggregation-nodes", "true"); err != nil {
+			return err
+		}
 	}
 	src, err := loadFabric(c, source.Tables, false, true)
 	if err != nil {
