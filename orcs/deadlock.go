@@ -3,11 +3,14 @@ package main
 import (
 	"fmt"
 	"io"
+	"os"
+	"path/filepath"
 	"runtime"
 
 	"github.com/urfave/cli/v2"
 
 	"orcs/deadlock"
+	"orcs/opensm"
 	"orcs/source"
 )
 
@@ -52,6 +55,11 @@ func deadlockAction(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("deadlock: %w", err)
 	}
+	if lanes.SLSource == "" && c.String("sl") != "none" {
+		if err := needsSLs(c.String("lfts")); err != nil {
+			return fmt.Errorf("deadlock: %w", err)
+		}
+	}
 	res, err := deadlock.Check(src.Fabric, lanes, deadlock.Options{Threads: c.Int("threads"), Examples: c.Int("examples")})
 	if err != nil {
 		return err
@@ -63,4 +71,26 @@ func deadlockAction(c *cli.Context) error {
 		return cli.Exit("", 2) // a credit loop: exit status 2, the report says the rest
 	}
 	return nil
+}
+
+// needsSLs refuses tables of an engine that gives paths SLs of their own
+// when no SL file was found: OpenSM's log beside the tables (opensm.log,
+// as orcs route --keep keeps it) names the engine. On one lane the check
+// would report the loops the engine avoids with its lanes.
+func needsSLs(lfts string) error {
+	if lfts == "" || lfts == "-" {
+		return nil
+	}
+	logPath := filepath.Join(filepath.Dir(lfts), "opensm.log")
+	data, err := os.ReadFile(logPath)
+	if err != nil {
+		return nil // no log: the engine is unknown
+	}
+	used := opensm.ParseLog(data).Used
+	if !opensm.AssignsSLs(used) {
+		return nil
+	}
+	return fmt.Errorf("%s says %s configured the tables, and %s puts paths on SLs of its own, but no SL file was given or found beside them: "+
+		"on one lane the check would report loops its lanes avoid; give its SLs with --sl (saquery PR output; orcs route --keep keeps them "+
+		"up to %d hosts, for dfsssp on any fabric), or --sl none to check every path on SL 0", logPath, used, used, opensm.MaxPathSLHosts)
 }

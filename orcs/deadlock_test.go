@@ -240,3 +240,24 @@ func TestRouteKeepDFSSSPThenDeadlock(t *testing.T) {
 		t.Errorf("dfsssp on one lane: exit status %d, want 2", status)
 	}
 }
+
+// TestDeadlockNeedsSLs: tables of an engine that puts paths on SLs of its
+// own (here lash beyond the 128 hosts of one saquery per pair, so route
+// --keep kept no SLs) are not checked on one lane without a word: OpenSM's
+// log beside them names the engine, and orcs deadlock asks for the SLs
+// (exit 1); --sl none checks on one lane anyway.
+func TestDeadlockNeedsSLs(t *testing.T) {
+	needIBTools(t)
+	keep := filepath.Join(t.TempDir(), "keep")
+	if _, err := runCmd(t, "route", "-R", "lash", "gen:torus:dims=4x4,hosts=9", "--keep", keep); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"deadlock", "--topo", filepath.Join(keep, "opensm-subnet.lst"), "--lfts", filepath.Join(keep, "opensm-lfts.dump")}
+	out, errOut, status := runStatus(t, args...)
+	if status != 1 || out != "" || !strings.Contains(errOut, "lash configured the tables") || !strings.Contains(errOut, "--sl none") {
+		t.Errorf("exit status %d, stderr %q:\n%s", status, errOut, out)
+	}
+	if out, _, status := runStatus(t, append(args, "--sl", "none")...); status != 2 {
+		t.Errorf("lash on one lane: exit status %d, want 2\n%s", status, out)
+	}
+}
