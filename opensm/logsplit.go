@@ -87,7 +87,14 @@ func split(r io.Reader, logOut, slOut io.Writer) error {
 		if err != nil {
 			return fmt.Errorf("reading OpenSM's log: %w", err)
 		}
-		if bytes.Equal(line, logEnd) {
+		if bytes.HasSuffix(line, logEnd) {
+			// The end, after a last line OpenSM may have left unfinished
+			// (when it was killed).
+			if rest := line[:len(line)-len(logEnd)]; len(rest) > 0 {
+				if _, err := logOut.Write(append(rest[:len(rest):len(rest)], '\n')); werr == nil {
+					werr = err
+				}
+			}
 			break
 		}
 		switch {
