@@ -31,6 +31,7 @@ import (
 	"math/bits"
 	"runtime"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -44,6 +45,11 @@ type Options struct {
 	// Examples is how many flows are listed per dependency of the loop
 	// found (0: none).
 	Examples int
+	// Leave, when not nil, has one entry per host: true leaves the host's
+	// paths (to and from it) out of the graph. Nil walks every pair; a
+	// loop found then is checked again without the paths of SHARP
+	// aggregation nodes (see Result.NeedsAggregation).
+	Leave []bool
 }
 
 // Channel is a directed cable (a link id of the fabric) on one VL.
@@ -68,6 +74,16 @@ type Result struct {
 	Hosts, Switches, Links int
 	// Routes is the number of ordered host pairs walked.
 	Routes int64
+	// Aggregation counts the hosts that are SHARP aggregation nodes (CAs
+	// described "Aggregation Node", see IsAggregationNode): their paths are
+	// walked as every host's are, as SHARP sends real traffic to them.
+	Aggregation int
+	// Without is the check of the same routes without the paths to and
+	// from aggregation nodes, run when the routes with them loop; nil
+	// otherwise. NeedsAggregation says the loop needs those paths
+	// (Without is deadlock-free).
+	Without          *Result
+	NeedsAggregation bool
 	// VLs are the VLs some hop of some route uses, ascending.
 	VLs []uint8
 	// Channels counts the (cable, VL) channels some route uses;
@@ -90,9 +106,14 @@ type Result struct {
 	// Examples[i] lists flows whose routes create the dependency Loop[i] →
 	// Loop[(i+1) mod len(Loop)].
 	Examples [][]Flow
-	// MissingVL counts hops whose node had SL2VL tables without the entry
-	// for the hop's ports and SL (VL = SL assumed).
-	MissingVL int64
+	// MissingVL counts hops whose VL no SL2VL table gave although tables
+	// were given: the switch has no table or no entry for the hop's ports
+	// and SL, or the CA port has none while other CA ports have one.
+	// MissingPorts lists the output ports of those hops (as links: a
+	// switch's out port, or a host's CA port), ascending. Check refuses
+	// such lanes (ErrIncomplete); the fields describe the refusal.
+	MissingVL    int64
+	MissingPorts []int32
 
 	f     *lft.Fabric
 	lanes *Lanes
@@ -106,6 +127,7 @@ func (r *Result) Free() bool { return len(r.Loop) == 0 }
 type graph struct {
 	f     *lft.Fabric
 	lanes *Lanes
+	leave []bool // per host: its paths left out (nil: none)
 	H     int
 	K     int       // VL slots: VLs that some hop may use
 	vlOf  []uint8   // slot → VL
@@ -137,15 +159,50 @@ func Check(f *lft.Fabric, lanes *Lanes, opt Options) (*Result, error) {
 	if opt.Threads < 1 {
 		opt.Threads = runtime.NumCPU()
 	}
+	if opt.Leave != nil && len(opt.Leave) != f.NumHosts() {
+		return nil, fmt.Errorf("deadlock: %d hosts to leave out or keep, the fabric has %d", len(opt.Leave), f.NumHosts())
+	}
 	g := newGraph(f, lanes)
-	missing := g.build(opt.Threads)
+	g.leave = opt.Leave
+	kept := int64(g.H)
+	for _, x := range opt.Leave {
+		if x {
+			kept--
+		}
+	}
+	missing, ports := g.build(opt.Threads)
 	res := &Result{Hosts: f.NumHosts(), Switches: f.NumSwitches(), Links: len(f.Links),
-		Routes: int64(g.H) * int64(g.H-1), MissingVL: missing, f: f, lanes: lanes, g: g}
+		Routes: kept * max(kept-1, 0), MissingVL: missing, MissingPorts: ports, f: f, lanes: lanes, g: g}
+	agg := make([]bool, f.NumHosts())
+	for h := range agg {
+		agg[h] = IsAggregationNode(f, h)
+		if agg[h] && (opt.Leave == nil || !opt.Leave[h]) {
+			res.Aggregation++
+		}
+	}
+	if missing > 0 {
+		return res, res.incompleteTables()
+	}
 	g.summarize(res)
 	if res.LoopComponents > 0 && opt.Examples > 0 {
 		res.Examples = g.examples(res.Loop, opt.Examples)
 	}
+	if !res.Free() && res.Aggregation > 0 && opt.Leave == nil {
+		sub := opt
+		sub.Leave = agg
+		w, err := Check(f, lanes, sub)
+		if err != nil {
+			return nil, err
+		}
+		res.Without, res.NeedsAggregation = w, w.Free()
+	}
 	return res, nil
+}
+
+// IsAggregationNode reports whether host h of f is a SHARP aggregation
+// node: a CA inside a switch, described "... Aggregation Node".
+func IsAggregationNode(f *lft.Fabric, h int) bool {
+	return strings.Contains(f.Nodes[f.HostNode(h)].Desc, "Aggregation Node")
 }
 
 // newGraph lays out the flat arrays of the walk.
@@ -217,14 +274,15 @@ type worker struct {
 	stamp   []int32  // channel → generation of its last visit
 	gen     int32
 	missing int64
-	keys    []int32 // per source: its group (LID offset × 16 + SL)
-	order   []int32 // sources sorted by group
-	count   []int32 // group → sources in it, then start in order
+	missOut []uint64 // links whose hops lacked an SL2VL entry (see Result.MissingPorts)
+	keys    []int32  // per source: its group (LID offset × 16 + SL)
+	order   []int32  // sources sorted by group
+	count   []int32  // group → sources in it, then start in order
 }
 
 // build walks every route and fills the CSR graph; it returns the number
-// of hops whose SL2VL entry was missing.
-func (g *graph) build(threads int) int64 {
+// of hops whose SL2VL entry was missing and their output links.
+func (g *graph) build(threads int) (int64, []int32) {
 	f := g.f
 	nch := len(f.Links) * g.K
 	nbits := g.bitBase[len(f.Links)]
@@ -244,7 +302,7 @@ func (g *graph) build(threads int) int64 {
 	for t := range workers {
 		w := &worker{bits: make([]uint64, (nbits+63)/64), used: make([]uint64, (nch+63)/64),
 			stamp: make([]int32, nch), keys: make([]int32, g.H), order: make([]int32, g.H),
-			count: make([]int32, groups+1)}
+			count: make([]int32, groups+1), missOut: make([]uint64, (len(f.Links)+63)/64)}
 		workers[t] = w
 		wg.Add(1)
 		go func() {
@@ -254,6 +312,9 @@ func (g *graph) build(threads int) int64 {
 				if d >= int32(g.H) {
 					return
 				}
+				if g.leave != nil && g.leave[d] {
+					continue
+				}
 				g.walkTo(w, d)
 			}
 		}()
@@ -261,7 +322,7 @@ func (g *graph) build(threads int) int64 {
 	wg.Wait()
 	// Merge the workers' rows and channel sets.
 	bitsAll, used := workers[0].bits, workers[0].used
-	missing := workers[0].missing
+	missing, missOut := workers[0].missing, workers[0].missOut
 	for _, w := range workers[1:] {
 		for i, x := range w.bits {
 			bitsAll[i] |= x
@@ -269,7 +330,16 @@ func (g *graph) build(threads int) int64 {
 		for i, x := range w.used {
 			used[i] |= x
 		}
+		for i, x := range w.missOut {
+			missOut[i] |= x
+		}
 		missing += w.missing
+	}
+	var ports []int32
+	for l := range f.Links {
+		if missOut[l>>6]&(1<<(l&63)) != 0 {
+			ports = append(ports, int32(l))
+		}
 	}
 	g.used = used
 	// CSR: the successors of channel (a, slot i) in order of out-link and VL.
@@ -287,7 +357,7 @@ func (g *graph) build(threads int) int64 {
 			g.adjStart[u+1] = int32(len(g.adj))
 		}
 	}
-	return missing
+	return missing, ports
 }
 
 // walkTo walks the routes of every source towards host d. Sources are
@@ -299,11 +369,13 @@ func (g *graph) walkTo(w *worker, d int32) {
 	target := f.HostNode(int(d))
 	// Counting sort of the sources by group.
 	clear(w.count)
+	n := 0 // sources
 	for s := int32(0); s < H; s++ {
 		k := int32(-1)
-		if s != d {
+		if s != d && (g.leave == nil || !g.leave[s]) {
 			k = f.LIDOffset(s, d)*NumSLs + int32(g.lanes.SL(s, d))
 			w.count[k+1]++
+			n++
 		}
 		w.keys[s] = k
 	}
@@ -318,7 +390,7 @@ func (g *graph) walkTo(w *worker, d int32) {
 	}
 	prev := int32(-1)
 	K := int32(g.K)
-	for _, src := range w.order[:H-1] {
+	for _, src := range w.order[:n] {
 		key := w.keys[src]
 		if key != prev {
 			w.gen++
@@ -330,7 +402,11 @@ func (g *graph) walkTo(w *worker, d int32) {
 		if a < 0 {
 			continue
 		}
-		va := g.firstVL(src, sl)
+		va, known := g.firstVL(src, sl)
+		if !known {
+			w.missing++
+			w.missOut[a>>6] |= 1 << (a & 63)
+		}
 		ua := a*K + g.slot[va]
 		for {
 			if w.stamp[ua] == gen {
@@ -349,6 +425,7 @@ func (g *graph) walkTo(w *worker, d int32) {
 			vb, known := g.hopVL(a, b, sl)
 			if !known {
 				w.missing++
+				w.missOut[b>>6] |= 1 << (b & 63)
 			}
 			sb := g.slot[vb]
 			bit := g.bitBase[a] + int64(g.slot[va])*g.rowBits[a] + int64(g.outSlot[b]*K+sb)
@@ -359,20 +436,24 @@ func (g *graph) walkTo(w *worker, d int32) {
 }
 
 // firstVL is the VL of a path on SL sl on the first link of host src: its
-// CA port's SL2VL table, or VL = SL without one.
-func (g *graph) firstVL(src, sl int32) int32 {
+// CA port's SL2VL table, or VL = SL without one. known is false when the
+// table lacks the entry, or the port has none while other CA ports have
+// one (the VL is then taken as the SL).
+func (g *graph) firstVL(src, sl int32) (vl int32, known bool) {
 	if b := g.hostBase[src]; b >= 0 {
 		if x := g.lanes.vl[b+sl]; x != noVL {
-			return int32(x)
+			return int32(x), true
 		}
+		return sl, false
 	}
-	return sl
+	return sl, !g.lanes.caTables
 }
 
 // hopVL is the VL of a path on SL sl on link b, entered from link a:
 // the SL2VL table of the switch between them (in port of a, out port of
-// b), or VL = SL without one. known is false when the switch has a table
-// but no entry for the pair (the VL is then taken as the SL).
+// b), or VL = SL without any table. known is false when tables were given
+// but the switch has none, or none with the entry for the pair (the VL is
+// then taken as the SL).
 func (g *graph) hopVL(a, b, sl int32) (vb int32, known bool) {
 	if ib := g.inBase[a]; ib >= 0 {
 		if x := g.lanes.vl[ib+g.outOff[b]+sl]; x != noVL {
@@ -380,7 +461,7 @@ func (g *graph) hopVL(a, b, sl int32) (vb int32, known bool) {
 		}
 		return sl, false
 	}
-	return sl, true
+	return sl, !g.lanes.hasTables()
 }
 
 // summarize counts channels, dependencies and loops, and finds a shortest
@@ -583,12 +664,15 @@ func (g *graph) examples(loop []Channel, per int) [][]Flow {
 	var gen int32
 	var path []int32
 	for d := int32(0); d < H && need > 0; d++ {
+		if g.leave != nil && g.leave[d] {
+			continue
+		}
 		target := f.HostNode(int(d))
 		// Groups as in walkTo; here simply one generation per (offset, SL)
 		// key, tracked per key so that interleaved keys stay correct.
 		gens := map[int32]int32{}
 		for src := int32(0); src < H && need > 0; src++ {
-			if src == d {
+			if src == d || g.leave != nil && g.leave[src] {
 				continue
 			}
 			sl := int32(g.lanes.SL(src, d))
@@ -603,7 +687,7 @@ func (g *graph) examples(loop []Channel, per int) [][]Flow {
 			if a < 0 {
 				continue
 			}
-			va := g.firstVL(src, sl)
+			va, _ := g.firstVL(src, sl)
 			u := a*K + g.slot[va]
 			path = path[:0]
 			end := int32(-1) // channel whose memo is known, or -1: the route ended

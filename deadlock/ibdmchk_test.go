@@ -117,6 +117,7 @@ func TestIbdmchkAgrees(t *testing.T) {
 		"torus/minhop", "torus/updn", "torus/dor", "torus/torus-2QoS", "torus/updn-roots", "mesh/dor",
 		"ft16/minhop", "ft16/updn", "ft16/ftree", "ft16/lash", "ft16/dfsssp", "ft64/updn", "ft64/ftree",
 		"dualport/minhop", "torus/lash-sl", "torus/dfsssp-sl", "torus/nue-sl", "torus/torus-2QoS-sl",
+		"sharp-spines/minhop", // a loop only through the aggregation nodes' paths
 	} {
 		for _, lanes := range []string{"", "none"} {
 			f, l := loadRun(t, run, lanes)

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"orcs/ib"
 	"orcs/lft"
@@ -27,6 +28,9 @@ type Lanes struct {
 	ports []int32 // per node: port slots (highest port number used + 1); 1 for hosts
 	base  []int32 // per node: offset of its table in vl, or -1
 	vl    []uint8 // tables: base + (in*ports+out)*NumSLs + sl; noVL where unset
+	// caTables says some host (CA port) has a table: then every host
+	// must have one.
+	caTables bool
 
 	// SLSource and VLSource say where the SLs and the SL2VL tables came
 	// from, for reports ("" = not given).
@@ -80,6 +84,7 @@ func (l *Lanes) SetVL(v int32, in, out int, sl, vl uint8) {
 	p := int(l.ports[v])
 	if l.ports[v] == 1 {
 		in, out = 0, 0
+		l.caTables = true
 	}
 	if in >= p || out >= p || in < 0 || out < 0 {
 		return
@@ -132,7 +137,7 @@ type Files struct {
 
 // Usual file names, looked for beside the forwarding tables.
 var (
-	SLNames    = []string{"saquery-pr.txt"}
+	SLNames    = []string{"saquery-pr.txt", "dfsssp-sl.txt.gz", "dfsssp-sl.txt"}
 	SL2VLNames = []string{"opensm-sl2vl.dump", "smpquery-sl2vl.txt"}
 )
 
@@ -227,8 +232,10 @@ func portOwners(f *lft.Fabric) (*owners, error) {
 func (l *Lanes) readSLs(f *lft.Fabric, own *owners, path string) error {
 	H := f.NumHosts()
 	quality := make([]uint8, H*H) // 0 none, 1 from another SLID, 2 from the base SLID
-	var used, conflicts int64
+	var used, conflicts, rerouted int64
+	fromLog := false
 	err := ib.ScanPathSLsFile(path, func(p ib.PathSL) error {
+		fromLog = fromLog || p.Log
 		sv, dv := own.byLID[p.SLID], own.byLID[p.DLID]
 		for _, x := range []struct {
 			lid uint16
@@ -251,6 +258,12 @@ func (l *Lanes) readSLs(f *lft.Fabric, own *owners, path string) error {
 		}
 		i := int(src)*H + int(dst)
 		switch {
+		case p.Log && quality[i] == q:
+			// A later routing in the same log: it replaces the earlier one.
+			if l.sl[i] != p.SL {
+				rerouted++
+			}
+			l.SetSL(src, dst, p.SL)
 		case quality[i] < q:
 			if quality[i] == 0 {
 				used++
@@ -265,16 +278,71 @@ func (l *Lanes) readSLs(f *lft.Fabric, own *owners, path string) error {
 	if err != nil {
 		return err
 	}
+	if l.sl == nil {
+		l.sl = make([]uint8, H*H)
+	}
 	if missing := int64(H)*int64(H-1) - used; missing > 0 {
-		l.Notes = append(l.Notes, fmt.Sprintf("%d of %d host pairs have no PathRecord in %s: SL 0 assumed", missing, int64(H)*int64(H-1), path))
+		if err := l.incomplete(f, path, quality, fromLog); err != nil {
+			return err
+		}
+	}
+	if rerouted > 0 {
+		l.Notes = append(l.Notes, fmt.Sprintf("%s holds several routings: %d paths got another SL in a later one; the last routing was kept", path, rerouted))
 	}
 	if conflicts > 0 {
 		l.Notes = append(l.Notes, fmt.Sprintf("%d PathRecords give a pair another SL than an earlier record; the first was kept", conflicts))
 	}
-	if l.sl == nil {
-		l.sl = make([]uint8, H*H)
-	}
 	return nil
+}
+
+// ErrIncomplete reports SL or SL2VL files that lack records some route
+// needs (a truncated file, or one of a part of the fabric).
+var ErrIncomplete = errors.New("incomplete lanes")
+
+// incomplete returns an error naming the host pairs that the tables route
+// but the SL file has no record for (their count and the first ones), or
+// nil when every pair without a record is one the tables do not route.
+func (l *Lanes) incomplete(f *lft.Fabric, path string, quality []uint8, fromLog bool) error {
+	H := f.NumHosts()
+	var missing int64
+	var first []string
+	for s := 0; s < H; s++ {
+		for d := 0; d < H; d++ {
+			if s == d || quality[s*H+d] != 0 || !routed(f, int32(s), int32(d)) {
+				continue
+			}
+			missing++
+			if len(first) < 3 {
+				first = append(first, fmt.Sprintf("%s -> %s (LID %d -> %d)", f.HostName(s), f.HostName(d),
+					f.Nodes[f.HostNode(s)].LID, int32(f.Nodes[f.HostNode(d)].LID)+f.LIDOffset(int32(s), int32(d))))
+			}
+		}
+	}
+	if missing == 0 {
+		return nil
+	}
+	what, fix := "PathRecord", "saquery PR for every pair"
+	if fromLog {
+		what, fix = "dfsssp layer (\"route from src_lid=\" line)", "the log of a complete dfsssp routing"
+	}
+	return fmt.Errorf("%s: %d of %d host pairs that the tables route have no %s (first: %s): the file is incomplete (cut short, or of part of the fabric) and a path without its SL would be checked on SL 0; give %s, or --sl none to check every path on SL 0: %w",
+		path, missing, int64(H)*int64(H-1), what, strings.Join(first, ", "), fix, ErrIncomplete)
+}
+
+// routed reports whether the tables lead host s's packets to host d.
+func routed(f *lft.Fabric, s, d int32) bool {
+	target := f.HostNode(int(d))
+	v := f.HostNode(int(s))
+	for hops := 0; hops <= len(f.Nodes); hops++ {
+		l := f.NextHop(s, v, d)
+		if l < 0 {
+			return false
+		}
+		if v = f.Links[l].To; v == target {
+			return true
+		}
+	}
+	return false
 }
 
 // addTables installs SL2VL tables read from a file.

@@ -16,12 +16,24 @@ func vlCount(k int) string {
 }
 
 // Verdict is the first line of the report: "deadlock-free (K VLs)" or
-// "credit loop on VL v: N cables" (or "across VLs").
+// "credit loop on VL v: N cables" (or "across VLs"). On a fabric with
+// SHARP aggregation nodes a loop's verdict says whether it needs their
+// paths: "...; the loop needs paths to/from aggregation nodes (without the
+// 4 aggregation nodes: deadlock-free (1 VL))", or that the compute hosts'
+// paths alone loop too.
 func (r *Result) Verdict() string {
 	if r.Free() {
 		return fmt.Sprintf("deadlock-free (%s)", vlCount(len(r.VLs)))
 	}
-	return fmt.Sprintf("credit loop %s: %d cables", r.loopVLs(), len(r.Loop))
+	v := fmt.Sprintf("credit loop %s: %d cables", r.loopVLs(), len(r.Loop))
+	switch {
+	case r.Without == nil:
+	case r.NeedsAggregation:
+		v += fmt.Sprintf("; the loop needs paths to/from aggregation nodes (without the %d aggregation nodes: %s)", r.Aggregation, r.Without.Verdict())
+	default:
+		v += fmt.Sprintf("; the compute hosts' paths alone loop too (without the %d aggregation nodes: %s)", r.Aggregation, r.Without.Verdict())
+	}
+	return v
 }
 
 // Short is the verdict in a word or two, for tables: "free (K VLs)" or
@@ -64,10 +76,29 @@ func (r *Result) notes() []string {
 	if r.lanes != nil {
 		out = append(out, r.lanes.Notes...)
 	}
-	if r.MissingVL > 0 {
-		out = append(out, fmt.Sprintf("%d hops met a switch whose SL2VL tables lack the entry of their ports and SL: VL = SL assumed", r.MissingVL))
-	}
 	return out
+}
+
+// incompleteTables is Check's refusal of SL2VL tables that lack entries
+// some route needs: the count of hops and ports, and the first ports.
+func (r *Result) incompleteTables() error {
+	var first []string
+	for _, l := range r.MissingPorts[:min(3, len(r.MissingPorts))] {
+		k := r.f.Links[l]
+		if r.f.HostIndex(k.From) >= 0 {
+			first = append(first, fmt.Sprintf("CA port %s", r.f.Cable(l)))
+		} else {
+			first = append(first, fmt.Sprintf("%s out port %d", r.f.Cable(l), k.FromPort))
+		}
+	}
+	src := "the SL2VL tables"
+	if r.lanes.VLSource != "" {
+		src = r.lanes.VLSource
+	}
+	return fmt.Errorf("%s: %d hops of the routes leave %d ports whose SL2VL table is missing or lacks the hop's input port and SL (first: %s): "+
+		"the tables are incomplete (cut short, or of part of the fabric) and VL = SL there would change the verdict; "+
+		"give the tables of every port, or --sl2vl none for VL = SL everywhere: %w",
+		src, r.MissingVL, len(r.MissingPorts), strings.Join(first, "; "), ErrIncomplete)
 }
 
 // sources describes where the SLs and SL2VL tables came from.
@@ -99,6 +130,9 @@ func (r *Result) WriteText(w io.Writer) error {
 	fmt.Fprintln(&b, r.Verdict())
 	sl, vl := r.sources()
 	fmt.Fprintf(&b, "routes: %d ordered pairs of %d hosts (%d switches, %d directed cables)\n", r.Routes, r.Hosts, r.Switches, r.Links)
+	if r.Aggregation > 0 {
+		fmt.Fprintf(&b, "aggregation nodes: %d of the hosts are SHARP aggregation nodes; their paths are checked as well (SHARP sends traffic to and from them)\n", r.Aggregation)
+	}
 	fmt.Fprintf(&b, "SLs: %s\nSL2VL: %s\n", sl, vl)
 	vls := make([]string, len(r.VLs))
 	for i, v := range r.VLs {
@@ -157,6 +191,9 @@ type (
 		Switches       int         `json:"switches"`
 		Links          int         `json:"directed_cables"`
 		Routes         int64       `json:"routes"`
+		Aggregation    int         `json:"aggregation_nodes"`
+		NeedsAgg       *bool       `json:"loop_needs_aggregation_nodes,omitempty"`
+		Without        string      `json:"verdict_without_aggregation_nodes,omitempty"`
 		SLs            string      `json:"sls"`
 		SL2VL          string      `json:"sl2vl"`
 		VLs            []int       `json:"vls"`
@@ -199,7 +236,12 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		Links: r.Links, Routes: r.Routes, SLs: sl, SL2VL: vl, Channels: r.Channels,
 		Dependencies: r.Dependencies, CrossVL: r.CrossVL, LoopComponents: r.LoopComponents,
 		LoopChannels: r.LoopChannels, MixedLoops: r.MixedLoops, Notes: r.notes(),
-		Counted: "strongly connected components of the dependency graph that hold a cycle (not elementary cycles)"}
+		Counted:     "strongly connected components of the dependency graph that hold a cycle (not elementary cycles)",
+		Aggregation: r.Aggregation}
+	if r.Without != nil {
+		needs := r.NeedsAggregation
+		out.NeedsAgg, out.Without = &needs, r.Without.Verdict()
+	}
 	out.VLs = []int{}
 	for _, v := range r.VLs {
 		out.VLs = append(out.VLs, int(v))
@@ -229,10 +271,14 @@ const Help = "Builds the channel dependency graph of the forwarding tables (a ch
 	"for cycles: credit loops. Prints \"deadlock-free (K VLs)\", or a shortest credit loop (cables with\n" +
 	"node names and ports), its VL, the number of loops (strongly connected components of the graph with\n" +
 	"a cycle; elementary cycles are not counted) and flows that create the loop's dependencies.\n" +
+	"SHARP aggregation nodes (with --topo) are endpoints like the hosts, as SHARP sends traffic to and from\n" +
+	"them; a loop is checked again without their paths and the verdict says whether it needs them.\n" +
 	"A hop's VL is the switch's SL2VL[in port][out port][SL of the path]: --sl takes saquery PR output\n" +
-	"(the SA's PathRecords, with OpenSM running), --sl2vl opensm-sl2vl.dump or smpquery sl2vl output;\n" +
-	"with --lfts both are also looked for beside the tables (" + "saquery-pr.txt; opensm-sl2vl.dump,\n" +
-	"smpquery-sl2vl.txt). Without them every path is on SL 0 and VL = SL; \"none\" turns the search off.\n" +
+	"(the SA's PathRecords, with OpenSM running) or OpenSM's log of dfsssp's path layers (debug level\n" +
+	"for osm_ucast_dfsssp.c), --sl2vl opensm-sl2vl.dump or smpquery sl2vl output; with --lfts both are\n" +
+	"also looked for beside the tables (saquery-pr.txt, dfsssp-sl.txt.gz, dfsssp-sl.txt;\n" +
+	"opensm-sl2vl.dump, smpquery-sl2vl.txt). Without them every path is on SL 0 and VL = SL; \"none\"\n" +
+	"turns the search off. Files that lack a pair or a port the routes need are refused.\n" +
 	"Exit status: 0 deadlock-free, 2 credit loop, 1 error."
 
 // CheckFormat accepts the report formats of Write: text and json.

@@ -72,6 +72,8 @@ var ibCounts = map[string][3]int{
 	// Two loopback cables, each two links.
 	"loopback": {6, 4, 2 * (6 + 4 + 2)},
 	"port2":    {4, 1, 2 * 4},
+	// ft16 with an aggregation node on each spine (left out as hosts).
+	"sharp-spines": {16, 8, 2 * (16 + 16)},
 }
 
 func mustTopology(t testing.TB, path string) *Topology {

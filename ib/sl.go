@@ -16,6 +16,9 @@ import (
 // ports (opensm-sl2vl.dump, smpquery sl2vl). OpenSM writes no per-path SL
 // file: with OpenSM running, `saquery PR` (every path) or
 // `saquery PR --slid S --dlid D` (one path) prints the records read here.
+// The dfsssp engine also logs the SL layer of every pair of LIDs it routes
+// ("route from src_lid=S to dest_lid=D on vl=V", OpenSM's debug level for
+// osm_ucast_dfsssp.c): one pass over its log gives every path at once.
 
 // NumSLs is the number of InfiniBand service levels (and SL2VL entries).
 const NumSLs = 16
@@ -25,12 +28,60 @@ const NumSLs = 16
 type PathSL struct {
 	SLID, DLID uint16
 	SL         uint8
-	// Line is the line of the record's "PathRecord dump:" header.
+	// Line is the line of the record's "PathRecord dump:" header, or of
+	// its log line.
 	Line int
+	// Log says the record is a line of an OpenSM log (dfsssp's layers),
+	// where a later routing of the same pair replaces an earlier one.
+	Log bool
+}
+
+// dfssspRoute marks a line of OpenSM's log with the layer dfsssp gave a
+// pair of LIDs (osm_ucast_dfsssp.c, vltable_print, debug level).
+var dfssspRoute = []byte("route from src_lid=")
+
+// isLogLine reports whether a line looks like a line of OpenSM's log
+// ("Mon DD hh:mm:ss usec [thread] 0xLL -> text").
+func isLogLine(l []byte) bool {
+	i := bytes.Index(l, []byte("] 0x"))
+	return i > 0 && bytes.Contains(l[i:], []byte(" -> ")) || bytes.Contains(l, dfssspRoute)
+}
+
+// parseDFSSSPRoute reads "route from src_lid=S to dest_lid=D on vl=V" at
+// the end of a log line; ok is false when the line is another one.
+func parseDFSSSPRoute(l []byte) (p PathSL, ok bool, err error) {
+	i := bytes.Index(l, dfssspRoute)
+	if i < 0 {
+		return p, false, nil
+	}
+	f := bytes.Fields(l[i+len("route from "):])
+	if len(f) != 5 || !bytes.Equal(f[1], []byte("to")) || !bytes.Equal(f[3], []byte("on")) {
+		return p, true, fmt.Errorf("want \"route from src_lid=S to dest_lid=D on vl=V\"")
+	}
+	for _, x := range []struct {
+		key   string
+		field []byte
+		limit uint64
+	}{{"src_lid=", f[0], 0xffff}, {"dest_lid=", f[2], 0xffff}, {"vl=", f[4], NumSLs - 1}} {
+		v, ok := parseUint(bytes.TrimPrefix(x.field, []byte(x.key)))
+		if !bytes.HasPrefix(x.field, []byte(x.key)) || !ok || v > x.limit {
+			return p, true, fmt.Errorf("%s: want %sN with N up to %d", tok(x.field), x.key, x.limit)
+		}
+		switch x.key {
+		case "src_lid=":
+			p.SLID = uint16(v)
+		case "dest_lid=":
+			p.DLID = uint16(v)
+		default:
+			p.SL = uint8(v)
+		}
+	}
+	return p, true, nil
 }
 
 // ScanPathSLs reads saquery PathRecord output ("PathRecord dump:" records
-// of `name....value` lines, of which slid, dlid and sl are used) from r and
+// of `name....value` lines, of which slid, dlid and sl are used), or an
+// OpenSM log with dfsssp's layers (its other lines are skipped), from r and
 // calls fn for every record in file order; an error of fn stops the scan
 // and is returned. Records whose LIDs are not unicast LIDs are errors: a
 // SLID or DLID of 0 is what a truncated multi-packet SA answer looks like.
@@ -42,6 +93,7 @@ func ScanPathSLs(r io.Reader, file string, fn func(PathSL) error) error {
 		cur      PathSL
 		have     uint8 // bits: 1 slid, 2 dlid, 4 sl
 		inRecord bool
+		isLog    bool
 		n        int
 		records  int
 	)
@@ -73,10 +125,36 @@ func ScanPathSLs(r io.Reader, file string, fn func(PathSL) error) error {
 	for sc.Scan() {
 		n++
 		l := bytes.TrimSpace(sc.Bytes())
-		switch {
-		case len(l) == 0:
+		if len(l) == 0 {
 			continue
-		case bytes.Equal(l, []byte("PathRecord dump:")):
+		}
+		if records == 0 && !inRecord && !isLog && isLogLine(l) {
+			isLog = true
+		}
+		if isLog {
+			p, ok, err := parseDFSSSPRoute(l)
+			if err != nil {
+				return input.Errorf(file, n, "%v", err).With(ErrFormat)
+			}
+			if !ok {
+				continue
+			}
+			for _, x := range []struct {
+				name string
+				lid  uint16
+			}{{"src_lid", p.SLID}, {"dest_lid", p.DLID}} {
+				if x.lid == 0 || x.lid > maxUnicastLID {
+					return input.Errorf(file, n, "%s %d: not a unicast LID", x.name, x.lid).With(ErrFormat)
+				}
+			}
+			p.Line, p.Log = n, true
+			records++
+			if err := fn(p); err != nil {
+				return err
+			}
+			continue
+		}
+		if bytes.Equal(l, []byte("PathRecord dump:")) {
 			if err := finish(); err != nil {
 				return err
 			}
@@ -119,6 +197,10 @@ func ScanPathSLs(r io.Reader, file string, fn func(PathSL) error) error {
 	}
 	if err := finish(); err != nil {
 		return err
+	}
+	if records == 0 && isLog {
+		return input.Errorf(file, 0, "an OpenSM log without dfsssp's path layers (\"route from src_lid=S to dest_lid=D on vl=V\"): "+
+			"route with dfsssp and per_module_logging_file naming a file with the line \"osm_ucast_dfsssp.c 0x0f\"").With(ErrFormat)
 	}
 	if records == 0 {
 		return input.Errorf(file, 0, "no PathRecords: want saquery PathRecord output").With(ErrFormat)

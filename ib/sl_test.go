@@ -161,6 +161,57 @@ func FuzzReadSL2VL(f *testing.F) {
 	})
 }
 
+// TestReadPathSLsDFSSSPLog reads the path layers OpenSM's dfsssp logged
+// for the 4x4 torus (its log lines with "route from src_lid=S to
+// dest_lid=D on vl=V", switch LIDs included: 32 LIDs, 992 pairs), and
+// refuses a log without them or with a damaged one.
+func TestReadPathSLsDFSSSPLog(t *testing.T) {
+	path := filepath.Join("..", "testdata", "ib", "torus", "dfsssp-sl", "dfsssp-sl.txt")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	recs, err := ReadPathSLs(data, path)
+	if err != nil || len(recs) != 32*31 {
+		t.Fatalf("%d records, %v", len(recs), err)
+	}
+	if recs[0] != (PathSL{SLID: 1, DLID: 2, SL: 0, Line: 1, Log: true}) {
+		t.Errorf("first record %+v", recs[0])
+	}
+	layers := map[uint8]int{}
+	for _, r := range recs {
+		layers[r.SL]++
+		if !r.Log {
+			t.Fatalf("record %+v not from a log", r)
+		}
+	}
+	if len(layers) != 3 || layers[0] == 0 || layers[6] == 0 || layers[7] == 0 {
+		t.Errorf("layers %v, want 0, 6, 7", layers)
+	}
+	// Other lines of the log are skipped, wherever they are.
+	mixed := "Nov 27 21:07:39 167000 [AFA416C0] 0x02 -> dfsssp_remove_deadlocks: Virtual Lanes needed: 3\n" +
+		"Nov 27 21:07:39 167169 [AFA416C0] 0x08 -> vltable_print:    route from src_lid=1 to dest_lid=0x2 on vl=6\n" +
+		"Nov 27 21:07:39 167170 [AFA416C0] 0x02 -> SUBNET UP\n"
+	recs, err = ReadPathSLs([]byte(mixed), "x")
+	if err != nil || len(recs) != 1 || recs[0] != (PathSL{SLID: 1, DLID: 2, SL: 6, Line: 2, Log: true}) {
+		t.Errorf("%+v, %v", recs, err)
+	}
+	const pre = "Nov 27 21:07:39 167169 [AFA416C0] 0x08 -> vltable_print:    "
+	for _, c := range []struct{ in, want string }{
+		{"Nov 27 21:07:39 167000 [AFA416C0] 0x02 -> SUBNET UP\n", "an OpenSM log without dfsssp's path layers"},
+		{pre + "route from src_lid=1 to dest_lid=2 on vl=16\n", `x:1: "vl=16": want vl=N with N up to 15`},
+		{pre + "route from src_lid=0 to dest_lid=2 on vl=1\n", "x:1: src_lid 0: not a unicast LID"},
+		{pre + "route from src_lid=1 to dest_lid=49152 on vl=1\n", "x:1: dest_lid 49152: not a unicast LID"},
+		{pre + "route from src_lid=1 to dest_lid=2\n", "x:1: want \"route from src_lid=S"},
+		{pre + "route from src_lid=1 to dlid=2 on vl=1\n", `x:1: "dlid=2": want dest_lid=N`},
+	} {
+		_, err := ReadPathSLs([]byte(c.in), "x")
+		if err == nil || !strings.Contains(err.Error(), c.want) || !errors.Is(err, ErrFormat) {
+			t.Errorf("%q: %v, want %q", c.in, err, c.want)
+		}
+	}
+}
+
 // FuzzReadPathSLs: any input gives records with unicast LIDs and SLs up
 // to 15, or an error.
 func FuzzReadPathSLs(f *testing.F) {
@@ -169,6 +220,11 @@ func FuzzReadPathSLs(f *testing.F) {
 		f.Fatal(err)
 	}
 	f.Add(data[:min(len(data), 2000)])
+	logData, err := os.ReadFile(filepath.Join("..", "testdata", "ib", "torus", "dfsssp-sl", "dfsssp-sl.txt"))
+	if err != nil {
+		f.Fatal(err)
+	}
+	f.Add(logData[:min(len(logData), 2000)])
 	f.Fuzz(func(t *testing.T, data []byte) {
 		recs, err := ReadPathSLs(data, "fuzz")
 		if err != nil {

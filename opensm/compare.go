@@ -263,7 +263,7 @@ func routeAll(ctx context.Context, in *Input, opt CompareOptions) ([]*Result, []
 		ro := in.Options(e)
 		ro.Tools = tools
 		ro.AllowFallback = true
-		ro.PathSLs = AssignsSLs(e) && in.Fabric.NumHosts() <= ComparePathSLHosts
+		ro.PathSLs = comparePathSLs(e, in.Fabric.NumHosts())
 		ro.Timeout = opt.Timeout
 		if opt.Configure != nil {
 			opt.Configure(&ro)

@@ -12,6 +12,11 @@ type engine struct {
 	// relies on them (and on SL-to-VL tables) to avoid credit loops; the
 	// others route every path on SL 0.
 	sls bool
+	// logsSLs says that the engine writes the SL of every path into
+	// OpenSM's log at the debug level of its own source file (logModule):
+	// one routing gives them all, without a PathRecord query per pair.
+	logsSLs   bool
+	logModule string
 }
 
 // engines holds the routing engines of OpenSM 3.3.23 that compute tables
@@ -23,16 +28,16 @@ func init() {
 		name, doc string
 		engine
 	}{
-		{"minhop", "Min Hop: shortest paths, balancing the routes over the ports of a switch", engine{9, false}},
-		{"updn", "Up/Down: shortest paths that never turn from down to up, below chosen roots; deadlock free", engine{6, false}},
-		{"dnup", "Down/Up: Up/Down with the directions reversed", engine{7, false}},
-		{"ftree", "Fat Tree: balanced routes for fat trees, found from the leaf switches", engine{8, false}},
-		{"lash", "Layered shortest path: shortest paths made deadlock free by virtual lanes", engine{0, true}},
-		{"dor", "Dimension order: Min Hop that takes the ports in dimension order, for meshes and tori", engine{5, false}},
-		{"nue", "Nue: deadlock-free routing of any topology within a given number of virtual lanes", engine{3, true}},
-		{"dfsssp", "Deadlock-free SSSP: SSSP made deadlock free by virtual lanes", engine{1, true}},
-		{"sssp", "Single-source shortest paths: shortest paths balanced over the whole fabric", engine{2, false}},
-		{"torus-2QoS", "Torus-2QoS: dimension order routing of 2-D and 3-D tori with two QoS levels; needs QoS and a seed", engine{4, true}},
+		{"minhop", "Min Hop: shortest paths, balancing the routes over the ports of a switch", engine{9, false, false, ""}},
+		{"updn", "Up/Down: shortest paths that never turn from down to up, below chosen roots; deadlock free", engine{6, false, false, ""}},
+		{"dnup", "Down/Up: Up/Down with the directions reversed", engine{7, false, false, ""}},
+		{"ftree", "Fat Tree: balanced routes for fat trees, found from the leaf switches", engine{8, false, false, ""}},
+		{"lash", "Layered shortest path: shortest paths made deadlock free by virtual lanes", engine{0, true, false, ""}},
+		{"dor", "Dimension order: Min Hop that takes the ports in dimension order, for meshes and tori", engine{5, false, false, ""}},
+		{"nue", "Nue: deadlock-free routing of any topology within a given number of virtual lanes", engine{3, true, false, ""}},
+		{"dfsssp", "Deadlock-free SSSP: SSSP made deadlock free by virtual lanes", engine{1, true, true, "osm_ucast_dfsssp.c"}},
+		{"sssp", "Single-source shortest paths: shortest paths balanced over the whole fabric", engine{2, false, false, ""}},
+		{"torus-2QoS", "Torus-2QoS: dimension order routing of 2-D and 3-D tori with two QoS levels; needs QoS and a seed", engine{4, true, false, ""}},
 	} {
 		engines.Register(e.name, e.doc, e.engine)
 	}

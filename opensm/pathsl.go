@@ -156,6 +156,11 @@ func (r *run) saquery(ctx context.Context, program string, args ...string) ([]by
 // (if it did: with QoS or an engine that sets them) for the routed fabric.
 func (r *run) pathLanes(f *lft.Fabric) (*deadlock.Lanes, error) {
 	files := deadlock.Files{SL: r.path(PathSLFile), SL2VL: "none"}
+	source := "saquery PR (" + PathSLFile + ")"
+	if logged, _ := logsSLs(r.opt.Engine); logged {
+		files.SL = r.path(PathSLLogFile)
+		source = "OpenSM's log (" + r.opt.Engine + "'s layer of every path, " + PathSLLogFile + ")"
+	}
 	if _, err := os.Stat(r.path("dump/opensm-sl2vl.dump")); err == nil {
 		files.SL2VL = r.path("dump/opensm-sl2vl.dump")
 	}
@@ -163,7 +168,7 @@ func (r *run) pathLanes(f *lft.Fabric) (*deadlock.Lanes, error) {
 	if err != nil {
 		return nil, err
 	}
-	l.SLSource = "saquery PR (" + PathSLFile + ")"
+	l.SLSource = source
 	if files.SL2VL != "none" {
 		l.VLSource = "opensm-sl2vl.dump"
 	}

@@ -101,7 +101,10 @@ type Options struct {
 	// hosts (saquery PR, kept as PathSLFile) before stopping it, so that
 	// Result.Lanes holds the SL of every path. Engines that assign SLs
 	// (AssignsSLs) then run with QoS on (-Q): OpenSM sets the SL2VL tables
-	// and dumps them (opensm-sl2vl.dump). At most MaxPathSLHosts hosts.
+	// and dumps them (opensm-sl2vl.dump). At most MaxPathSLHosts hosts,
+	// except for an engine that logs every path's SL (dfsssp, see
+	// PathSLHosts): OpenSM then runs once (-o) with that engine's source
+	// file at debug level, and its log gives the SLs (PathSLLogFile).
 	PathSLs bool
 }
 
@@ -331,6 +334,14 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 	}
 	res.Start = time.Since(t0)
 
+	var split *logSplit
+	if logged, _ := logsSLs(r.opt.Engine); r.opt.PathSLs && logged {
+		// OpenSM writes its log into a FIFO: the path SLs are kept, the
+		// engine's other debug output is dropped as it comes.
+		if split, err = startLogSplit(r.path(logFIFO), r.path("opensm.log"), r.path(PathSLLogFile)); err != nil {
+			return nil, err
+		}
+	}
 	t1 := time.Now()
 	res.Command = "opensm " + strings.ReplaceAll(strings.Join(args, " "), r.work, "WORK")
 	cmd := exec.Command(r.tools.OpenSM, args...)
@@ -338,6 +349,9 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 	cmd.Env = append(r.clientEnv(), "OSM_CACHE_DIR="+r.path("cache"))
 	r.child, err = startProc("opensm", cmd, r.path("opensm.out"))
 	if err != nil {
+		if split != nil {
+			split.finish()
+		}
 		return nil, err
 	}
 	logPath := r.path("opensm.log")
@@ -358,7 +372,7 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 		}
 		return nil
 	}
-	if r.opt.PathSLs {
+	if logged, _ := logsSLs(r.opt.Engine); r.opt.PathSLs && !logged {
 		err = r.waitSubnetUp(ctx, logPath)
 		res.OpenSM = time.Since(t1) // up to SUBNET UP: the path queries are not routing time
 		if err == nil {
@@ -368,6 +382,12 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 	} else {
 		err = r.child.wait(ctx, r.opt.Timeout, r.opt.Grace, poll)
 		res.OpenSM = time.Since(t1)
+	}
+	if split != nil {
+		// OpenSM has exited (or was stopped): the FIFO holds all it wrote.
+		if serr := split.finish(); err == nil && serr != nil {
+			err = fmt.Errorf("OpenSM's log: %w", serr)
+		}
 	}
 	if err != nil {
 		return nil, r.withLog(err, "opensm.log")
@@ -423,7 +443,9 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 	if res.Fabric, err = routedFabric(r.f, r.net, withoutLIDs(topo), res.LFTs, r.opt.Topology != nil); err != nil {
 		return nil, err
 	}
-	if r.opt.PathSLs {
+	// After a fallback the engine that routed assigns no SLs of its own
+	// (OpenSM falls back to minhop) and dfsssp logged no layers.
+	if logged, _ := logsSLs(r.opt.Engine); r.opt.PathSLs && !(logged && res.Fallback) {
 		if res.Lanes, err = r.pathLanes(res.Fabric); err != nil {
 			return nil, err
 		}
@@ -441,8 +463,11 @@ func (r *run) openSMArgs(topo *ib.Topology) ([]string, error) {
 		engine += ",no_fallback"
 	}
 	args := []string{"-o", "-e", "-d", "2", "-D", "0x43", "-t", "1000", "-g", fmt.Sprintf("0x%016x", r.sm.guid), "-R", engine}
+	logged, module := logsSLs(r.opt.Engine)
 	if r.opt.PathSLs {
-		args = args[1:] // stay up: the SA answers PathRecords while OpenSM runs
+		if !logged {
+			args = args[1:] // stay up: the SA answers PathRecords while OpenSM runs
+		}
 		seeded := strings.EqualFold(r.opt.Engine, "torus-2QoS") && (r.opt.Torus != nil || r.opt.TorusConfig != "")
 		if AssignsSLs(r.opt.Engine) && !seeded { // a seeded torus-2QoS gets -Q below
 			args = append(args, "-Q")
@@ -502,8 +527,35 @@ func (r *run) openSMArgs(topo *ib.Topology) ([]string, error) {
 		}
 		args = append(args, file.flag, r.path(file.name))
 	}
+	if r.opt.PathSLs && logged {
+		// The engine logs every path's SL at the debug level of its own
+		// source file: raise that file alone (OpenSM's per-module logging),
+		// in a copy of the administrator's opensm.conf or a new one.
+		levels := r.path("per-module-logging.conf")
+		if err := os.WriteFile(levels, []byte(module+" 0x0f\n"), 0o644); err != nil {
+			return nil, err
+		}
+		conf, err := os.OpenFile(r.path("opensm.conf"), os.O_WRONLY|os.O_CREATE|os.O_APPEND, 0o644)
+		if err != nil {
+			return nil, err
+		}
+		_, err = fmt.Fprintf(conf, "\n# orcs: the SL of every path in the log\nper_module_logging_file %s\n", levels)
+		if cerr := conf.Close(); err == nil {
+			err = cerr
+		}
+		if err != nil {
+			return nil, err
+		}
+		if r.opt.ConfFile == "" {
+			args = append(args, "-F", r.path("opensm.conf"))
+		}
+	}
 	args = append(args, r.opt.ExtraArgs...)
-	return append(args, "-f", r.path("opensm.log"), "--dump_files_dir", r.path("dump")), nil
+	logFile := r.path("opensm.log")
+	if r.opt.PathSLs && logged {
+		logFile = r.path(logFIFO)
+	}
+	return append(args, "-f", logFile, "--dump_files_dir", r.path("dump")), nil
 }
 
 // startIBSim starts ibsim on the net file and waits until it is ready.
@@ -685,7 +737,7 @@ func (r *run) keep() error {
 		return err
 	}
 	var files []string
-	for _, pat := range []string{"*.net", "*.log", "*.txt", "*.conf", "*.guids", "dump/*"} {
+	for _, pat := range []string{"*.net", "*.log", "*.txt", "*.txt.gz", "*.conf", "*.guids", "dump/*"} {
 		m, _ := filepath.Glob(r.path(pat))
 		files = append(files, m...)
 	}

@@ -44,7 +44,7 @@ func routeCommand() *cli.Command {
 		Flags: append(append(fabricFlags(""), openSMFlags()...),
 			&cli.StringFlag{Name: "engine", Aliases: []string{"R"}, Usage: "OpenSM routing `ENGINE`", Required: true},
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the routed dot to `FILE` (with --keep: only when given)"},
-			&cli.StringFlag{Name: "keep", Usage: "keep the net file, OpenSM's log and dumps (and the diagnostics' output) in `DIR`; for lash, dfsssp, nue, torus-2QoS (up to 128 hosts) also every path's SL (saquery-pr.txt, for orcs deadlock)"},
+			&cli.StringFlag{Name: "keep", Usage: "keep the net file, OpenSM's log and dumps (and the diagnostics' output) in `DIR`; for lash, nue, torus-2QoS (up to 128 hosts) also every path's SL (saquery-pr.txt, for orcs deadlock), for dfsssp on any fabric (dfsssp-sl.txt.gz, from its log)"},
 			&cli.BoolFlag{Name: "allow-fallback", Usage: "accept tables of another engine when OpenSM falls back (reported on stderr)"},
 			&cli.BoolFlag{Name: "no-fallback", Usage: "run OpenSM with ENGINE,no_fallback and stop it when the engine fails"},
 			&cli.StringFlag{Name: "roots", Usage: "root switches for updn, dnup, ftree: comma-separated `NAMES`, or \"tree\" for the top level of a generated fat tree"},
@@ -88,7 +88,7 @@ func routeAction(c *cli.Context) error {
 	}
 	opt := in.Options(c.String("engine"))
 	opt.AllowFallback, opt.NoFallback, opt.Keep = c.Bool("allow-fallback"), c.Bool("no-fallback"), c.String("keep")
-	opt.PathSLs = opt.Keep != "" && opensm.AssignsSLs(opt.Engine) && in.Fabric.NumHosts() <= opensm.MaxPathSLHosts
+	opt.PathSLs = opt.Keep != "" && opensm.WantPathSLs(opt.Engine, in.Fabric.NumHosts(), opensm.MaxPathSLHosts)
 	opt.DumpFTS, opt.IBNetDiscover = c.Bool("verify"), c.Bool("ibnetdiscover")
 	opt.Timeout, opt.TorusConfig = c.Duration("timeout"), c.String("torus-config")
 	if opt.TorusConfig != "" {

@@ -143,8 +143,16 @@ run() {
 	grep -q 'Network simulator ready\.' "$WORK/ibsim.log" || die "ibsim did not become ready on $net"
 
 	local log="$WORK/opensm.log"
+	# dfsssp logs the layer (SL) of every pair of LIDs at the debug level of
+	# its source file: raise that file alone (per-module logging).
+	local -a logconf=()
+	if [ "$engine" = dfsssp ]; then
+		printf 'osm_ucast_dfsssp.c 0x0f\n' >"$WORK/per-module-logging.conf"
+		printf 'per_module_logging_file %s\n' "$WORK/per-module-logging.conf" >"$WORK/opensm.conf"
+		logconf=(-F "$WORK/opensm.conf")
+	fi
 	(cd "$WORK" && exec env SIM_HOST=H-0 LD_PRELOAD="$UMAD2SIM" OSM_CACHE_DIR="$WORK/cache" \
-		opensm -e -d 2 -D 0x43 -R "$engine" "${extra[@]}" -f "$log" --dump_files_dir "$WORK/dump") \
+		opensm -e -d 2 -D 0x43 -R "$engine" "${logconf[@]}" "${extra[@]}" -f "$log" --dump_files_dir "$WORK/dump") \
 		</dev/null >"$WORK/opensm.out" 2>&1 &
 	OSM_PID=$!
 	for ((i = 0; i < 1200; i++)); do
@@ -204,19 +212,25 @@ run() {
 		cp "$WORK/dump/$f" "$out/$f"
 	done
 	[ -f "$WORK/dump/opensm-sl2vl.dump" ] && cp "$WORK/dump/opensm-sl2vl.dump" "$out/"
+	if [ "$engine" = dfsssp ]; then
+		# the lines with the path layers, as OpenSM logged them
+		grep 'route from src_lid=' "$log" >"$out/dfsssp-sl.txt" || die "$fabric/$name: no path layers in the log"
+	fi
 	{
 		echo "requested: $engine"
 		echo "used: $used"
 		echo "fallback: no"
 		echo "subnet_up: yes"
-		echo "command: opensm -e -d 2 -D 0x43 -R $engine${shown[*]:+ ${shown[*]}} -f opensm.log --dump_files_dir DIR"
+		echo "command: opensm -e -d 2 -D 0x43 -R $engine${logconf[*]:+ -F opensm.conf}${shown[*]:+ ${shown[*]}} -f opensm.log --dump_files_dir DIR"
 		echo "ibroute: ibroute $swlid    # $ibsw"
 		echo "path_sl: saquery PR --slid S --dlid D, $n ordered pairs of CA LIDs"
+		[ "$engine" = dfsssp ] &&
+			echo "path_layers: dfsssp-sl.txt, the log's \"route from src_lid=S to dest_lid=D on vl=V\" lines (per_module_logging_file: osm_ucast_dfsssp.c 0x0f)"
 		echo "sl2vl: smpquery sl2vl LID PORT (switch output ports), smpquery sl2vl LID (CA ports)"
 		echo "log:"
 		sed -n '/Entering MASTER state/,/-> SUBNET UP$/p' "$log" |
 			sed '1d; s/^[A-Z][a-z]\{2\}  *[0-9]\{1,2\} [0-9:]\{8\} [0-9]\{6\} \[[0-9A-Fa-f]*\] //' |
-			grep -v 'print_network_node'
+			grep -v 'print_network_node' | grep -v '^0x08 -> \|^0x10 -> '
 	} >"$out/engine.txt"
 
 	rm -rf "${HERE:?}/$fabric/$name"

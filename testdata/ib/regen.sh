@@ -4,7 +4,7 @@
 # fabric, OpenSM routes it, infiniband-diags reads it back. See README.md.
 #
 # Usage: ./regen.sh [FABRIC...]        (default: ft16 ft64 dualport torus lid64 cluster sharp
-#                                      sharp576 loopback port2)
+#                                      sharp576 loopback port2 sharp-spines)
 #   FT64_ENGINES="minhop updn ..." ./regen.sh ft64   overrides the ft64 engines.
 #
 # Every run gets a private temporary work directory and its own ibsim socket
@@ -327,12 +327,15 @@ fabric() { # fabric NAME
 	port2)
 		route port2 minhop minhop S-0
 		;;
-	*) die "unknown fabric '$1' (known: ft16 ft64 dualport torus lid64 cluster sharp sharp576 loopback port2)" ;;
+	sharp-spines)
+		route sharp-spines minhop minhop S-leaf0
+		;;
+	*) die "unknown fabric '$1' (known: ft16 ft64 dualport torus lid64 cluster sharp sharp576 loopback port2 sharp-spines)" ;;
 	esac
 }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/orcs-ib.XXXXXX")
-for fab in "${@:-ft16 ft64 dualport torus lid64 cluster sharp sharp576 loopback port2}"; do
+for fab in "${@:-ft16 ft64 dualport torus lid64 cluster sharp sharp576 loopback port2 sharp-spines}"; do
 	for f in $fab; do fabric "$f"; done
 done
 echo "$SELF: ${#SUMMARY[@]} runs done"
