@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"strconv"
 	"strings"
 )
 
@@ -18,6 +19,8 @@ type SeedVerdict struct {
 	Cause      Cause   `json:"cause"`
 	Roots      int     `json:"roots"`
 	MarginGbps float64 `json:"margin_gbps"`
+	// Hot names the receiver most owed under tree saturation.
+	Hot string `json:"hot,omitempty"`
 }
 
 // Support is a verdict decided over several seeds: the cause most runs
@@ -108,6 +111,9 @@ func (s *Support) Write(w io.Writer, view string) error {
 		if v.MarginGbps != 0 {
 			m = fmt.Sprintf(", margin %+.1f Gb/s", v.MarginGbps)
 		}
+		if v.Hot != "" {
+			m += ", towards " + v.Hot
+		}
 		fmt.Fprintf(w, "  seed %d: %s, %s, %d roots%s\n", v.Seed, FormatTime(Time(v.EndUs*1e6)), v.Cause, v.Roots, m)
 	}
 	return nil
@@ -119,5 +125,49 @@ func SeedVerdictOf(r *Result, d *Diagnosis) SeedVerdict {
 	if len(d.Roots) > 0 {
 		v.MarginGbps = d.Roots[0].MarginGbps
 	}
+	if d.Cause == Saturation && len(d.Delivery.Hot) > 0 {
+		v.Hot = d.Delivery.Hot[0].Name
+	}
 	return v
+}
+
+// MaxSeeds bounds the runs of one sweep (ParseSeedList).
+const MaxSeeds = 1000
+
+// ParseSeedList parses a --seeds list: comma-separated seeds and ranges
+// A-B (A ≤ B), e.g. "1-10" or "1,4,7-9", in the order given, each seed once,
+// at most MaxSeeds.
+func ParseSeedList(s string) ([]uint64, error) {
+	var out []uint64
+	seen := map[uint64]bool{}
+	for item := range strings.SplitSeq(s, ",") {
+		item = strings.TrimSpace(item)
+		lo, hi, isRange := strings.Cut(item, "-")
+		a, err := strconv.ParseUint(lo, 10, 64)
+		if err != nil {
+			return nil, fmt.Errorf("seed list %q: item %q: want a seed N or a range A-B of non-negative integers", s, item)
+		}
+		b := a
+		if isRange {
+			if b, err = strconv.ParseUint(hi, 10, 64); err != nil || b < a {
+				return nil, fmt.Errorf("seed list %q: range %q: want A-B with A ≤ B", s, item)
+			}
+		}
+		if b-a >= MaxSeeds {
+			return nil, fmt.Errorf("seed list %q: range %q has more than %d seeds", s, item, MaxSeeds)
+		}
+		for x := a; ; x++ {
+			if !seen[x] {
+				seen[x] = true
+				out = append(out, x)
+				if len(out) > MaxSeeds {
+					return nil, fmt.Errorf("seed list %q: more than %d seeds", s, MaxSeeds)
+				}
+			}
+			if x == b {
+				break
+			}
+		}
+	}
+	return out, nil
 }

@@ -3,6 +3,7 @@ package samplingsim
 import (
 	"math"
 	"math/rand/v2"
+	"slices"
 	"testing"
 )
 
@@ -175,4 +176,59 @@ func TestConsensus(t *testing.T) {
 	if got, want := s.Headline(), "no verdict holds in a majority of 10 seeds (internal congestion 5, endpoint congestion 4, no congestion 1)"; got != want {
 		t.Errorf("headline %q, want %q", got, want)
 	}
+}
+
+func TestParseSeedList(t *testing.T) {
+	for _, tc := range []struct {
+		in   string
+		want []uint64
+		err  bool
+	}{
+		{"1-10", []uint64{1, 2, 3, 4, 5, 6, 7, 8, 9, 10}, false},
+		{"7", []uint64{7}, false},
+		{"3, 1,2-4", []uint64{3, 1, 2, 4}, false},
+		{"18446744073709551615", []uint64{math.MaxUint64}, false},
+		{"18446744073709551614-18446744073709551615", []uint64{math.MaxUint64 - 1, math.MaxUint64}, false},
+		{"", nil, true},
+		{"5-3", nil, true},
+		{"1-", nil, true},
+		{"-1", nil, true},
+		{"a", nil, true},
+		{"1-1001", nil, true},
+		{"1-500,600-1100", nil, true},
+		{"0-999", nil, false},
+	} {
+		got, err := ParseSeedList(tc.in)
+		if (err != nil) != tc.err {
+			t.Errorf("%q: error %v, want error %v", tc.in, err, tc.err)
+			continue
+		}
+		if tc.want != nil && !slices.Equal(got, tc.want) {
+			t.Errorf("%q: %v, want %v", tc.in, got, tc.want)
+		}
+	}
+}
+
+// FuzzParseSeedList: any input gives an error or a list of distinct seeds,
+// at most MaxSeeds, never a panic.
+func FuzzParseSeedList(f *testing.F) {
+	for _, s := range []string{"1-10", "1,4,7-9", "0-999", "5-3", "18446744073709551615", "1--2", ",", " 3 "} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		got, err := ParseSeedList(s)
+		if err != nil {
+			return
+		}
+		if len(got) == 0 || len(got) > MaxSeeds {
+			t.Fatalf("%q: %d seeds", s, len(got))
+		}
+		seen := map[uint64]bool{}
+		for _, x := range got {
+			if seen[x] {
+				t.Fatalf("%q: seed %d twice", s, x)
+			}
+			seen[x] = true
+		}
+	})
 }
