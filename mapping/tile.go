@@ -10,8 +10,8 @@ func init() {
 	register(&Strategy{
 		Name: "tile",
 		Doc: "geometric tiling of a 2-D/3-D stencil (--grid): one tile of the grid per leaf switch, the tile shape of " +
-			"least surface whose size is the hosts per leaf, tiles in row-major order (Taffet §4.2.3); inside a tile row q starts "+
-			"k·q columns in (mod the tile's width), the k whose routes load the cables least by the objective (k = 0: row-major order), "+
+			"least surface whose size is the hosts per leaf, tiles in row-major order (Taffet §4.2.3); inside a tile row q starts " +
+			"k·q columns in (mod the tile's width), the k whose routes load the cables least by the objective (k = 0: row-major order), " +
 			"so that d-mod-k tables spread a tile's side columns over distinct up-links",
 		Place: placeTile,
 	})
