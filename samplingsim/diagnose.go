@@ -122,6 +122,9 @@ type Diagnosis struct {
 	Delivery Delivery `json:"delivery"`
 	// Advice says what to do about the verdict.
 	Advice string `json:"advice"`
+	// Detection compares the estimates with the ground truth when the
+	// view samples every job (nil otherwise, and for the truth).
+	Detection *Detection `json:"detection,omitempty"`
 	// Seeds, when the decision was run over several seeds, is its support.
 	Seeds *Support `json:"seeds,omitempty"`
 }
@@ -278,6 +281,11 @@ func Diagnose(r *Result, opt DiagnoseOptions) *Diagnosis {
 		d.Cause, d.Why = Saturation, d.Delivery.why(r)
 	}
 	d.Advice = advice(d.Cause, d.Delivery)
+	if !opt.Truth {
+		if det, ok := r.Detection(opt.View); ok {
+			d.Detection = &det
+		}
+	}
 	return d
 }
 
@@ -587,6 +595,9 @@ func (d *Diagnosis) Write(w io.Writer) error {
 		rt := d.Unconfirmed[0]
 		fmt.Fprintf(w, "  not counted: %d congested links below the cutoff in a view that samples every job (not saturated roots, Theorem 4.2), the largest %s: congested fraction %.3f of %.0f packets, %.1f Gb/s sampled\n",
 			n, rt.Name, rt.Fraction, rt.Packets, rt.Gbps)
+	}
+	if d.Detection != nil {
+		d.Detection.Write(w)
 	}
 	_, err := fmt.Fprintf(w, "  advice: %s\n", d.Advice)
 	return err
