@@ -455,7 +455,7 @@ func (d Delivery) why(r *Result) string {
 func (r *Result) routeGraph(view View) (succ, pred map[int32][]int32) {
 	g := &routeEdges{succ: map[int32][]int32{}, pred: map[int32][]int32{}, seen: map[[2]int32]bool{}}
 	seenPair := map[[2]int32]bool{}
-	var dags map[[2]int32][]int32
+	var dags map[[2]int32]*routeDAG
 	var route []int32
 	for i, m := range r.Plan.Msgs {
 		if view >= 0 && int(m.Job) != view {
@@ -478,20 +478,24 @@ func (r *Result) routeGraph(view View) (succ, pred map[int32][]int32) {
 			continue
 		}
 		if dags == nil {
-			dags = map[[2]int32][]int32{}
+			dags = map[[2]int32]*routeDAG{}
 		}
 		s0, t := r.ad.leaf[m.Src], r.ad.leaf[m.Dst]
-		dag, ok := dags[[2]int32{s0, t}]
-		if !ok {
+		dag := dags[[2]int32{s0, t}]
+		if dag == nil {
 			dag = r.ad.minimalDAG(r.Fabric, s0, t)
 			dags[[2]int32{s0, t}] = dag
-			g.join(r.Fabric, dag, dag)
+			g.join(r.Fabric, dag.links, dag.links)
 		}
-		first, last := route[:1], route[len(route)-1:]
-		g.join(r.Fabric, first, dag)
-		g.join(r.Fabric, dag, last)
+		first, last := route[0], route[len(route)-1]
+		for _, l := range dag.outs {
+			g.add(first, l)
+		}
+		for _, l := range dag.ins {
+			g.add(l, last)
+		}
 		if s0 == t {
-			g.add(first[0], last[0])
+			g.add(first, last)
 		}
 	}
 	return g.succ, g.pred
@@ -527,10 +531,17 @@ func (g *routeEdges) join(f *lft.Fabric, from, to []int32) {
 	}
 }
 
+// routeDAG is the adaptive route set between two leaf switches: its
+// switch-to-switch links, those that leave the first switch and those that
+// enter the last.
+type routeDAG struct {
+	links, outs, ins []int32
+}
+
 // minimalDAG returns the switch-to-switch links on the minimal paths from
 // switch s0 to switch t (none when s0 = t).
-func (a *adaptive) minimalDAG(f *lft.Fabric, s0, t int32) []int32 {
-	var dag []int32
+func (a *adaptive) minimalDAG(f *lft.Fabric, s0, t int32) *routeDAG {
+	d := &routeDAG{}
 	seen := map[int32]bool{s0: true}
 	work := []int32{s0}
 	for len(work) > 0 {
@@ -540,14 +551,21 @@ func (a *adaptive) minimalDAG(f *lft.Fabric, s0, t int32) []int32 {
 			continue
 		}
 		for _, l := range a.minimal(nil, sw, t) {
-			dag = append(dag, l)
-			if w := int32(f.SwitchIndex(f.Links[l].To)); !seen[w] {
+			d.links = append(d.links, l)
+			w := f.SwitchIndex(f.Links[l].To)
+			if sw == s0 {
+				d.outs = append(d.outs, l)
+			}
+			if w == t {
+				d.ins = append(d.ins, l)
+			}
+			if !seen[w] {
 				seen[w] = true
 				work = append(work, w)
 			}
 		}
 	}
-	return dag
+	return d
 }
 
 // treeSize counts the congested links from which traffic reaches root
