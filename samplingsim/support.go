@@ -114,7 +114,7 @@ func (s *Support) Write(w io.Writer, view string) error {
 		if v.Hot != "" {
 			m += ", towards " + v.Hot
 		}
-		fmt.Fprintf(w, "  seed %d: %s, %s, %d roots%s\n", v.Seed, FormatTime(Time(v.EndUs*1e6)), v.Cause, v.Roots, m)
+		fmt.Fprintf(w, "  seed %d: ran %s, %s, %d roots%s\n", v.Seed, FormatTime(Time(v.EndUs*1e6)), v.Cause, v.Roots, m)
 	}
 	return nil
 }
