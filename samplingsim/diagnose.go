@@ -38,6 +38,10 @@ const (
 	// Mixed: the causes disagree: the cause of most congested weight is not
 	// the cause of most roots.
 	Mixed Cause = "mixed"
+	// Unsaturated: a root below the Theorem 4.2 cutoff in a view that
+	// samples every job; it is listed apart (Diagnosis.Unconfirmed) and is
+	// never a verdict.
+	Unsaturated Cause = "unsaturated root"
 )
 
 // DiagnoseOptions tunes Diagnose.
@@ -176,9 +180,14 @@ func (d Delivery) Saturated() bool { return d.Stopped > 0 }
 
 // Diagnose finds the congestion trees of a run and classifies their roots
 // (thesis §4.1): a congested link is a root when none of the links its
-// traffic continues on is congested; a root into a host is endpoint
+// traffic continues on (table routes, and the minimal route sets of
+// adaptively routed messages) is congested; a root into a host is endpoint
 // congestion; a root inside the network is internal congestion if the
-// sampled traffic saturates it, and background traffic if it does not.
+// sampled traffic saturates it, and background traffic if it does not —
+// unless the view samples every job, when it is an unsaturated root, kept
+// apart. The verdict is the cause of most congested weight (Mixed when
+// another cause holds most roots), or tree saturation when receivers
+// stopped receiving with traffic to them outstanding.
 func Diagnose(r *Result, opt DiagnoseOptions) *Diagnosis {
 	if opt.Threshold <= 0 {
 		opt.Threshold = 0.5
@@ -244,7 +253,7 @@ func Diagnose(r *Result, opt DiagnoseOptions) *Diagnosis {
 			root.Cause = Endpoint
 			root.Why = fmt.Sprintf("the root is the link into host %s (Theorem 4.1: no mapping removes endpoint congestion)", f.HostName(int(into)))
 		case root.Gbps < cutoff && seesAll:
-			root.Cause = Background
+			root.Cause = Unsaturated
 			root.Why = fmt.Sprintf("congested but carries only %.1f of %.0f Gb/s, and this view samples every job, so no unseen traffic shares it: "+
 				"not a saturated root (Theorem 4.2); a few noisy samples or congestion on and off; margin %.1f Gb/s below the cutoff %.1f Gb/s",
 				root.Gbps, root.LineGbps, -root.MarginGbps, cutoff)
