@@ -8,7 +8,7 @@
 #	bash bench/taffet.sh            # all three sections (about 6 minutes of CPU)
 #	bash bench/taffet.sh 4.2        # one section: 4.2, 4.3 or 4.4
 #	bash bench/taffet.sh 4.4s       # §4.4 model sensitivity (not in "all"; about 3 minutes)
-#	bash bench/taffet.sh seeds      # verdicts over seeds 1-10 (not in "all"; about 5 minutes)
+#	bash bench/taffet.sh seeds      # verdicts over seeds 1-10 (not in "all"; about 10 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 only=${1:-all}
