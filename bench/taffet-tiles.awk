@@ -8,6 +8,10 @@
 #	col       slot = j + H·i                       (column major)
 #	scramble  slot = (13·(i + W·j) + 7·t) mod P    (a different bijection per
 #	                                                 tile t; 13 is odd, P a power of 2)
+#	skew      slot = ((i + k·j) mod W) + W·j       (row j shifted by k·j, -v k=K,
+#	                                                 default 1 = orcs map --strategy tile
+#	                                                 on Tapered; k = 2 for 8×4 tiles is
+#	                                                 ((i + 2j) mod 8) + 8j)
 #
 # for the rank at (i, j) inside its tile. Output: "RANK HOST" lines, which
 # samplingsim --mapping reads. Usage:
@@ -19,16 +23,18 @@ BEGIN {
 	if (w == "") w = 8
 	if (h == "") h = 4
 	if (order == "") order = "row"
+	if (k == "") k = 1
 	if (x % w || y % h) { print "tile " w "x" h " does not divide the grid " x "x" y > "/dev/stderr"; exit 2 }
-	if (order != "row" && order != "col" && order != "scramble") { print "order " order ": want row, col or scramble" > "/dev/stderr"; exit 2 }
+	if (order != "row" && order != "col" && order != "scramble" && order != "skew") { print "order " order ": want row, col, scramble or skew" > "/dev/stderr"; exit 2 }
 	P = w * h
-	print "# rank host: " x "x" y " stencil, " w "x" h " tiles, " order " order inside a tile"
+	print "# rank host: " x "x" y " stencil, " w "x" h " tiles, " order (order == "skew" ? " k=" k : "") " order inside a tile"
 	for (r = 0; r < x * y; r++) {
 		gx = r % x; gy = int(r / x)
 		t = int(gx / w) + (x / w) * int(gy / h)
 		i = gx % w; j = gy % h
 		if (order == "row") s = i + w * j
 		else if (order == "col") s = j + h * i
+		else if (order == "skew") s = (i + k * j) % w + w * j
 		else s = (13 * (i + w * j) + 7 * t) % P
 		print r, "H" (t * P + s)
 	}

@@ -8,6 +8,7 @@
 #	bash bench/taffet.sh            # all three sections (about 6 minutes of CPU)
 #	bash bench/taffet.sh 4.2        # one section: 4.2, 4.3 or 4.4
 #	bash bench/taffet.sh 4.4s       # §4.4 model sensitivity (not in "all"; about 3 minutes)
+#	bash bench/taffet.sh seeds      # verdicts over seeds 1-10 (not in "all"; about 10 minutes)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 only=${1:-all}
@@ -38,19 +39,24 @@ if [[ $only == all || $only == 4.2 ]]; then
 	for o in row col scramble; do
 		awk -v x=64 -v y=72 -v w=8 -v h=4 -v order=$o -f bench/taffet-tiles.awk >"$tmp/tile8x4-$o.map"
 	done
+	# Rows skewed inside the tile: slot = ((i + k·j) mod 8) + 8j.
+	for k in 1 2; do
+		awk -v x=64 -v y=72 -v w=8 -v h=4 -v order=skew -v k=$k -f bench/taffet-tiles.awk >"$tmp/tile8x4-skew$k.map"
+	done
 	awk -v x=64 -v y=72 -v w=4 -v h=8 -v order=row -f bench/taffet-tiles.awk >"$tmp/tile4x8-row.map"
 	for s in tile random rcm bisect; do
 		echo "\$ orcs map -i gen:$tapered -p file:testdata/stencil-64x72.ptrn --grid 64x72 --strategy $s --rank-hosts $s.map" >&2
 		"$orcs" map -i "gen:$tapered" -p file:testdata/stencil-64x72.ptrn --grid 64x72 --strategy $s \
 			--rank-hosts "$tmp/$s.map" >/dev/null
 	done
-	# The generator's row order is orcs map's tile strategy, rank for rank.
-	if ! cmp -s <(grep -v '^#' "$tmp/tile8x4-row.map") <(grep -v '^#' "$tmp/tile.map"); then
-		echo "bench/taffet-tiles.awk (row order) differs from orcs map --strategy tile" >&2
+	# The generator's skew by one column a row is orcs map's tile strategy,
+	# rank for rank (its rows skewed so that d-mod-k spreads a tile's sides).
+	if ! cmp -s <(grep -v '^#' "$tmp/tile8x4-skew1.map") <(grep -v '^#' "$tmp/tile.map"); then
+		echo "bench/taffet-tiles.awk (skew order, k=1) differs from orcs map --strategy tile" >&2
 		exit 1
 	fi
 	printf '%-17s %-18s %10s %12s  %s\n' mapping routing "time µs" "path length" diagnosis
-	for m in row-major random rcm bisect tile8x4-row tile8x4-col tile8x4-scramble tile4x8-row; do
+	for m in row-major random rcm bisect tile8x4-row tile8x4-col tile8x4-scramble tile8x4-skew1 tile8x4-skew2 tile4x8-row; do
 		for r in "${routings[@]}"; do
 			mapflag=()
 			[[ $m != row-major ]] && mapflag=(--mapping "$tmp/$m.map")
@@ -157,4 +163,28 @@ if [[ $only == 4.4s ]]; then
 	row44 static,fifo 1 "$ring44" "$bg44" --routing static "${net44[@]}"
 	row44 static,bypass-no-HOL 1 "$ring44" "$bg44" --routing static --buffers bypass "${net44[@]}"
 	row44 adaptive,bypass-no-HOL 1 "$ring44" "$bg44" --routing adaptive --buffers bypass "${net44[@]}"
+fi
+
+# One verdict per case over seeds 1-10 (--seeds): the headline with its
+# support, and the seeds' verdicts in one line.
+if [[ $only == seeds ]]; then
+	echo "== verdicts over seeds 1-10"
+	awk -v x=64 -v y=72 -v w=8 -v h=4 -v order=row -f bench/taffet-tiles.awk >"$tmp/tile8x4-row.map"
+	awk -v x=64 -v y=72 -v w=8 -v h=4 -v order=skew -v k=1 -f bench/taffet-tiles.awk >"$tmp/tile8x4-skew1.map"
+	parity_hosts
+	verdict() {
+		local label=$1
+		shift
+		echo "\$ orcs samplingsim $* --seeds 1-10" >&2
+		"$orcs" samplingsim "$@" --seeds 1-10 --json "$tmp/v.json" >/dev/null
+		jq -r --arg l "$label" '.diagnosis.seeds as $s | "\($l)|\($s.cause)|\($s.agree) of \($s.runs)|\($s.holds)|\($s.low * 100 | round / 100)-\($s.high * 100 | round / 100)|\([$s.runs_by_seed[] | .cause | split(" ")[0]] | join(","))"' "$tmp/v.json" |
+			awk -F'|' '{printf "%-36s %-20s %-9s %-6s %-10s %s\n", $1, $2, $3, $4, $5, $6}'
+	}
+	printf '%-36s %-20s %-9s %-6s %-10s %s\n' case verdict support holds "95 % CI" "seeds 1..10"
+	verdict "4.2 tiles 8x4 row, static" --gen "$tapered" --workload stencil:x=64,y=72,size=131072 --routing static --mapping "$tmp/tile8x4-row.map"
+	verdict "4.2 tiles 8x4 skew k=1, static" --gen "$tapered" --workload stencil:x=64,y=72,size=131072 --routing static --mapping "$tmp/tile8x4-skew1.map"
+	for r in static adaptive; do
+		verdict "4.4 ring's view, $r" --gen "$tapered" --workload "$ring44" --background "$bg44" --alloc parity --view ring --routing "$r" "${net44[@]}"
+	done
+	verdict "saturation kary:k=8,n=3, 200us" --gen kary:k=8,n=3 --max-time 200us --buffer 16 --workload saturation:hot=1,msgs=400,gbps=40,frac=0.05
 fi

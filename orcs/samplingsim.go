@@ -65,6 +65,7 @@ func samplingsimCommand() *cli.Command {
 			&cli.Float64Flag{Name: "congested", Value: 0.5, Usage: "congested fraction from which the diagnosis counts a link as congested"},
 			&cli.Float64Flag{Name: "saturated", Value: samplingsim.DefaultSaturated, Usage: "Theorem 4.2 cutoff: a congested root inside the network carrying less sampled traffic than this fraction of the line rate is blamed on background traffic, more on internal congestion"},
 			&cli.BoolFlag{Name: "diagnose-truth", Usage: "also diagnose the ground truth"},
+			&cli.StringFlag{Name: "seeds", Usage: "also run and diagnose once per seed of `LIST` (1-10, or 1,4,7-9) and print the verdict with its support (how many seeds give it); seeds change sampling, marking and random workloads"},
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the summary and diagnosis to `FILE`"},
 			&cli.StringFlag{Name: "csv", Usage: "write per-link truth and estimates per window to `FILE`"},
 			&cli.StringFlag{Name: "json", Usage: "write the run (config, jobs, links per window, diagnosis) to `FILE`"},
@@ -116,6 +117,15 @@ func samplingsimAction(c *cli.Context) error {
 	if err := refuseOneRunOutputs(c); err != nil {
 		return err
 	}
+	var seeds []uint64
+	if list := c.String("seeds"); list != "" {
+		if c.String("compare-routing") != "" {
+			return fmt.Errorf("--seeds diagnoses one routing over several seeds: give it without --compare-routing")
+		}
+		if seeds, err = samplingsim.ParseSeedList(list); err != nil {
+			return fmt.Errorf("--seeds: %w", err)
+		}
+	}
 	jobs, err := samplingsim.Jobs(f, samplingsim.JobsOptions{Workload: c.String("workload"), Background: c.String("background"),
 		Alloc: c.String("alloc"), Hosts: firstHosts, Allocation: alloc, Mapping: c.String("mapping")})
 	if err != nil {
@@ -148,8 +158,15 @@ func samplingsimAction(c *cli.Context) error {
 		return err
 	}
 	if c.Bool("diagnose-truth") {
-		dopt.Truth = true
-		samplingsim.Diagnose(res, dopt).Write(out)
+		topt := dopt
+		topt.Truth = true
+		samplingsim.Diagnose(res, topt).Write(out)
+	}
+	if seeds != nil {
+		if diag.Seeds, err = sweepSeeds(f, cfg, jobs, seeds, res, diag, dopt); err != nil {
+			return err
+		}
+		diag.Seeds.Write(out, diag.View)
 	}
 	files := samplingsim.Files{LinksCSV: c.String("csv"), JSON: c.String("json"), Messages: c.String("messages"),
 		SVG: c.String("svg"), PlotSource: c.String("plot-source")}
@@ -160,6 +177,32 @@ func samplingsimAction(c *cli.Context) error {
 		return err
 	}
 	return runErr
+}
+
+// sweepSeeds runs the plan of jobs once per seed (the run of the main seed
+// is reused), diagnoses each run as dopt says, and returns the verdict's
+// support. A run stopped by --max-time is diagnosed as it stands.
+func sweepSeeds(f *lft.Fabric, cfg samplingsim.Config, jobs []samplingsim.JobSpec, seeds []uint64,
+	main *samplingsim.Result, mainDiag *samplingsim.Diagnosis, dopt samplingsim.DiagnoseOptions) (*samplingsim.Support, error) {
+	runs := make([]samplingsim.SeedVerdict, 0, len(seeds))
+	for _, seed := range seeds {
+		if seed == cfg.Seed {
+			runs = append(runs, samplingsim.SeedVerdictOf(main, mainDiag))
+			continue
+		}
+		c := cfg
+		c.Seed = seed
+		plan, err := samplingsim.BuildPlan(f, jobs, seed)
+		if err != nil {
+			return nil, fmt.Errorf("--seeds, seed %d: %w", seed, err)
+		}
+		res, err := samplingsim.Run(f, c, plan)
+		if res == nil {
+			return nil, fmt.Errorf("--seeds, seed %d: %w", seed, err)
+		}
+		runs = append(runs, samplingsim.SeedVerdictOf(res, samplingsim.Diagnose(res, dopt)))
+	}
+	return samplingsim.Consensus(runs), nil
 }
 
 // samplingsimConfig reads the simulation settings.

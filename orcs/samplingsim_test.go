@@ -182,3 +182,47 @@ func TestSamplingsimSigterm(t *testing.T) {
 		t.Errorf("files left: %v", files)
 	}
 }
+
+// TestSamplingsimSaturationSeeds (issue 21, items 1 and 2): a network that
+// saturates behind a host that stops receiving is diagnosed as tree
+// saturation towards that host from the delivery counts, the summary says
+// how much of an unfinished job was delivered (it printed "finished after
+// unfinished"), and --seeds prints the verdict with its support and writes
+// it to the JSON; a bad seed list is refused before any run.
+func TestSamplingsimSaturationSeeds(t *testing.T) {
+	js := filepath.Join(t.TempDir(), "run.json")
+	out, err := runSampling(t, "--gen", "kary:k=4,n=3", "--max-time", "100us", "--buffer", "16",
+		"--workload", "saturation:hot=1,msgs=100,gbps=40,frac=0.05", "--seeds", "1-3", "--json", js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"job saturation: 64 hosts, 6392 messages, unfinished: ", "diagnosis (all view): tree saturation",
+		"endpoint congestion towards H", "delivered (counted, not sampled): ", "verdict over 3 seeds (all view): tree saturation, 3 of 3 seeds",
+		"  seed 2: "} {
+		if !strings.Contains(out, want) {
+			t.Errorf("summary lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "finished after unfinished") {
+		t.Errorf("summary says %q", "finished after unfinished")
+	}
+	var doc struct {
+		Diagnosis struct {
+			Cause string `json:"cause"`
+			Seeds struct {
+				Agree, Runs int
+				Holds       bool
+			} `json:"seeds"`
+		} `json:"diagnosis"`
+	}
+	b, _ := os.ReadFile(js)
+	if err := json.Unmarshal(b, &doc); err != nil {
+		t.Fatal(err)
+	}
+	if d := doc.Diagnosis; d.Cause != "tree saturation" || d.Seeds.Agree != 3 || d.Seeds.Runs != 3 || !d.Seeds.Holds {
+		t.Errorf("JSON diagnosis %+v", d)
+	}
+	if _, err := runSampling(t, "--gen", "kary:k=4,n=3", "--seeds", "5-3"); err == nil || !strings.Contains(err.Error(), "--seeds") {
+		t.Errorf("--seeds 5-3: %v, want an error naming --seeds", err)
+	}
+}

@@ -101,3 +101,22 @@ func benchHotSpot(b *testing.B, policy string) {
 	cfg.Scheme, cfg.Buffers, cfg.InputBuffer, cfg.MaxTime = "none", policy, 16, 200*Microsecond
 	benchRun(b, "kary:k=8,n=3", "saturation:hot=1,msgs=400,gbps=40,frac=0.05", cfg)
 }
+
+// BenchmarkDiagnoseAdaptive times the diagnosis alone (route sets of
+// adaptive routing, roots, delivery counts, detection power) of an
+// all-to-all on 512 hosts routed adaptively: 261 632 pairs over 64 × 64
+// leaf pairs, the diagnosis's worst case of route sets per message.
+func BenchmarkDiagnoseAdaptive(b *testing.B) {
+	f := fabric(b, "kary:k=8,n=3")
+	cfg := DefaultConfig()
+	cfg.Routing = "adaptive"
+	p, err := BuildPlan(f, []JobSpec{{Name: "a2a", Workload: "alltoall:size=4096,iters=1", Hosts: allHosts(f.NumHosts())}}, cfg.Seed)
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := mustRun(b, f, cfg, p)
+	b.ResetTimer()
+	for b.Loop() {
+		Diagnose(r, DiagnoseOptions{View: AllJobs, Window: -1})
+	}
+}

@@ -96,10 +96,13 @@ type Config struct {
 	// hosts) or "all".
 	Restrict string
 	// FalsePositiveConfidence sets the false-positive threshold of §5.5 for
-	// the probabilistic schemes with the hostrule or all restriction: an
-	// estimate W_d is shown as 0 unless W_d ≥ L·√Q_d·Φ⁻¹(confidence). 0
-	// disables the threshold. (With the route restriction every link a
-	// receiver updates was crossed, so there is nothing to hide.)
+	// the probabilistic schemes: an estimate W_d is shown as 0 unless
+	// W_d ≥ L·√Q_d·Φ⁻¹(confidence). 0 disables the threshold. It applies
+	// with the hostrule and all restrictions, and with the route
+	// restriction under adaptive routing, whose route set holds links a
+	// packet did not cross (the thesis's Figs. 5.4–5.5); with the route
+	// restriction and static routing every link a receiver updates was
+	// crossed, so there it is not applied (it would only hide traffic).
 	FalsePositiveConfidence float64
 	// PacketIDs says how packets are numbered, the record ids of the
 	// one-bit hash: "connection" (per source–destination pair, sequence

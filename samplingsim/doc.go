@@ -38,7 +38,10 @@
 //   - truth.go: ground-truth counters per link direction and time window;
 //   - workload.go: messages with dependencies, built by named workloads;
 //   - output.go, plot.go, diagnose.go: CSV/JSON, SVG plots and the
-//     congestion-tree diagnosis of thesis §4.1.
+//     congestion-tree diagnosis of thesis §4.1 (tree saturation from the
+//     delivery counts, adaptive route sets);
+//   - support.go, detection.go: a verdict over seeds with its support
+//     (Consensus) and the estimates' detection power against the truth.
 //
 // A run is deterministic for a given Config (including Config.Seed) and plan.
 //

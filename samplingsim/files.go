@@ -87,15 +87,26 @@ func (r *Result) WriteSummary(w io.Writer, name string) {
 	}
 	fmt.Fprintf(w, "simulated %s: %d packets, %d packet-hops, %d events in %.3f s wall, %.3f s CPU (%s)\n",
 		FormatTime(r.End), r.Packets, r.PacketHops, r.Events, r.Wall.Seconds(), r.CPU.Seconds(), speed)
-	for _, j := range r.Jobs() {
-		fin := "unfinished"
-		if j.FinishUs >= 0 {
-			fin = FormatTime(Time(j.FinishUs*1e6) - Time(j.StartUs*1e6))
+	for i, j := range r.Jobs() {
+		fin := "finished after " + FormatTime(Time(j.FinishUs*1e6)-Time(j.StartUs*1e6))
+		if j.FinishUs < 0 {
+			fin = fmt.Sprintf("unfinished: %d delivered", r.delivered(i))
 		}
-		fmt.Fprintf(w, "job %s: %d hosts, %d messages, finished after %s\n", j.Name, j.Hosts, j.Messages, fin)
+		fmt.Fprintf(w, "job %s: %d hosts, %d messages, %s\n", j.Name, j.Hosts, j.Messages, fin)
 		r.writeNoise(w, j.Name)
 	}
 	if r.Buffers != nil {
 		r.Buffers.Write(w)
 	}
+}
+
+// delivered counts job j's messages that arrived.
+func (r *Result) delivered(j int) int {
+	n := 0
+	for i, m := range r.Plan.Msgs {
+		if int(m.Job) == j && r.MsgFinish[i] >= 0 {
+			n++
+		}
+	}
+	return n
 }

@@ -46,6 +46,9 @@ type Result struct {
 
 	tallies [][]*tally // [job][window], nil entries = nothing received
 	z       float64    // false-positive threshold factor, 0 = none
+	// ad is the adaptive routing's view of the fabric (nil: static), for
+	// the route sets of the diagnosis.
+	ad *adaptive
 }
 
 func (s *sim) result(wall time.Duration) *Result {
@@ -53,7 +56,7 @@ func (s *sim) result(wall time.Duration) *Result {
 		Fabric: s.f, Config: s.cfg, Plan: s.plan, End: s.now,
 		MsgReady: make([]Time, len(s.msgs)), MsgFinish: make([]Time, len(s.msgs)),
 		Truth: s.truth, Events: s.events, PacketHops: s.hops, Packets: s.packets,
-		Wall: wall, tallies: s.tallies,
+		Wall: wall, tallies: s.tallies, ad: s.ad,
 	}
 	for i, m := range s.msgs {
 		r.MsgReady[i], r.MsgFinish[i] = m.ready, m.finish
