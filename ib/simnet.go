@@ -419,6 +419,9 @@ func (p *netParser) portLine(r *lines, n *TopoNode, idx int, c *cursor) (TopoPor
 			return pt, r.errorf("port %d: unexpected %s (want w=N, s=N or a # comment)", num, tok(f))
 		}
 	}
+	if c.peek() == '#' {
+		pt.Rate = tailRate(c.rest())
+	}
 	if c.lit("#") && n.Kind != lft.Switch {
 		lid, lmc, hasLID, hasLMC, err := portTail(c)
 		if err != "" {
@@ -440,6 +443,21 @@ func (p *netParser) portLine(r *lines, n *TopoNode, idx int, c *cursor) (TopoPor
 	p.pending = append(p.pending, pendingPort{node: idx, port: num, remote: string(remote),
 		remotePort: rport, file: r.file, line: r.n})
 	return pt, nil
+}
+
+// tailRate returns the rate at the end of a port line's comment, after the
+// remote description: ibnetdiscover ends every port line with the remote
+// LID and the link's rate (`# "<remote desc>" lid 3 4xFDR10`), and ibsim
+// reads the same words. A comment that ends otherwise gives the zero rate.
+func tailRate(tail []byte) LinkRate {
+	if q := bytes.LastIndexByte(tail, '"'); q >= 0 {
+		tail = tail[q+1:]
+	}
+	f := bytes.Fields(tail)
+	if len(f) < 3 || string(f[len(f)-3]) != "lid" {
+		return LinkRate{}
+	}
+	return rateWord(f[len(f)-1])
 }
 
 // idGUID returns the node GUID of an ibnetdiscover node id, "S-", "H-" or

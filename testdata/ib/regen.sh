@@ -3,7 +3,7 @@
 # net files <fabric>/<fabric>.net, with the real tools: ibsim emulates the
 # fabric, OpenSM routes it, infiniband-diags reads it back. See README.md.
 #
-# Usage: ./regen.sh [FABRIC...]        (default: ft16 ft64 dualport torus lid64 cluster)
+# Usage: ./regen.sh [FABRIC...]        (default: ft16 ft64 dualport torus lid64 cluster rates)
 #   FT64_ENGINES="minhop updn ..." ./regen.sh ft64   overrides the ft64 engines.
 #
 # Every run gets a private temporary work directory and its own ibsim socket
@@ -189,7 +189,7 @@ route() {
 		die "$fabric/$run: dump_fts failed: $(cat "$WORK/diag.err")"
 	run_timed 120 "$out/ibroute-$ibsw.txt" "$WORK/diag.err" "${CLIENT[@]}" ibroute "$swlid" ||
 		die "$fabric/$run: ibroute $swlid failed: $(cat "$WORK/diag.err")"
-	if [ "$fabric" = cluster ]; then
+	if [ "$fabric" = cluster ] || [ "$fabric" = rates ]; then
 		# the other outputs administrators bring
 		local name
 		local -a diag
@@ -309,12 +309,15 @@ fabric() { # fabric NAME
 		for e in minhop updn; do route cluster "$e" "$e" "S-leaf01=MF0;leaf01:MQM8700/U1"; done
 		noisy cluster H-4 "S-leaf01=MF0;leaf01:MQM8700/U1"
 		;;
-	*) die "unknown fabric '$1' (known: ft16 ft64 dualport torus lid64 cluster)" ;;
+	rates)
+		route rates minhop minhop S-leaf0
+		;;
+	*) die "unknown fabric '$1' (known: ft16 ft64 dualport torus lid64 cluster rates)" ;;
 	esac
 }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/orcs-ib.XXXXXX")
-for fab in "${@:-ft16 ft64 dualport torus lid64 cluster}"; do
+for fab in "${@:-ft16 ft64 dualport torus lid64 cluster rates}"; do
 	for f in $fab; do fabric "$f"; done
 done
 echo "$SELF: ${#SUMMARY[@]} runs done"
