@@ -64,6 +64,8 @@ var ibCounts = map[string][3]int{
 	// a director and 2 edge switches.
 	"cluster": {8, 6, 2 * (8 + 4 + 4)},
 	"mesh":    {16, 16, 2 * (16 + 24)},
+	// 8 hosts on 2 leaves, 2 spines, each leaf cabled to both spines.
+	"rates": {8, 4, 2 * (8 + 4)},
 }
 
 func mustTopology(t testing.TB, path string) *Topology {
