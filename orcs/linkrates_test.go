@@ -101,6 +101,24 @@ func TestSamplingsimLinkRates(t *testing.T) {
 			t.Errorf("%s: summary lacks %q:\n%s", c.name, c.links, out)
 		}
 	}
+	// The diagnosis weighs a root against its own link's rate: the link
+	// into node000 (the root of a naive reduce to rank 0) is 4xQDR, 32 Gb/s.
+	js := filepath.Join(t.TempDir(), "reduce.json")
+	if _, err := runSampling(t, "--topo", ratesDir+"ibnetdiscover.txt", "--lfts", lfts, "--workload", "naive-reduce", "--json", js); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Diagnosis struct {
+			Roots []struct {
+				Name     string  `json:"name"`
+				LineGbps float64 `json:"line_gbps"`
+			} `json:"roots"`
+		} `json:"diagnosis"`
+	}
+	if b, err := os.ReadFile(js); err != nil || json.Unmarshal(b, &doc) != nil || len(doc.Diagnosis.Roots) == 0 ||
+		!strings.Contains(doc.Diagnosis.Roots[0].Name, "node000") || doc.Diagnosis.Roots[0].LineGbps != 32 {
+		t.Errorf("naive reduce on the rates fabric: roots %+v, want the link into node000 at 32 Gb/s", doc.Diagnosis.Roots)
+	}
 	// A generated fabric has no rates: no line, --gbps everywhere.
 	if out, err := runSampling(t, "--gen", "kary:k=2,n=2", "--workload", "flow:src=0,dst=1,msgs=1,size=40960"); err != nil || strings.Contains(out, "\nlinks: ") {
 		t.Errorf("gen: %v\n%s", err, out)
