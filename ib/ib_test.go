@@ -66,6 +66,8 @@ var ibCounts = map[string][3]int{
 	"mesh":    {16, 16, 2 * (16 + 24)},
 	// 8 hosts on 2 leaves, 2 spines, each leaf cabled to both spines.
 	"rates": {8, 4, 2 * (8 + 4)},
+	// 4 hosts, 2 switches with two parallel cables.
+	"ratesopt": {4, 2, 2 * (4 + 2)},
 }
 
 func mustTopology(t testing.TB, path string) *Topology {

@@ -3,6 +3,7 @@ package ib
 import (
 	"fmt"
 	"math"
+	"strings"
 	"testing"
 )
 
@@ -158,6 +159,48 @@ func TestLinkRateSpellings(t *testing.T) {
 	} {
 		if c.got.String() != c.want {
 			t.Errorf("rate %q, want %q", c.got, c.want)
+		}
+	}
+}
+
+// TestSimNetOptionRates: the rates ibsim gives the port options w=, s=
+// and e= of testdata/ib/ratesopt/ratesopt.net are those ibnetdiscover read
+// from the emulated fabric (ratesopt/minhop/ibnetdiscover.txt): w=3 is 4x,
+// a port without w= 4x, e= before s=, w=8 s=1 12xSDR.
+func TestSimNetOptionRates(t *testing.T) {
+	rates := func(file string) map[string]string {
+		topo, err := ReadTopologyFile("../testdata/ib/ratesopt/" + file)
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := map[string]string{}
+		for _, n := range topo.Nodes {
+			for _, p := range n.Ports {
+				m[fmt.Sprintf("%x:%d", n.GUID, p.Num)] = p.Rate.String()
+			}
+		}
+		return m
+	}
+	net, real := rates("ratesopt.net"), rates("minhop/ibnetdiscover.txt")
+	want := map[string]string{"200000:1": "4xQDR", "200000:2": "1xDDR", "200000:3": "4xEDR", "200000:4": "4xHDR",
+		"200001:3": "12xSDR", "200001:4": "4xFDR"}
+	for k, w := range want {
+		if net[k] != w || real[k] != w {
+			t.Errorf("port %s: net file %q, ibnetdiscover %q, want %q", k, net[k], real[k], w)
+		}
+	}
+	if len(net) != len(real) {
+		t.Fatalf("%d ports in the net file, %d in ibnetdiscover", len(net), len(real))
+	}
+	for k, r := range real {
+		if net[k] != r {
+			t.Errorf("port %s: net file %q, ibnetdiscover %q", k, net[k], r)
+		}
+	}
+	for _, bad := range []string{"w=0", "w=32", "s=8", "e=16", "w=x"} {
+		_, err := ReadSimNet([]byte("Switch 2 \"s\"\n[1] \"h\"[1] "+bad+"\n\nHca 1 \"h\"\n[1] \"s\"[1]\n"), "bad.net")
+		if err == nil || !strings.Contains(err.Error(), "bad.net:2: port 1: bad \""+bad+"\"") {
+			t.Errorf("%s: %v", bad, err)
 		}
 	}
 }

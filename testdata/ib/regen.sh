@@ -3,7 +3,7 @@
 # net files <fabric>/<fabric>.net, with the real tools: ibsim emulates the
 # fabric, OpenSM routes it, infiniband-diags reads it back. See README.md.
 #
-# Usage: ./regen.sh [FABRIC...]        (default: ft16 ft64 dualport torus lid64 cluster rates)
+# Usage: ./regen.sh [FABRIC...]        (default: ft16 ft64 dualport torus lid64 cluster rates ratesopt)
 #   FT64_ENGINES="minhop updn ..." ./regen.sh ft64   overrides the ft64 engines.
 #
 # Every run gets a private temporary work directory and its own ibsim socket
@@ -312,12 +312,15 @@ fabric() { # fabric NAME
 	rates)
 		route rates minhop minhop S-leaf0
 		;;
-	*) die "unknown fabric '$1' (known: ft16 ft64 dualport torus lid64 cluster rates)" ;;
+	ratesopt)
+		route ratesopt minhop minhop S-a
+		;;
+	*) die "unknown fabric '$1' (known: ft16 ft64 dualport torus lid64 cluster rates ratesopt)" ;;
 	esac
 }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/orcs-ib.XXXXXX")
-for fab in "${@:-ft16 ft64 dualport torus lid64 cluster rates}"; do
+for fab in "${@:-ft16 ft64 dualport torus lid64 cluster rates ratesopt}"; do
 	for f in $fab; do fabric "$f"; done
 done
 echo "$SELF: ${#SUMMARY[@]} runs done"
