@@ -242,6 +242,11 @@ type TopoPort struct {
 	Peer int
 	// PeerPort is the port number at the other end.
 	PeerPort int
+	// Rate is the link's active width and speed where the file gives
+	// them (ibnetdiscover's "4xFDR10", iblinkinfo's "4X 10.0 Gbps
+	// (FDR10)", a ports report's "4x FDR10", a subnet list's PHY= and
+	// SPD=), else the zero rate.
+	Rate LinkRate
 	// Line is the line that describes the port.
 	Line int
 }

@@ -103,7 +103,8 @@ func checkTopology(t *testing.T, topo *Topology, err error, format Format) {
 
 func FuzzIBNetDiscover(f *testing.F) {
 	fuzzSeeds(f, "dualport/minhop/ibnetdiscover.txt", "dualport/minhop/ibnetdiscover-s.txt", "ft16/minhop-lmc1/ibnetdiscover.txt",
-		"cluster/minhop/ibnetdiscover-g.txt", "cluster/noisy/ibnetdiscover.txt", "cluster/ibdiagnet/ibdiagnet2.ibnetdiscover")
+		"cluster/minhop/ibnetdiscover-g.txt", "cluster/noisy/ibnetdiscover.txt", "cluster/ibdiagnet/ibdiagnet2.ibnetdiscover",
+		"rates/minhop/ibnetdiscover.txt")
 	f.Add([]byte("switchguid=0x1(2)\nSwitch\t2 \"S\" # \"s\" base port 0 lid 1 lmc 0\n[1]\t\"H\"[1](11) # \"h\" lid 2 4xSDR\n\ncaguid=0x10\nCa\t1 \"H\" # \"h\"\n[1](11) \t\"S\"[1] # lid 2 lmc 0 \"s\" lid 1 4xSDR\n"))
 	_, rt := fuzzPair(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -117,7 +118,7 @@ func FuzzIBNetDiscover(f *testing.F) {
 }
 
 func FuzzIBSimNet(f *testing.F) {
-	fuzzSeeds(f, "dualport/dualport.net", "torus/torus.net")
+	fuzzSeeds(f, "dualport/dualport.net", "torus/torus.net", "rates/rates.net")
 	f.Add([]byte("switchguid+1\nSwitch 2 \"s\" # d lid 3 lmc 1\n[1] \"h\" w=4\n[2] \"h\"[2] s=1\n\nHca 2 \"h\"\n[1] \"s\"[1] # lid 8 lmc 2\n[2] \"s\"[2]\n"))
 	_, rt := fuzzPair(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -131,7 +132,8 @@ func FuzzIBSimNet(f *testing.F) {
 }
 
 func FuzzSubnetLst(f *testing.F) {
-	fuzzSeeds(f, "dualport/minhop/opensm-subnet.lst", "ft16/minhop-lmc1/opensm-subnet.lst", "cluster/ibdiagnet/ibdiagnet.lst")
+	fuzzSeeds(f, "dualport/minhop/opensm-subnet.lst", "ft16/minhop-lmc1/opensm-subnet.lst", "cluster/ibdiagnet/ibdiagnet.lst",
+		"rates/minhop/opensm-subnet.lst")
 	_, rt := fuzzPair(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
 		topo, err := ReadSubnetLst(data, "fuzz.lst")
@@ -143,7 +145,7 @@ func FuzzSubnetLst(f *testing.F) {
 }
 
 func FuzzPortsReport(f *testing.F) {
-	fuzzSeeds(f, "cluster/minhop/ibnetdiscover-p.txt", "cluster/updn/ibnetdiscover-p.txt")
+	fuzzSeeds(f, "cluster/minhop/ibnetdiscover-p.txt", "cluster/updn/ibnetdiscover-p.txt", "rates/minhop/ibnetdiscover-p.txt")
 	f.Add([]byte("CA 1 1 0x11 4x SDR - SW 2 1 0x20 ( 'h x' - 's' )\nSW 2 2 0x20 4x SDR                                    's'\nSW 2 1 0x20 4x SDR - CA 1 1 0x11 ( 's' - 'h x' )\n"))
 	rt := fuzzClusterTables(f)
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -156,7 +158,8 @@ func FuzzPortsReport(f *testing.F) {
 }
 
 func FuzzLinkInfo(f *testing.F) {
-	fuzzSeeds(f, "cluster/minhop/iblinkinfo.txt", "cluster/minhop/iblinkinfo-l.txt", "cluster/noisy/iblinkinfo.txt")
+	fuzzSeeds(f, "cluster/minhop/iblinkinfo.txt", "cluster/minhop/iblinkinfo-l.txt", "cluster/noisy/iblinkinfo.txt",
+		"rates/minhop/iblinkinfo.txt")
 	f.Add([]byte("CA: h:\n      0x11      1    1[  ] ==( 4X 2.5 Gbps Active/  LinkUp)==>       2    1[  ] \"s\" ( )\n" +
 		"Switch: 0x20 s:\n           2    1[  ] ==( 4X 2.5 Gbps Active/  LinkUp)==>       1    1[  ] \"h\" ( )\n" +
 		"           2    2[  ] ==(              Down/ Polling)==>             [  ] \"\" ( )\n"))
@@ -253,6 +256,27 @@ func FuzzDetectFormat(f *testing.F) {
 		rt, err := ReadRouting(data, "fuzz")
 		if err == nil && rt.Format != format {
 			t.Fatalf("detected %v, read %v", format, rt.Format)
+		}
+	})
+}
+
+// FuzzParseLinkRate: a rate word parses to a rate that prints back as the
+// same word, with a positive data rate, or to an error; never a panic.
+func FuzzParseLinkRate(f *testing.F) {
+	for _, s := range []string{"4xFDR10", "1xSDR", "12xQDR", "2xNDR", "4xHDR", "4x???", "8xXDR", "x", ""} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		r, err := ParseLinkRate(s)
+		if err != nil {
+			return
+		}
+		if !r.Known() || r.Gbps() <= 0 {
+			t.Fatalf("%q: rate %+v, %g Gb/s", s, r, r.Gbps())
+		}
+		back, err := ParseLinkRate(r.String())
+		if err != nil || back != r {
+			t.Fatalf("%q: %v prints as %q, which reads %v, %v", s, r, r.String(), back, err)
 		}
 	})
 }

@@ -74,6 +74,10 @@ var ibCounts = map[string][3]int{
 	"port2":    {4, 1, 2 * 4},
 	// ft16 with an aggregation node on each spine (left out as hosts).
 	"sharp-spines": {16, 8, 2 * (16 + 16)},
+	// 8 hosts on 2 leaves, 2 spines, each leaf cabled to both spines.
+	"rates": {8, 4, 2 * (8 + 4)},
+	// 4 hosts, 2 switches with two parallel cables.
+	"ratesopt": {4, 2, 2 * (4 + 2)},
 }
 
 func mustTopology(t testing.TB, path string) *Topology {

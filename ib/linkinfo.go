@@ -48,6 +48,7 @@ type linkLine struct {
 	line       int
 	node       int // index in the topology
 	lineMode   bool
+	rate       LinkRate
 	headerKind lft.NodeKind
 }
 
@@ -182,6 +183,7 @@ func parseLinkLine(r *lines, l []byte) (p linkLine, err error) {
 			p.desc, p.lineMode = trimBlank(rest[1:len(rest)-1]), true
 		}
 	}
+	p.rate = linkFieldRate(l[open+len("==(") : shut])
 	// The remote end.
 	c = cursor{b: l, i: shut + len(")==>")}
 	c.blank()
@@ -217,6 +219,29 @@ func parseLinkLine(r *lines, l []byte) (p linkLine, err error) {
 	}
 	p.connected = true
 	return p, nil
+}
+
+// linkFieldRate reads the width and speed of iblinkinfo's link field,
+// "<width> <speed> <state>/ <phys state>" ("4X 10.0 Gbps (FDR10) Active/
+// LinkUp"); a down port's field, which has none, or a speed iblinkinfo
+// could not name gives the zero rate.
+func linkFieldRate(field []byte) LinkRate {
+	f := bytes.Fields(field)
+	end := len(f)
+	for i, w := range f {
+		if bytes.HasSuffix(w, []byte("/")) {
+			end = i
+			break
+		}
+	}
+	if end < 3 {
+		return LinkRate{}
+	}
+	rate, err := linkInfoRate(string(f[0]), string(bytes.Join(f[1:end], []byte(" "))))
+	if err != nil {
+		return LinkRate{}
+	}
+	return rate
 }
 
 // lastPortField splits "… <port>[<ext>]" into the port and what precedes
@@ -310,7 +335,7 @@ func linkNodes(t *Topology, ports []linkLine) error {
 		if !p.connected {
 			continue
 		}
-		pt := TopoPort{Num: p.port, Peer: -1, Line: p.line}
+		pt := TopoPort{Num: p.port, Peer: -1, Line: p.line, Rate: p.rate}
 		if n.Kind == lft.Switch {
 			pt.GUID = n.Port0.GUID
 		} else {

@@ -99,7 +99,7 @@ func readPortsReport(r *lines) (topo *Topology, err error) {
 		if !p.connected {
 			continue
 		}
-		pt := TopoPort{Num: p.port, GUID: p.guid, Peer: -1, Line: r.n}
+		pt := TopoPort{Num: p.port, GUID: p.guid, Peer: -1, Line: r.n, Rate: p.rate}
 		if p.kind != lft.Switch {
 			pt.LID = p.lid
 		}
@@ -143,6 +143,7 @@ type portsLine struct {
 	guid, rguid uint64
 	desc        []byte
 	connected   bool
+	rate        LinkRate
 }
 
 // parsePortsLine parses one line of ibnetdiscover -p.
@@ -153,10 +154,13 @@ func parsePortsLine(r *lines, l []byte) (p portsLine, err error) {
 		return p, err
 	}
 	c.blank()
-	c.field() // width
+	width := c.field()
 	c.blank()
-	c.field() // speed
+	speed := c.field()
 	c.blank()
+	if r, err := parseWidthSpeed(string(width), string(speed)); err == nil {
+		p.rate = r // "4x ???" (a speed the tool cannot name) gives none
+	}
 	if c.lit("'") {
 		rest := c.rest()
 		if len(rest) == 0 || rest[len(rest)-1] != '\'' {

@@ -13,7 +13,7 @@ import (
 // ReadSimNet parses an ibsim net file. The grammar is ibsim's:
 //
 //	Switch <nports> "<nodeid>" [# "<nodedesc>" [enhanced|base] port 0 lid <L> lmc <M>]
-//	[<port>] "<remote nodeid>"[<remote port>] [w=<width>] [s=<speed>]
+//	[<port>] "<remote nodeid>"[<remote port>] [w=<width>] [s=<speed>] [e=<speed>]
 //	Hca|Ca|Rt <nports> "<nodeid>" [# "<nodedesc>"]
 //	[<port>] "<remote nodeid>"[<remote port>] [# lid <L> lmc <M> ...]
 //
@@ -408,16 +408,38 @@ func (p *netParser) portLine(r *lines, n *TopoNode, idx int, c *cursor) (TopoPor
 			return pt, r.errorf("port %d: bad remote port GUID in %s", num, tok(trimBlank(c.b)))
 		}
 	}
-	// Options (w=, s=) until the comment.
+	// Options (w=, s=, e=) until the comment.
+	var opt [3]uint64 // w, s, e; 0 when not given
+	given := false
 	for {
 		c.blank()
 		if c.done() || c.peek() == '#' {
 			break
 		}
 		f := c.field()
-		if i := bytes.IndexByte(f, '='); i <= 0 {
-			return pt, r.errorf("port %d: unexpected %s (want w=N, s=N or a # comment)", num, tok(f))
+		i := bytes.IndexByte(f, '=')
+		if i <= 0 {
+			return pt, r.errorf("port %d: unexpected %s (want w=N, s=N, e=N or a # comment)", num, tok(f))
 		}
+		if k := bytes.IndexByte([]byte("wse"), f[0]); k >= 0 && i == 1 {
+			// ibsim's ranges: w= 1-31, s= 0-7 (0 is QDR), e= 0-15.
+			lo, hi := [3]uint64{1, 0, 0}[k], [3]uint64{31, 7, 15}[k]
+			vc := cursor{b: f[2:]}
+			v, ok := vc.number()
+			if !ok || !vc.done() || v < lo || v > hi {
+				return pt, r.errorf("port %d: bad %s (want %c=N, a bit mask of %d to %d)", num, tok(f), f[0], lo, hi)
+			}
+			if k == 1 && v == 0 {
+				v = 4
+			}
+			opt[k], given = v, true
+		}
+	}
+	if c.peek() == '#' {
+		pt.Rate = tailRate(c.rest())
+	}
+	if given {
+		pt.Rate = optionRate(opt[0], opt[1], opt[2])
 	}
 	if c.lit("#") && n.Kind != lft.Switch {
 		lid, lmc, hasLID, hasLMC, err := portTail(c)
@@ -440,6 +462,58 @@ func (p *netParser) portLine(r *lines, n *TopoNode, idx int, c *cursor) (TopoPor
 	p.pending = append(p.pending, pendingPort{node: idx, port: num, remote: string(remote),
 		remotePort: rport, file: r.file, line: r.n})
 	return pt, nil
+}
+
+// tailRate returns the rate at the end of a port line's comment, after the
+// remote description: ibnetdiscover ends every port line with the remote
+// LID and the link's rate (`# "<remote desc>" lid 3 4xFDR10`), and ibsim
+// reads the same words. A comment that ends otherwise gives the zero rate.
+func tailRate(tail []byte) LinkRate {
+	if q := bytes.LastIndexByte(tail, '"'); q >= 0 {
+		tail = tail[q+1:]
+	}
+	f := bytes.Fields(tail)
+	if len(f) < 3 || string(f[len(f)-3]) != "lid" {
+		return LinkRate{}
+	}
+	return rateWord(f[len(f)-1])
+}
+
+// optionRate returns the rate at which ibsim runs a port with the options
+// w= (enabled widths, a bit mask: 1 1x, 2 4x, 4 8x, 8 12x, 16 2x), s=
+// (enabled speeds: 1 SDR, 2 DDR, 4 QDR) and e= (extended speeds: 1 FDR,
+// 2 EDR, 4 HDR, 8 NDR), 0 for an option not given: the widest width and
+// the fastest speed enabled, an extended speed before the others; 4x and
+// SDR when not given (ibsim's defaults; checked with ibnetdiscover on
+// testdata/ib/ratesopt).
+func optionRate(w, s, e uint64) LinkRate {
+	r := LinkRate{Width: 4, Speed: SDR}
+	if w != 0 {
+		for _, b := range []struct {
+			bit   uint64
+			lanes uint8
+		}{{8, 12}, {4, 8}, {2, 4}, {16, 2}, {1, 1}} {
+			if w&b.bit != 0 {
+				r.Width = b.lanes
+				break
+			}
+		}
+	}
+	switch {
+	case e&8 != 0:
+		r.Speed = NDR
+	case e&4 != 0:
+		r.Speed = HDR
+	case e&2 != 0:
+		r.Speed = EDR
+	case e&1 != 0:
+		r.Speed = FDR
+	case s&4 != 0:
+		r.Speed = QDR
+	case s&2 != 0:
+		r.Speed = DDR
+	}
+	return r
 }
 
 // idGUID returns the node GUID of an ibnetdiscover node id, "S-", "H-" or

@@ -49,7 +49,17 @@ func readSubnetLst(r *lines) (topo *Topology, err error) {
 				return nil, err
 			}
 		}
-		// PHY=, LOG=, SPD= and anything else after the two ends is not needed.
+		// PHY= and SPD= give the link's rate; LOG= and anything else
+		// after the two ends is not needed.
+		var phy, spd string
+		for _, w := range bytes.Fields(c.rest()) {
+			if v, ok := bytes.CutPrefix(w, []byte("PHY=")); ok {
+				phy = string(v)
+			} else if v, ok := bytes.CutPrefix(w, []byte("SPD=")); ok {
+				spd = string(v)
+			}
+		}
+		rate := subnetLstRate(phy, spd)
 		idx := [2]int{}
 		for e := range ends {
 			end := &ends[e]
@@ -80,7 +90,7 @@ func readSubnetLst(r *lines) (topo *Topology, err error) {
 		for e := range ends {
 			end, far := &ends[e], &ends[1-e]
 			node, peer := idx[e], idx[1-e]
-			pt := TopoPort{Num: end.pn, Peer: peer, PeerPort: far.pn, Line: r.n}
+			pt := TopoPort{Num: end.pn, Peer: peer, PeerPort: far.pn, Line: r.n, Rate: rate}
 			if end.kind != lft.Switch {
 				pt.GUID, pt.LID = end.portGUID, end.lid
 			} else {

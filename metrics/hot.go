@@ -30,22 +30,33 @@ type HotCable struct {
 	MaxLoad  int32 `json:"max_load"`
 	MaxRun   int   `json:"max_run"`
 	MaxLevel int   `json:"max_level"`
-	// Flows are the flows over the cable, most frequent first (at most the
-	// number asked for); DistinctFlows counts them all.
+	// PeakFlows are the flows that loaded the cable in run MaxRun, level
+	// MaxLevel: MaxLoad of them (a route that crosses the cable twice
+	// counts twice), in the level's order, with the hosts of that run.
+	PeakFlows []HotFlow `json:"peak_flows"`
+	// Flows are every flow over the cable in any level of any run, most
+	// frequent first; DistinctFlows counts them.
 	Flows         []HotFlow `json:"flows"`
 	DistinctFlows int       `json:"distinct_flows"`
 }
 
 // HotFlow is a message that crosses a hot cable: its level, its ranks and
-// the hosts they were mapped to, and in how many runs it did.
+// the hosts they were mapped to in run Run, and in how many runs the rank
+// pair of that level crossed the cable. Run is the first such run for
+// HotCable.Flows, the peak's run for HotCable.PeakFlows.
 type HotFlow struct {
 	Level   int    `json:"level"`
 	SrcRank int32  `json:"src_rank"`
 	DstRank int32  `json:"dst_rank"`
 	SrcHost string `json:"src_host"`
 	DstHost string `json:"dst_host"`
+	Run     int    `json:"run"`
 	Runs    int    `json:"runs"`
 }
+
+// maxTextPeakFlows bounds the peak flows the text lists per cable; CSV and
+// JSON carry them all.
+const maxTextPeakFlows = 32
 
 // WriteHotText prints the hot cables as a table, each followed by its
 // flows.
@@ -59,13 +70,13 @@ func WriteHotText(w io.Writer, hot []HotCable, runs int) error {
 	}
 	tw.Flush()
 	for _, h := range hot {
-		fmt.Fprintf(bw, "\n%d. %s: %d flows", h.Rank, cableName(h), h.DistinctFlows)
-		if len(h.Flows) < h.DistinctFlows {
-			fmt.Fprintf(bw, ", the %d most frequent", len(h.Flows))
+		fmt.Fprintf(bw, "\n%d. %s: %d flows over %d runs; at its peak (load %d, run %d, level %d):\n",
+			h.Rank, cableName(h), h.DistinctFlows, runs, h.MaxLoad, h.MaxRun, h.MaxLevel)
+		for _, fl := range h.PeakFlows[:min(len(h.PeakFlows), maxTextPeakFlows)] {
+			fmt.Fprintf(bw, "  rank %d -> %d (%s -> %s)\n", fl.SrcRank, fl.DstRank, fl.SrcHost, fl.DstHost)
 		}
-		fmt.Fprintln(bw)
-		for _, fl := range h.Flows {
-			fmt.Fprintf(bw, "  level %d: rank %d -> %d (%s -> %s) in %d runs\n", fl.Level, fl.SrcRank, fl.DstRank, fl.SrcHost, fl.DstHost, fl.Runs)
+		if more := len(h.PeakFlows) - maxTextPeakFlows; more > 0 {
+			fmt.Fprintf(bw, "  … and %d more (every flow: --hot-csv, --format json)\n", more)
 		}
 	}
 	return bw.Flush()
@@ -76,19 +87,25 @@ func cableName(h HotCable) string {
 	return lft.CableName(h.From, int(h.FromPort), h.To, int(h.ToPort))
 }
 
-// WriteHotCSV writes one row per flow of every hot cable (a cable without
-// flows gets one row with empty flow columns).
+// WriteHotCSV writes one row per flow of every hot cable: first the flows
+// of its peak (set "peak": run MaxRun, level MaxLevel), then every flow of
+// any level and run (set "all", with the hosts of its first run). A cable
+// without flows gets one row with empty flow columns.
 func WriteHotCSV(w io.Writer, hot []HotCable) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintln(bw, "rank,link,from,from_port,to,to_port,mean_peak_load,max_load,max_run,max_level,distinct_flows,level,src_rank,dst_rank,src_host,dst_host,runs")
+	fmt.Fprintln(bw, "rank,link,from,from_port,to,to_port,mean_peak_load,max_load,max_run,max_level,distinct_flows,set,run,level,src_rank,dst_rank,src_host,dst_host,runs")
 	for _, h := range hot {
 		head := fmt.Sprintf("%d,%d,%s,%d,%s,%d,%s,%d,%d,%d,%d", h.Rank, h.Link, csvField(h.From), h.FromPort,
 			csvField(h.To), h.ToPort, ftoa(h.MeanPeak), h.MaxLoad, h.MaxRun, h.MaxLevel, h.DistinctFlows)
-		if len(h.Flows) == 0 {
-			fmt.Fprintf(bw, "%s,,,,,,\n", head)
+		if len(h.Flows) == 0 && len(h.PeakFlows) == 0 {
+			fmt.Fprintf(bw, "%s,,,,,,,,\n", head)
 		}
-		for _, fl := range h.Flows {
-			fmt.Fprintf(bw, "%s,%d,%d,%d,%s,%s,%d\n", head, fl.Level, fl.SrcRank, fl.DstRank, csvField(fl.SrcHost), csvField(fl.DstHost), fl.Runs)
+		for set, flows := range [2][]HotFlow{h.PeakFlows, h.Flows} {
+			name := [2]string{"peak", "all"}[set]
+			for _, fl := range flows {
+				fmt.Fprintf(bw, "%s,%s,%d,%d,%d,%d,%s,%s,%d\n", head, name, fl.Run, fl.Level, fl.SrcRank, fl.DstRank,
+					csvField(fl.SrcHost), csvField(fl.DstHost), fl.Runs)
+			}
 		}
 	}
 	return bw.Flush()
@@ -100,14 +117,15 @@ func hotAttrs(hot []HotCable, l int32) []lft.Attr {
 		if h.Link != l {
 			continue
 		}
-		flows := make([]string, len(h.Flows))
-		for i, fl := range h.Flows {
+		flows := make([]string, len(h.PeakFlows))
+		for i, fl := range h.PeakFlows {
 			flows[i] = fmt.Sprintf("%s->%s@%d×%d", fl.SrcHost, fl.DstHost, fl.Level, fl.Runs)
 		}
 		return []lft.Attr{
 			{Key: "hot_rank", Value: strconv.Itoa(h.Rank)},
 			{Key: "hot_mean_peak", Value: fmt.Sprintf("%f", h.MeanPeak)},
 			{Key: "hot_max", Value: strconv.Itoa(int(h.MaxLoad))},
+			{Key: "hot_peak_at", Value: fmt.Sprintf("%d/%d", h.MaxRun, h.MaxLevel)},
 			{Key: "hot_flows", Value: strings.Join(flows, " ")},
 		}
 	}

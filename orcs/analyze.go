@@ -200,7 +200,7 @@ func analyzeAction(c *cli.Context) error {
 	if res.RouteErrors > 0 {
 		fmt.Fprintf(os.Stderr, "orcs: warning: %d connections skipped because their route failed (--ignore-route-errors)\n", res.RouteErrors)
 	}
-	if res.Hot, err = s.HotCables(c.Int("hot"), 10); err != nil {
+	if res.Hot, err = s.HotCables(c.Int("hot")); err != nil {
 		return err
 	}
 	if c.Bool("cables") {

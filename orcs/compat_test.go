@@ -303,15 +303,16 @@ func TestCompatFlagErrors(t *testing.T) {
 
 // TestPvPLevelsORCS2ByHand: -f tree -z 6 -c tree on 9 ranks of ft16 (H0 …
 // H8). The first tree has 3 levels, the second (H6, H7, H8) 2: 6→7, then
-// 6→8. ORCS 2.0 lets the second finish its cycle after the first ends, so
-// it simulates a fourth level with 6→8 alone. Every route is alone on its
-// links (H6→H8 climbs S0_1→S1_0, 8 ≡ 0 mod 4, which no other route of its
-// levels uses), so w = 1: 8 connections over 3 levels, with compat 9 over
-// 4, and sum_max_cong 3 against 4.
+// 6→8. The second finishes its cycle after the first ends (the spec's
+// decision, as ORCS 2.0 does; the default since issue 20), so a fourth
+// level simulates 6→8 alone. Every route is alone on its links (H6→H8
+// climbs S0_1→S1_0, 8 ≡ 0 mod 4, which no other route of its levels uses),
+// so w = 1: 9 connections over 4 levels and sum_max_cong 4, with or without
+// --compat orcs2 (the end at max(la, lb) gave 8 over 3 and 3).
 func TestPvPLevelsORCS2ByHand(t *testing.T) {
 	args := []string{"-p", "ptrnvsptrn", "-f", "tree", "-c", "tree", "-z", "6", "-s", "9"}
 	for compat, want := range map[bool][2]string{
-		false: {"weight 1: 8 of the 8 connections (100.00%)\n\nBW: 1.000000\n", oneRunStats("sum_max_cong", 3)},
+		false: {"weight 1: 9 of the 9 connections (100.00%)\n\nBW: 1.000000\n", oneRunStats("sum_max_cong", 4)},
 		true:  {"weight 1: 9 of the 9 connections (100.00%)\n\nBW: 1.000000\n", oneRunStats("sum_max_cong", 4)},
 	} {
 		a := args

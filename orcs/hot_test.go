@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"maps"
 	"math"
 	"os"
 	"os/exec"
@@ -30,8 +31,9 @@ func TestHotGather(t *testing.T) {
 		"1     S0_0 -> H0    15.000     15   0/0           15",
 		"2     S1_0 -> S0_0  12.000     12   0/0           12",
 		"3     S0_1 -> S1_0  4.000      4    0/0           4",
-		"1. S0_0 -> H0: 15 flows, the 10 most frequent\n  level 0: rank 1 -> 0 (H1 -> H0) in 1 runs\n",
-		"3. S0_1 -> S1_0: 4 flows\n  level 0: rank 4 -> 0 (H4 -> H0) in 1 runs\n",
+		"1. S0_0 -> H0: 15 flows over 1 runs; at its peak (load 15, run 0, level 0):\n  rank 1 -> 0 (H1 -> H0)\n",
+		"  rank 15 -> 0 (H15 -> H0)\n\n2. S1_0 -> S0_0: 12 flows",
+		"3. S0_1 -> S1_0: 4 flows over 1 runs; at its peak (load 4, run 0, level 0):\n  rank 4 -> 0 (H4 -> H0)\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -55,11 +57,11 @@ func TestHotGather(t *testing.T) {
 			Flows   []any  `json:"flows"`
 		} `json:"hot_cables"`
 	}
-	if err := json.Unmarshal([]byte(js), &res); err != nil || len(res.Hot) != 2 || res.Hot[1].From != "S1_0" || res.Hot[1].MaxLoad != 12 || len(res.Hot[1].Flows) != 10 {
+	if err := json.Unmarshal([]byte(js), &res); err != nil || len(res.Hot) != 2 || res.Hot[1].From != "S1_0" || res.Hot[1].MaxLoad != 12 || len(res.Hot[1].Flows) != 12 {
 		t.Errorf("json: %v %+v", err, res.Hot)
 	}
 	dot := mustRun(t, "-i", "../testdata/ft16.dot", "-p", "gather", "-d", "-n", "1", "--hot", "1", "--metric", "get_cable_cong")
-	if !strings.Contains(dot, `"S0_0" -> "H0" [comment="H0", congestion="1.000000", color="0.000000 0.900000 0.900000", hot_rank="1", hot_mean_peak="15.000000", hot_max="15", hot_flows="H1->H0@0×1 `) ||
+	if !strings.Contains(dot, `"S0_0" -> "H0" [comment="H0", congestion="1.000000", color="0.000000 0.900000 0.900000", hot_rank="1", hot_mean_peak="15.000000", hot_max="15", hot_peak_at="0/0", hot_flows="H1->H0@0×1 `) ||
 		strings.Count(dot, "hot_rank") != 1 || strings.Contains(dot, "Hot cables") {
 		t.Errorf("get_cable_cong dot:\n%s", dot)
 	}
@@ -171,5 +173,72 @@ func TestCSVIsATable(t *testing.T) {
 	}
 	if mean := sum / 200; math.Abs(mean-doc.Summary.Mean) > 1e-12 {
 		t.Errorf("CSV column mean %v, JSON mean %v", mean, doc.Summary.Mean)
+	}
+}
+
+// TestHotPeakLevel: --hot gives the flows of the level where a cable's
+// peak happened, and every flow in CSV and JSON. Worked by hand on ft16
+// with testdata/hot/peak-level.txt, one run with rank i on Hi: S0_0 -> H0
+// carries every message (13 distinct flows over 6 levels), at most 3 at once,
+// in level 1 (8, 9, 12 -> 0). S1_0 -> S0_0 (ft16 routes H0 over spine S1_0
+// from every leaf) carries the 10 from the other leaves (not 1, 2, 3 -> 0),
+// also 3 in level 1; the tie goes to the lower link id, S0_0 -> H0.
+func TestHotPeakLevel(t *testing.T) {
+	dir := t.TempDir()
+	csvPath := filepath.Join(dir, "hot.csv")
+	args := []string{"-i", "../testdata/ft16.dot", "-p", "file:testdata/hot/peak-level.txt", "-d", "-n", "1", "--hot", "2"}
+	out := mustRun(t, append(args, "--hot-csv", csvPath)...)
+	for _, want := range []string{
+		"1     S0_0 -> H0    3.000      3    0/1           13",
+		"2     S1_0 -> S0_0  3.000      3    0/1           10",
+		"1. S0_0 -> H0: 13 flows over 1 runs; at its peak (load 3, run 0, level 1):\n" +
+			"  rank 8 -> 0 (H8 -> H0)\n  rank 9 -> 0 (H9 -> H0)\n  rank 12 -> 0 (H12 -> H0)\n",
+		"2. S1_0 -> S0_0: 10 flows over 1 runs; at its peak (load 3, run 0, level 1):\n" +
+			"  rank 8 -> 0 (H8 -> H0)\n  rank 9 -> 0 (H9 -> H0)\n  rank 12 -> 0 (H12 -> H0)\n",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "level 0: rank 4") {
+		t.Errorf("the text lists flows of other levels than the peak's:\n%s", out)
+	}
+	b, err := os.ReadFile(csvPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rows, err := csv.NewReader(bytes.NewReader(b)).ReadAll()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := strings.Join(rows[0], ","); got != "rank,link,from,from_port,to,to_port,mean_peak_load,max_load,max_run,max_level,distinct_flows,set,run,level,src_rank,dst_rank,src_host,dst_host,runs" {
+		t.Fatalf("csv header %s", got)
+	}
+	count := map[string]int{}
+	for _, r := range rows[1:] {
+		count[r[0]+" "+r[11]]++
+	}
+	if want := map[string]int{"1 peak": 3, "1 all": 13, "2 peak": 3, "2 all": 10}; !maps.Equal(count, want) {
+		t.Errorf("csv rows per cable and set: %v, want %v\n%s", count, want, b)
+	}
+	if got := strings.Join(rows[1][11:], ","); got != "peak,0,1,8,0,H8,H0,1" {
+		t.Errorf("first csv row ends %s, want peak,0,1,8,0,H8,H0,1", got)
+	}
+	js := mustRun(t, append(args, "--format", "json")...)
+	var res struct {
+		Hot []struct {
+			Flows     []struct{ Level, Run int } `json:"flows"`
+			PeakFlows []struct {
+				Level   int    `json:"level"`
+				Run     int    `json:"run"`
+				SrcHost string `json:"src_host"`
+			} `json:"peak_flows"`
+		} `json:"hot_cables"`
+	}
+	if err := json.Unmarshal([]byte(js), &res); err != nil || len(res.Hot) != 2 {
+		t.Fatalf("json: %v %s", err, js)
+	}
+	if h := res.Hot[0]; len(h.Flows) != 13 || len(h.PeakFlows) != 3 || h.PeakFlows[2].Level != 1 || h.PeakFlows[2].SrcHost != "H12" {
+		t.Errorf("json cable 1: %+v", h)
 	}
 }

@@ -40,7 +40,7 @@ func samplingsimCommand() *cli.Command {
 			&cli.StringFlag{Name: "hosts", Usage: "use only a job's allocation: a Slurm host `LIST` (node[001-128]) or @FILE; a number N takes the first N hosts"},
 			&cli.StringFlag{Name: "mapping", Usage: "map the primary job's ranks to hosts from `FILE` (host names, one per line, or RANK HOST lines)"},
 			&cli.StringFlag{Name: "seed", Value: strconv.FormatUint(def.Seed, 10), Usage: "random seed: sampling, tagging, marking, random workloads"},
-			&cli.Float64Flag{Name: "gbps", Value: def.Bandwidth / 1e9, Usage: "link bandwidth in Gb/s"},
+			&cli.Float64Flag{Name: "gbps", Value: def.Bandwidth / 1e9, Usage: "link bandwidth in Gb/s (of the links whose --topo file gives no width and speed; the others run at their own rate, e.g. 4xFDR10 40 Gb/s)"},
 			&cli.StringFlag{Name: "latency", Value: "50ns", Usage: "link latency (`DURATION`)"},
 			&cli.StringFlag{Name: "router-delay", Value: "100ns", Usage: "delay of a switch (`DURATION`)"},
 			&cli.IntFlag{Name: "mtu", Value: def.MTU, Usage: "packet payload in bytes"},
@@ -104,7 +104,7 @@ func samplingsimAction(c *cli.Context) error {
 			return err
 		}
 	}
-	cfg, err := samplingsimConfig(c, f)
+	cfg, err := samplingsimConfig(c, src)
 	if err != nil {
 		return err
 	}
@@ -205,14 +205,25 @@ func sweepSeeds(f *lft.Fabric, cfg samplingsim.Config, jobs []samplingsim.JobSpe
 	return samplingsim.Consensus(runs), nil
 }
 
-// samplingsimConfig reads the simulation settings.
-func samplingsimConfig(c *cli.Context, f *lft.Fabric) (samplingsim.Config, error) {
+// samplingsimConfig reads the simulation settings. The links of an
+// InfiniBand topology run at the rates it gives (ib.LinkRates), --gbps
+// where it gives none.
+func samplingsimConfig(c *cli.Context, src *source.Fabric) (samplingsim.Config, error) {
+	f := src.Fabric
 	cfg := samplingsim.DefaultConfig()
 	var err error
 	if cfg.Seed, _, err = sim.ParseSeed(c.String("seed")); err != nil {
 		return cfg, err
 	}
 	cfg.Bandwidth = c.Float64("gbps") * 1e9
+	if src.LinkRates != nil || c.IsSet("topo") {
+		cfg.LinkBandwidth = make([]float64, len(f.Links))
+		cfg.LinkRateNames = make([]string, len(f.Links))
+		for l, r := range src.LinkRates {
+			cfg.LinkBandwidth[l] = r.Gbps() * 1e9
+			cfg.LinkRateNames[l] = r.String()
+		}
+	}
 	cfg.MTU = c.Int("mtu")
 	cfg.InputBuffer = c.Int("buffer")
 	cfg.OutputQueue = c.Int("outq")

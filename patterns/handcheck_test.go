@@ -96,9 +96,10 @@ func TestHandChecked(t *testing.T) {
 		// Second longer than first: it just continues.
 		{Spec{Name: "ptrnvsptrn", First: "ring", Second: "tree", Part: 2}, 8,
 			[]Level{lv(0, 1, 2, 3), lv(1, 0, 2, 4, 3, 5), lv(2, 6, 3, 7)}},
-		// First longer than second: bruck (3 levels) with ring (2 levels) cycling.
+		// First longer than second: bruck (3 levels) with ring (2 levels)
+		// cycling; the ring finishes its second cycle alone (4 levels).
 		{Spec{Name: "ptrnvsptrn", First: "bruck", Second: "ring", Part: 5}, 7,
-			[]Level{lv(0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 5, 6), lv(0, 2, 1, 3, 2, 4, 3, 0, 4, 1, 6, 5), lv(0, 4, 1, 0, 2, 1, 3, 2, 4, 3, 5, 6)}},
+			[]Level{lv(0, 1, 1, 2, 2, 3, 3, 4, 4, 0, 5, 6), lv(0, 2, 1, 3, 2, 4, 3, 0, 4, 1, 6, 5), lv(0, 4, 1, 0, 2, 1, 3, 2, 4, 3, 5, 6), lv(6, 5)}},
 		{Spec{Name: "ptrnvsptrn", First: "tree", Second: "null", Part: 4}, 8, []Level{lv(0, 1), lv(0, 2, 1, 3)}},
 		{Spec{Name: "ptrnvsptrn", First: "null", Part: 2}, 6, []Level{lv(3, 2, 5, 4)}},
 		{Spec{Name: "ptrnvsptrn", First: "null", Second: "null", Part: 2}, 6, []Level{}},
@@ -323,4 +324,39 @@ func TestLevelsRandomNeedsStream(t *testing.T) {
 		}
 	}()
 	src.Levels(nil, nil)
+}
+
+// TestPvPFinishesCycle: by default (as in ORCS 2.0 and the spec's
+// decision) the background pattern finishes the cycle it is in when the
+// first pattern ends: lb·⌈la/lb⌉ levels when la > lb, else lb. Worked by
+// hand with ring on both sides (ring on m ranks: level l is l → l+1 mod m):
+//
+//	-f ring -z 3, -c ring on 2 ranks (n = 5): la = 3, lb = 2 → 2·⌈3/2⌉ = 4
+//	  L0: 0→1 (first), 3→4 (second's L0)
+//	  L1: 1→2,         4→3 (second's L1)
+//	  L2: 2→0,         3→4 (second restarts: L0)
+//	  L3: –            4→3 (second finishes its cycle: L1)
+//	-f ring -z 4, -c ring on 2 ranks (n = 6): la = 4, lb = 2 → 4 (2 divides 4)
+//	-f ring -z 2, -c ring on 3 ranks (n = 5): la = 2 < lb = 3 → 3
+//	-f ring -z 5, -c ring on 3 ranks (n = 8): la = 5, lb = 3 → 3·⌈5/3⌉ = 6
+func TestPvPFinishesCycle(t *testing.T) {
+	tests := []struct {
+		z, n int
+		want []Level
+	}{
+		{3, 5, []Level{lv(0, 1, 3, 4), lv(1, 2, 4, 3), lv(2, 0, 3, 4), lv(4, 3)}},
+		{4, 6, []Level{lv(0, 1, 4, 5), lv(1, 2, 5, 4), lv(2, 3, 4, 5), lv(3, 0, 5, 4)}},
+		{2, 5, []Level{lv(0, 1, 2, 3), lv(1, 0, 3, 4), lv(4, 2)}},
+		{5, 8, []Level{lv(0, 1, 5, 6), lv(1, 2, 6, 7), lv(2, 3, 7, 5), lv(3, 4, 5, 6), lv(4, 0, 6, 7), lv(7, 5)}},
+	}
+	for _, tt := range tests {
+		spec := Spec{Name: pvpName, First: "ring", Second: "ring", Part: tt.z}
+		if got := mustLevels(t, spec, tt.n); !equalLevels(got, tt.want) {
+			t.Errorf("ring vs ring, z=%d n=%d: %v, want %v", tt.z, tt.n, got, tt.want)
+		}
+		spec.ORCS2 = true
+		if got := mustLevels(t, spec, tt.n); !equalLevels(got, tt.want) {
+			t.Errorf("ring vs ring, z=%d n=%d, orcs2: %v, want %v", tt.z, tt.n, got, tt.want)
+		}
+	}
 }

@@ -134,30 +134,27 @@ func TestNeighborORCS2Order(t *testing.T) {
 }
 
 // TestPvPLevelsORCS2: -f tree -z 6 (3 levels) against a tree on the other 3
-// ranks (2 levels: 0→1, then 0→2). The corrected pattern ends with the
-// first one after 3 levels; ORCS 2.0 lets the second finish its cycle, so a
-// fourth level carries its level 1 alone.
+// ranks (2 levels: 0→1, then 0→2). ORCS 2.0 lets the second finish its
+// cycle, so a fourth level carries its level 1 alone; the default does the
+// same (the spec's decision), with or without --compat orcs2.
 func TestPvPLevelsORCS2(t *testing.T) {
 	spec := Spec{Name: pvpName, First: "tree", Second: "tree", Part: 6}
 	want := []Level{
 		{{0, 1}, {6, 7}},
 		{{0, 2}, {1, 3}, {6, 8}},
 		{{0, 4}, {1, 5}, {6, 7}},
+		{{6, 8}},
 	}
 	if got := mustLevels(t, spec, 9); !equalLevels(got, want) {
-		t.Errorf("corrected: %v, want %v", got, want)
+		t.Errorf("default: %v, want %v", got, want)
 	}
 	spec.ORCS2 = true
-	want = append(want, Level{{6, 8}})
 	if got := mustLevels(t, spec, 9); !equalLevels(got, want) {
 		t.Errorf("orcs2: %v, want %v", got, want)
 	}
 	for _, c := range [][3]int{{3, 2, 4}, {5, 2, 6}, {4, 2, 4}, {1, 3, 3}, {3, 1, 3}, {0, 2, 2}, {2, 0, 2}, {0, 0, 0}} {
-		if got := pvpLevels(c[0], c[1], true); got != c[2] {
-			t.Errorf("pvpLevels(%d, %d, orcs2) = %d, want %d", c[0], c[1], got, c[2])
-		}
-		if got := pvpLevels(c[0], c[1], false); got != max(c[0], c[1]) {
-			t.Errorf("pvpLevels(%d, %d) = %d", c[0], c[1], got)
+		if got := pvpLevels(c[0], c[1]); got != c[2] {
+			t.Errorf("pvpLevels(%d, %d) = %d, want %d", c[0], c[1], got, c[2])
 		}
 	}
 }

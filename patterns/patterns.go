@@ -48,9 +48,9 @@ type Spec struct {
 	Second string // ptrnvsptrn -c/--secptrn (empty = "bisect")
 	Part   int    // ptrnvsptrn -z/--part_commsize
 	// ORCS2 selects ORCS 2.0's own generator where it differs from the
-	// corrected one: the rand derangement algorithm, the pair order of the
-	// Xneighbor patterns and the number of levels of ptrnvsptrn (see
-	// genRandORCS2, genNeighbor and pvpLevels).
+	// corrected one: the rand derangement algorithm and the pair order of
+	// the Xneighbor patterns (see genRandORCS2 and genNeighbor).
+	// ptrnvsptrn's number of levels is ORCS 2.0's either way (pvpLevels).
 	ORCS2 bool
 }
 

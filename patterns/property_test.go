@@ -280,8 +280,14 @@ func TestPvPStructure(t *testing.T) {
 			r := rng.New(9, uint64(n))
 			a := mustCompile(t, first, z).Levels(r, nil)
 			b := mustCompile(t, second, n-z).Levels(r, nil)
-			if len(got) != max(len(a), len(b)) {
-				t.Fatalf("%+v n=%d: %d levels, want max(%d, %d)", spec, n, len(got), len(a), len(b))
+			// The second pattern finishes its cycle: the smallest multiple
+			// of len(b) that is at least max(len(a), len(b)).
+			levels := max(len(a), len(b))
+			for len(a) > 0 && len(b) > 0 && levels%len(b) != 0 {
+				levels++
+			}
+			if len(got) != levels {
+				t.Fatalf("%+v n=%d: %d levels, want %d (first %d, second %d)", spec, n, len(got), levels, len(a), len(b))
 			}
 			for k, l := range got {
 				var want Level

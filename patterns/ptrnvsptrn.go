@@ -38,9 +38,8 @@ func compilePvP(spec Spec, n int) (*Source, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: second pattern: %w", pvpName, err)
 	}
-	orcs2 := spec.ORCS2
 	if !a.random && !b.random {
-		s := fixedSource(merge(nil, a.fixed, b.fixed, int32(z), orcs2), n)
+		s := fixedSource(merge(nil, a.fixed, b.fixed, int32(z)), n)
 		s.first = z
 		return s, nil
 	}
@@ -50,7 +49,7 @@ func compilePvP(spec Spec, n int) (*Source, error) {
 		sc := pool.Get().(*scratch)
 		la := a.Levels(r, sc.a)
 		lb := b.Levels(r, sc.b)
-		out = merge(out, la, lb, int32(z), orcs2)
+		out = merge(out, la, lb, int32(z))
 		if a.random {
 			sc.a = la
 		}
@@ -66,10 +65,11 @@ func compilePvP(spec Spec, n int) (*Source, error) {
 // merge writes into out (reusing its capacity) the pattern whose level k is
 // level k of a followed by level k mod len(b) of b with ranks shifted by z:
 // while a still has levels, b restarts from its level 0 whenever it runs
-// out; once a is exhausted b just continues. It has pvpLevels levels.
-func merge(out, a, b []Level, z int32, orcs2 bool) []Level {
+// out; once a is exhausted b finishes the cycle it is in (or, when longer
+// than a, runs to its end). It has pvpLevels levels.
+func merge(out, a, b []Level, z int32) []Level {
 	la, lb := len(a), len(b)
-	out = reuse(out, pvpLevels(la, lb, orcs2))
+	out = reuse(out, pvpLevels(la, lb))
 	for k := range out {
 		lv := out[k]
 		if k < la {
@@ -86,25 +86,25 @@ func merge(out, a, b []Level, z int32, orcs2 bool) []Level {
 }
 
 // pvpLevels returns the number of levels of ptrnvsptrn for a first pattern
-// of la and a second of lb levels: max(la, lb), the run ends with the first
-// pattern unless the second is longer.
+// of la and a second of lb levels: lb·⌈la/lb⌉ (la if lb = 0, lb if la = 0),
+// the spec's decision and ORCS 2.0's count. The second pattern is
+// background traffic that keeps running while the first has levels; when
+// the first ends, the second finishes the cycle it is in. It differs from
+// max(la, lb) when 0 < lb < la and lb does not divide la: a first pattern of
+// 3 levels against a second of 2 gives 4 levels, the last one with the
+// second pattern's level 1 only.
 //
-// With orcs2 it is ORCS 2.0's count. ORCS 2.0 asks both generators for one
-// level at a time, the second at its own level counter, which it resets to
-// 0 when the second pattern has no such level while the first still has
-// one; the run ends at the first level for which both patterns are empty.
-// Once the first pattern is exhausted, the second thus runs on to the end of
-// its current cycle: the run has lb·⌈la/lb⌉ levels (la if lb = 0, lb if
-// la = 0). It differs from max(la, lb) when 0 < lb < la and lb does not
-// divide la: a first pattern of 3 levels against a second of 2 gives 4
-// levels, the last one with the second pattern's level 1 only. (ORCS 2.0
-// also kept the second counter from one run to the next; as every run ends
-// with the counter past the second pattern's end, a first pattern with
+// ORCS 2.0 asks both generators for one level at a time, the second at its
+// own level counter, which it resets to 0 when the second pattern has no
+// such level while the first still has one; the run ends at the first
+// level for which both patterns are empty, which gives this count. (ORCS
+// 2.0 also kept the second counter from one run to the next; as every run
+// ends with the counter past the second pattern's end, a first pattern with
 // levels resets it at once and runs are alike. Only with an empty first
 // pattern did ORCS simulate nothing after its first run; here every run is
 // alike.)
-func pvpLevels(la, lb int, orcs2 bool) int {
-	if !orcs2 || la == 0 || lb == 0 {
+func pvpLevels(la, lb int) int {
+	if la == 0 || lb == 0 {
 		return max(la, lb)
 	}
 	return (la + lb - 1) / lb * lb

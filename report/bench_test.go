@@ -31,7 +31,7 @@ func BenchmarkReport4096(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	if res.Hot, err = sm.HotCables(10, 10); err != nil {
+	if res.Hot, err = sm.HotCables(10); err != nil {
 		b.Fatal(err)
 	}
 	res.Topology = sm.Topology(n)

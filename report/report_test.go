@@ -207,8 +207,9 @@ func TestContent(t *testing.T) {
 		// The timeline: region 1 at its peak (window 2), region 2 from window 2 on only.
 		"region 1 at 500: 32 cables, mean stall 32 %, max 57.5 %, high;",
 		"region 2 at 1000: 20 cables, mean stall 4.25 %, max 7.5 %, negligible;",
-		// The hot cable of the analyzer's result, with its flows.
-		`<tr data-link="`, "S0_0 → S1_3", "62 flows, the 10 most frequent",
+		// The hot cable of the analyzer's result, with the flows of its peak
+		// (max load 3 in run 7; rank 0 → 1 crosses it in 8 of the 200 runs).
+		`<tr data-link="`, "S0_0 → S1_3", "3 flows at its peak, of 62", "<th>hosts (run 7)</th>", "<td>0 → 1</td><td>H3 → H39</td><td class=\"n\">8</td>",
 		// compare: lash's mean bandwidth, 0.1474 in its JSON.
 		"<td>lash</td><td>lash</td><td>ok</td><td>0.34</td><td>0.1474</td>",
 		// samplingsim: the root of the tree.

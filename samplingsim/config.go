@@ -1,9 +1,12 @@
 package samplingsim
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"math"
+	"slices"
+	"strconv"
 	"strings"
 )
 
@@ -45,8 +48,17 @@ func ParseMarkPoint(s string) (MarkPoint, error) {
 // Config describes the simulated network and the sampling. Start from
 // DefaultConfig: a zero field is an error, not a request for the default.
 type Config struct {
-	// Bandwidth is the rate of every link direction in bits per second.
+	// Bandwidth is the rate of every link direction in bits per second
+	// (of every link that LinkBandwidth gives no rate).
 	Bandwidth float64
+	// LinkBandwidth, when not nil, holds each link's own rate in bits per
+	// second, by link id of the fabric (a topology's 4xFDR10 host links
+	// and 4xHDR spine links differ); 0 takes Bandwidth. A host's NIC sends
+	// and consumes at the rate of its link. LinkRateNames, beside it,
+	// names each rate as the topology gives it ("4xFDR10"), "" where it
+	// gives none (the summary groups the links by it).
+	LinkBandwidth []float64
+	LinkRateNames []string
 	// Latency is the propagation delay of a link; credits travel back with
 	// the same delay.
 	Latency Time
@@ -181,6 +193,15 @@ func (c *Config) Validate() error {
 	if !(c.Bandwidth > 0) || math.IsInf(c.Bandwidth, 0) {
 		bad("bandwidth %g b/s: must be a positive number", c.Bandwidth)
 	}
+	for l, bps := range c.LinkBandwidth {
+		if !(bps >= 0) || math.IsInf(bps, 0) {
+			bad("bandwidth %g b/s of link %d: must be a positive number (or 0 for the default)", bps, l)
+			break
+		}
+	}
+	if c.LinkRateNames != nil && len(c.LinkRateNames) != len(c.LinkBandwidth) {
+		bad("%d link rate names for %d link rates", len(c.LinkRateNames), len(c.LinkBandwidth))
+	}
 	if c.Latency < 0 {
 		bad("latency %d ps: must not be negative", c.Latency)
 	}
@@ -263,8 +284,78 @@ func (c *Config) Validate() error {
 	return errors.Join(errs...)
 }
 
+// linkBps returns the rate of link l in bits per second.
+func (c *Config) linkBps(l int32) float64 {
+	if int(l) < len(c.LinkBandwidth) && c.LinkBandwidth[l] > 0 {
+		return c.LinkBandwidth[l]
+	}
+	return c.Bandwidth
+}
+
 // serTime returns the time to send bytes at bandwidth bps, rounded up to
 // whole picoseconds.
 func serTime(bytes int64, bps float64) Time {
 	return Time(math.Ceil(float64(bytes) * 8e12 / bps))
+}
+
+// LinkRateGroup is the number of links that run at one rate.
+type LinkRateGroup struct {
+	// Rate names the rate as the topology gives it ("4xFDR10"), "" for
+	// links it gives none (they run at Config.Bandwidth).
+	Rate  string  `json:"rate,omitempty"`
+	Gbps  float64 `json:"gbps"`
+	Links int     `json:"links"`
+}
+
+// LinkRateGroups groups the links by rate, most links first (then by
+// rate name and speed), or returns nil when the links carry no rates of
+// their own (LinkRateNames is nil).
+func (c *Config) LinkRateGroups() []LinkRateGroup {
+	if c.LinkRateNames == nil {
+		return nil
+	}
+	var groups []LinkRateGroup
+	index := map[LinkRateGroup]int{}
+	for l, name := range c.LinkRateNames {
+		k := LinkRateGroup{Rate: name, Gbps: c.linkBps(int32(l)) / 1e9}
+		i, ok := index[k]
+		if !ok {
+			i = len(groups)
+			index[k] = i
+			groups = append(groups, k)
+		}
+		groups[i].Links++
+	}
+	slices.SortFunc(groups, func(a, b LinkRateGroup) int {
+		return cmp.Or(cmp.Compare(b.Links, a.Links), cmp.Compare(a.Rate, b.Rate), cmp.Compare(a.Gbps, b.Gbps))
+	})
+	return groups
+}
+
+// LinkRatesLine says at which rates the links run, for the summary:
+// "links: 24 × 4xFDR10 40 Gb/s, 8 × 4xHDR 206.25 Gb/s", with the links
+// whose topology gives no speed at the default rate said so; "" when the
+// links carry no rates of their own.
+func (c *Config) LinkRatesLine() string {
+	groups := c.LinkRateGroups()
+	if groups == nil {
+		return ""
+	}
+	parts := make([]string, len(groups))
+	unknown := 0
+	for i, g := range groups {
+		gbps := strconv.FormatFloat(math.Round(g.Gbps*100)/100, 'f', -1, 64)
+		if g.Rate == "" {
+			parts[i] = fmt.Sprintf("%d × %s Gb/s (no speed in the topology: the default, --gbps)", g.Links, gbps)
+			unknown += g.Links
+			continue
+		}
+		parts[i] = fmt.Sprintf("%d × %s %s Gb/s", g.Links, g.Rate, gbps)
+	}
+	line := "links: " + strings.Join(parts, ", ")
+	if unknown == len(c.LinkRateNames) {
+		line = fmt.Sprintf("links: %s (the topology gives no link speeds: every link at the default, --gbps)",
+			strings.TrimSuffix(parts[0], " (no speed in the topology: the default, --gbps)"))
+	}
+	return line
 }

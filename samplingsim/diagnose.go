@@ -240,7 +240,7 @@ func Diagnose(r *Result, opt DiagnoseOptions) *Diagnosis {
 			continue
 		}
 		root := Root{Link: int32(l), Name: f.LinkName(int32(l)), Fraction: frac[l], Packets: pk[l],
-			LineGbps: r.Config.Bandwidth / 1e9}
+			LineGbps: r.Config.linkBps(int32(l)) / 1e9}
 		root.Gbps = LinkEstimate{Bytes: bytes[l], First: first[l], Last: last[l]}.Gbps()
 		root.Tree = treeSize(int32(l), pred, cong)
 		into := f.HostIndex(f.Links[l].To)

@@ -81,6 +81,9 @@ func (r *Result) WriteSummary(w io.Writer, name string) {
 		name = f.GraphName
 	}
 	fmt.Fprintf(w, "fabric %s: %d hosts, %d switches, %d links\n", name, f.NumHosts(), f.NumSwitches(), len(f.Links))
+	if s := r.Config.LinkRatesLine(); s != "" {
+		fmt.Fprintln(w, s)
+	}
 	speed := "too short to measure its speed"
 	if r.CPU >= 10*time.Millisecond { // shorter runs measure their start more than their pace
 		speed = fmt.Sprintf("%.2f M packet-hops per CPU second", float64(r.PacketHops)/r.CPU.Seconds()/1e6)

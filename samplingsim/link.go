@@ -187,7 +187,7 @@ func (s *sim) transmit(l int32, pid, bytes int32) {
 	if s.damp == nil {
 		p.credits-- // under a dampening policy the packet reserved it
 	}
-	ser := s.ser(bytes)
+	ser := s.ser(l, bytes)
 	if s.stats.on && p.fromHost >= 0 {
 		s.injected(pid, p.busyUntil)
 	}
@@ -221,10 +221,11 @@ func (s *sim) transmit(l int32, pid, bytes int32) {
 	}
 }
 
-// ser returns the serialization time of a packet of the given size.
-func (s *sim) ser(bytes int32) Time {
+// ser returns the serialization time of a packet of the given size on
+// channel l.
+func (s *sim) ser(l, bytes int32) Time {
 	if int(bytes) == s.cfg.MTU {
-		return s.serMTU
+		return s.linkSer[l]
 	}
-	return serTime(int64(bytes), s.cfg.Bandwidth)
+	return serTime(int64(bytes), s.linkBps[l])
 }

@@ -116,9 +116,9 @@ func (s *sim) startConsume(h int32) {
 		n.consuming = true
 		pid := s.headIn(l)
 		pk := &s.pk[pid]
-		d := s.ser(pk.bytes)
+		d := s.ser(l, pk.bytes)
 		if s.slow[h] {
-			d = serTime(int64(pk.bytes), s.cfg.Bandwidth*s.cfg.SlowFactor)
+			d = serTime(int64(pk.bytes), s.linkBps[l]*s.cfg.SlowFactor)
 		}
 		s.q.after(s.now, d, evConsumed, l, pid)
 		return

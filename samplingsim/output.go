@@ -219,6 +219,9 @@ type jsonConfig struct {
 	Routing           string  `json:"routing,omitempty"`
 	BackgroundRouting string  `json:"background_routing,omitempty"`
 	GlobalLatencyNs   float64 `json:"global_latency_ns,omitempty"`
+	// LinkRates groups the links by the rate the topology gives them
+	// (only for a topology read with its link rates).
+	LinkRates []LinkRateGroup `json:"link_rates,omitempty"`
 }
 
 type jsonWindow struct {
@@ -248,6 +251,7 @@ func (r *Result) WriteJSON(out io.Writer, view View, d *Diagnosis) error {
 		rep.Config.PacketIDs = c.PacketIDs
 	}
 	rep.Config.setRouting(&c)
+	rep.Config.LinkRates = c.LinkRateGroups()
 	rows := r.Rows(view, false)
 	byWindow := map[int][]LinkRow{}
 	for _, row := range rows {

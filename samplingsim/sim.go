@@ -57,7 +57,11 @@ type sim struct {
 	queues     ringSlab[int32] // output queues, qcap per link
 	buffers    ringSlab[int32] // input buffers, bcap per link
 	returns    ringSlab[Time]  // credit returns on their way, bcap per link (unless in the channels)
-	serMTU     Time
+	// serMTU is the time of a full packet at the most common link rate;
+	// linkSer and linkBps give every channel's own (Config.LinkBandwidth).
+	serMTU  Time
+	linkSer []Time
+	linkBps []float64
 
 	nics        []nic
 	slow        []bool
@@ -231,15 +235,33 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	if int64(L)*int64(max(s.qcap, s.bcap)) > math.MaxInt32 {
 		return nil, fmt.Errorf("fabric too large: %d links × %d buffer slots", L, max(s.qcap, s.bcap))
 	}
-	s.serMTU = serTime(int64(cfg.MTU), cfg.Bandwidth)
+	if cfg.LinkBandwidth != nil && len(cfg.LinkBandwidth) != len(f.Links) {
+		return nil, fmt.Errorf("%d link rates for a fabric of %d links", len(cfg.LinkBandwidth), len(f.Links))
+	}
+	s.linkBps = make([]float64, L)
+	s.linkSer = make([]Time, L)
+	common := map[float64]int{}
+	for c := range L {
+		s.linkBps[c] = cfg.linkBps(int32(c % len(f.Links)))
+		s.linkSer[c] = serTime(int64(cfg.MTU), s.linkBps[c])
+		common[s.linkBps[c]]++
+	}
+	bps := cfg.Bandwidth
+	for b, n := range common {
+		if n > common[bps] || n == common[bps] && b > bps {
+			bps = b
+		}
+	}
+	s.serMTU = serTime(int64(cfg.MTU), bps)
 	// The common delays get FIFOs in the event queue: a packet time (link
 	// idle again, consumer done), a packet time plus a link's latency (a
 	// packet arrives), a slow consumer's packet time and a latency (a
-	// credit comes back to a port that waits for it).
+	// credit comes back to a port that waits for it), at the most common
+	// link rate (the heap takes the others).
 	s.q.addClass(s.serMTU)
 	s.q.addClass(s.serMTU + cfg.Latency + cfg.RouterDelay)
 	s.q.addClass(s.serMTU + cfg.Latency)
-	s.q.addClass(serTime(int64(cfg.MTU), cfg.Bandwidth*cfg.SlowFactor))
+	s.q.addClass(serTime(int64(cfg.MTU), bps*cfg.SlowFactor))
 	s.q.addClass(cfg.Latency)
 
 	s.ch = hugemem.Make[channel](s.mem, L, L)

@@ -120,7 +120,7 @@ func (s *sim) flushWindow() {
 		n := int64(c.sent)
 		t.Packets += n
 		t.Bytes += n * mtu
-		t.Busy += Time(n) * s.serMTU
+		t.Busy += Time(n) * s.linkSer[l]
 		t.Congested += int64(c.cong)
 		t.QueueMax = max(t.QueueMax, int32(c.qMax))
 		t.BufferArea += c.bufArea

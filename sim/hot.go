@@ -13,14 +13,15 @@ import (
 )
 
 // HotCables finds the n most loaded cables of the simulation and the flows
-// behind them, with up to flows flows each (most frequent first). A cable's
-// load in a level is the number of routes of the level that use it; its
-// peak in a run is its largest level load; cables rank by the mean peak
-// over runs, then by the largest load, then by link id. It walks every run
-// of s again (twice: once for the loads, once for the flows of the chosen
-// cables), with the same mappings as Run, so the result depends only on
-// the seed, never on the thread count.
-func (s *Sim) HotCables(n, flows int) ([]metrics.HotCable, error) {
+// behind them: those of the level where each cable's peak happened
+// (PeakFlows) and every flow over it in any level and run (Flows, most
+// frequent first). A cable's load in a level is the number of routes of
+// the level that use it; its peak in a run is its largest level load;
+// cables rank by the mean peak over runs, then by the largest load, then by
+// link id. It walks every run of s again (twice: once for the loads, once
+// for the flows of the chosen cables), with the same mappings as Run, so
+// the result depends only on the seed, never on the thread count.
+func (s *Sim) HotCables(n int) ([]metrics.HotCable, error) {
 	if n <= 0 {
 		return nil, nil
 	}
@@ -58,9 +59,14 @@ func (s *Sim) HotCables(n, flows int) ([]metrics.HotCable, error) {
 	type flowKey struct{ cable, level, srcRank, dstRank int32 }
 	type flowSeen struct{ runs, firstRun, srcHost, dstHost int32 }
 	counts := make([]map[flowKey]flowSeen, threads)
+	// The peak flows of a cable come from one run and level, which one
+	// thread walks: each thread keeps those it met, in the level's order.
+	peaks := make([][][]metrics.HotFlow, threads)
 	s.eachRun(threads, func(t int) func(r, first int, perm []int32, levels []patterns.Level) {
 		m := map[flowKey]flowSeen{}
 		counts[t] = m
+		peak := make([][]metrics.HotFlow, len(hot))
+		peaks[t] = peak
 		var path []int32
 		return func(r, first int, perm []int32, levels []patterns.Level) {
 			for li, lv := range levels {
@@ -71,6 +77,10 @@ func (s *Sim) HotCables(n, flows int) ([]metrics.HotCable, error) {
 					}
 					for _, l := range path {
 						if c := slot[l]; c > 0 {
+							if h := &hot[c-1]; h.MaxRun == r && h.MaxLevel == first+li {
+								peak[c-1] = append(peak[c-1], metrics.HotFlow{Level: first + li, SrcRank: pr.Src, DstRank: pr.Dst,
+									SrcHost: f.HostName(int(perm[pr.Src])), DstHost: f.HostName(int(perm[pr.Dst])), Run: r})
+							}
 							key := flowKey{c - 1, int32(first + li), pr.Src, pr.Dst}
 							v, ok := m[key]
 							if !ok || int32(r) < v.firstRun {
@@ -98,7 +108,7 @@ func (s *Sim) HotCables(n, flows int) ([]metrics.HotCable, error) {
 	per := make([][]metrics.HotFlow, len(hot))
 	for k, c := range total {
 		per[k.cable] = append(per[k.cable], metrics.HotFlow{Level: int(k.level), SrcRank: k.srcRank, DstRank: k.dstRank,
-			SrcHost: f.HostName(int(c.srcHost)), DstHost: f.HostName(int(c.dstHost)), Runs: int(c.runs)})
+			SrcHost: f.HostName(int(c.srcHost)), DstHost: f.HostName(int(c.dstHost)), Run: int(c.firstRun), Runs: int(c.runs)})
 	}
 	for i := range hot {
 		fl := per[i]
@@ -107,7 +117,17 @@ func (s *Sim) HotCables(n, flows int) ([]metrics.HotCable, error) {
 				cmp.Compare(a.DstRank, b.DstRank))
 		})
 		hot[i].DistinctFlows = len(fl)
-		hot[i].Flows = fl[:min(len(fl), max(flows, 0))]
+		hot[i].Flows = fl
+		hot[i].PeakFlows = []metrics.HotFlow{}
+		for _, p := range peaks {
+			if p != nil && len(p[i]) > 0 {
+				hot[i].PeakFlows = p[i]
+			}
+		}
+		for j := range hot[i].PeakFlows {
+			pf := &hot[i].PeakFlows[j]
+			pf.Runs = int(total[flowKey{int32(i), int32(pf.Level), pf.SrcRank, pf.DstRank}].runs)
+		}
 	}
 	return hot, nil
 }

@@ -77,6 +77,11 @@ type Fabric struct {
 	// Topology is the InfiniBand topology of --topo (the fabric is built
 	// from it), else nil. Commands that emulate the fabric emulate it.
 	Topology *ib.Topology
+	// LinkRates is every link's active width and speed as an InfiniBand
+	// topology gives them (ib.LinkRates: the zero rate for a link it gives
+	// none), or nil when the input gives no rates (dot files, generated
+	// fabrics, a topology without speeds).
+	LinkRates []ib.LinkRate
 }
 
 // Generated returns the generator's description of the fabric: Network,
@@ -162,14 +167,25 @@ func readIB(a Args) (*Fabric, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Fabric{Fabric: f, Name: a.Topo, RealPorts: true, Topology: t}, nil
+		return &Fabric{Fabric: f, Name: a.Topo, RealPorts: true, Topology: t, LinkRates: ib.LinkRates(t, f)}, nil
 	}
-	f, err := ib.ReadFiles(a.Topo, a.LFTs, opt)
+	if a.Topo == "-" && a.LFTs == "-" {
+		return nil, fmt.Errorf("the topology and the routing dump cannot both be standard input")
+	}
+	t, err := ib.ReadTopologyFile(a.Topo)
+	if err != nil {
+		return nil, err
+	}
+	rt, err := ib.ReadRoutingFile(a.LFTs)
+	if err != nil {
+		return nil, err
+	}
+	f, err := ib.Build(t, rt, opt)
 	if err != nil {
 		return nil, err
 	}
 	if a.LMCSpread && !f.LMCSpread() && a.Warn != nil {
 		a.Warn(fmt.Sprintf("--lmc-spread: no CA port of %s has LMC > 0, every host has one LID", a.Topo))
 	}
-	return &Fabric{Fabric: f, Name: a.Topo + "+" + a.LFTs, RealPorts: true, Routed: true}, nil
+	return &Fabric{Fabric: f, Name: a.Topo + "+" + a.LFTs, RealPorts: true, Routed: true, LinkRates: ib.LinkRates(t, f)}, nil
 }

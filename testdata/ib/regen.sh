@@ -4,7 +4,7 @@
 # fabric, OpenSM routes it, infiniband-diags reads it back. See README.md.
 #
 # Usage: ./regen.sh [FABRIC...]        (default: ft16 ft64 dualport torus lid64 cluster sharp
-#                                      sharp576 loopback port2 sharp-spines)
+#                                      sharp576 loopback port2 sharp-spines rates ratesopt)
 #   FT64_ENGINES="minhop updn ..." ./regen.sh ft64   overrides the ft64 engines.
 #
 # Every run gets a private temporary work directory and its own ibsim socket
@@ -190,7 +190,7 @@ route() {
 		die "$fabric/$run: dump_fts failed: $(cat "$WORK/diag.err")"
 	run_timed 120 "$out/ibroute-$ibsw.txt" "$WORK/diag.err" "${CLIENT[@]}" ibroute "$swlid" ||
 		die "$fabric/$run: ibroute $swlid failed: $(cat "$WORK/diag.err")"
-	if [ "$fabric" = cluster ]; then
+	if [ "$fabric" = cluster ] || [ "$fabric" = rates ]; then
 		# the other outputs administrators bring
 		local name
 		local -a diag
@@ -330,12 +330,18 @@ fabric() { # fabric NAME
 	sharp-spines)
 		route sharp-spines minhop minhop S-leaf0
 		;;
-	*) die "unknown fabric '$1' (known: ft16 ft64 dualport torus lid64 cluster sharp sharp576 loopback port2 sharp-spines)" ;;
+	rates)
+		route rates minhop minhop S-leaf0
+		;;
+	ratesopt)
+		route ratesopt minhop minhop S-a
+		;;
+	*) die "unknown fabric '$1' (known: ft16 ft64 dualport torus lid64 cluster sharp sharp576 loopback port2 sharp-spines rates ratesopt)" ;;
 	esac
 }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/orcs-ib.XXXXXX")
-for fab in "${@:-ft16 ft64 dualport torus lid64 cluster sharp sharp576 loopback port2 sharp-spines}"; do
+for fab in "${@:-ft16 ft64 dualport torus lid64 cluster sharp sharp576 loopback port2 sharp-spines rates ratesopt}"; do
 	for f in $fab; do fabric "$f"; done
 done
 echo "$SELF: ${#SUMMARY[@]} runs done"
