@@ -3,6 +3,8 @@ package sim
 import (
 	"math"
 	"testing"
+
+	"orcs/patterns"
 )
 
 // TestShardRunsNoOverflow checks Shard.Runs against a count by hand and on
@@ -46,5 +48,24 @@ func TestShardRunsNoOverflow(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestMergeHugeSplitCountedFirst: shards that claim a 2⁴⁰-way split are
+// refused by counting the files given, before anything of the split's size
+// is allocated (issue 22, item 1: "shards": 1000000000 allocated first).
+func TestMergeHugeSplitCountedFirst(t *testing.T) {
+	f := fabric(t, "kary:k=4,n=2")
+	cfg := Config{Pattern: patterns.Spec{Name: "bisect"}, Metric: "hist_acc_band", Runs: 10, Seed: 1}
+	var files []*ShardFile
+	for i := 0; i < 3; i++ {
+		c := cfg
+		c.Shard = Shard{Index: i, Count: 1 << 40}
+		files = append(files, NewShardFile(simulate(t, f, c), c.Shard))
+	}
+	_, err := Merge(files, []string{"a", "b", "c"})
+	want := "missing 1099511627773 shards of 1099511627776 (the first [3 4 5 6 7 8 9 10 11 12]): a 1099511627776-way split needs its 1099511627776 shard files, 3 given"
+	if err == nil || err.Error() != want {
+		t.Errorf("Merge: %v\nwant %s", err, want)
 	}
 }
