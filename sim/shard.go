@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-		"sort"
+	"sort"
 	"strconv"
 	"strings"
 
