@@ -81,7 +81,9 @@ func TestReadSamplingsimJSONBoundsWindows(t *testing.T) {
 	}
 	fit := MaxCells / len(f.Links)
 	src := &lines{n: 2 * fit, head: `{"events": [[1, {"a": "b"}], []], "windows": [`, tail: `{"index": 0, "start_us": 0, "end_us": 1, "links": []}]}`,
-		line: func(i int) string { return fmt.Sprintf(`{"index": %d, "start_us": %d, "end_us": %d, "links": []},`+"\n", i, i, i+1) }}
+		line: func(i int) string {
+			return fmt.Sprintf(`{"index": %d, "start_us": %d, "end_us": %d, "links": []},`+"\n", i, i, i+1)
+		}}
 	_, err = ReadSamplingsimJSON(src, "run.json", f)
 	want := fmt.Sprintf("run.json: window %d: %d windows × %d cables = %d stall values, more than the 16777216", fit, fit+1, len(f.Links), (fit+1)*len(f.Links))
 	if err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, input.ErrTooLarge) {
@@ -91,7 +93,9 @@ func TestReadSamplingsimJSONBoundsWindows(t *testing.T) {
 		t.Errorf("read %d windows of the %d", src.i, src.n)
 	}
 	s, err := ReadSamplingsimJSON(&lines{n: 2, head: `{"jobs": {"x": [1, 2]}, "windows": [`, tail: `{"index": 2, "start_us": 2, "end_us": 3, "links": [{"link": 1, "from": "S0_0", "to": "H0", "truth_stalled_ns": 500}]}], "diagnosis": null}`,
-		line: func(i int) string { return fmt.Sprintf(`{"index": %d, "start_us": %d, "end_us": %d, "links": []},`, i, i, i+1) }}, "ok.json", f)
+		line: func(i int) string {
+			return fmt.Sprintf(`{"index": %d, "start_us": %d, "end_us": %d, "links": []},`, i, i, i+1)
+		}}, "ok.json", f)
 	if err != nil || len(s.Values) != 3 || s.Values[2][1] != 50 || s.Times[2] != 2 {
 		t.Errorf("3 windows: %v, %v", s.Times, err)
 	}
