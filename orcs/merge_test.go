@@ -105,8 +105,8 @@ func TestMergeRefusesHostileShards(t *testing.T) {
 	}
 }
 
-// zeros is a stream of n bytes of one byte value (/dev/zero, yes ' '),
-// counting what was read from it.
+// zeros is a stream of n bytes of one byte value (/dev/zero), or of
+// " \n" (yes ' ') when b is ' ', counting what was read from it.
 type zeros struct {
 	b    byte
 	n    int64
@@ -120,6 +120,9 @@ func (z *zeros) Read(p []byte) (int, error) {
 	p = p[:min(int64(len(p)), z.n-z.read)]
 	for i := range p {
 		p[i] = z.b
+		if z.b == ' ' && (z.read+int64(i))%2 == 1 {
+			p[i] = '\n'
+		}
 	}
 	z.read += int64(len(p))
 	return len(p), nil
@@ -147,6 +150,41 @@ func TestMergeStreams(t *testing.T) {
 		}
 		if src.read > 8<<20 {
 			t.Errorf("byte %q: read %d bytes of the stream before refusing it", c.b, src.read)
+		}
+	}
+}
+
+// TestStreamsBounded feeds 64 MiB of blank space (yes ' ') on standard
+// input to every command that reads a text stream (issue 22, item 4):
+// each must stop within the first few MiB with exit 1 and a message that
+// names the input and the bound. (regions --analyzer refuses a blank
+// first line at once: regions.TestSourcesBoundStreams gives it a header.)
+func TestStreamsBounded(t *testing.T) {
+	torus := "../testdata/ib/torus/lash-sl/"
+	for _, args := range [][]string{
+		{"report", "/dev/stdin"},
+		{"merge", "/dev/stdin"},
+		{"-i", "/dev/stdin"},
+		{"regions", "-i", "../testdata/ft16.dot", "--counters", "/dev/stdin"},
+		{"regions", "-i", "../testdata/ft16.dot", "--samplingsim", "/dev/stdin"},
+		{"regions", "--topo", torus + "opensm-subnet.lst", "--perfquery", "/dev/stdin", "--perfquery", torus + "engine.txt"},
+		{"deadlock", "--topo", torus + "opensm-subnet.lst", "--lfts", torus + "opensm-lfts.dump", "--sl2vl", "/dev/stdin"},
+	} {
+		src := &zeros{b: ' ', n: 64 << 20}
+		cmd := exec.Command(orcsBin, args...)
+		cmd.Stdin = src
+		var stderr bytes.Buffer
+		cmd.Stderr = &stderr
+		err := cmd.Run()
+		code := -1
+		if ee, ok := err.(*exec.ExitError); ok {
+			code = ee.ExitCode()
+		}
+		if code != 1 || !strings.Contains(stderr.String(), "/dev/stdin") || !strings.Contains(stderr.String(), "more than 1048576 bytes (1 MiB) of blank space") {
+			t.Errorf("%v: exit %d: %s", args, code, stderr.String())
+		}
+		if src.read > 8<<20 {
+			t.Errorf("%v: read %d MiB of the stream", args, src.read>>20)
 		}
 	}
 }
