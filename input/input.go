@@ -142,19 +142,13 @@ func (g *guard) Read(p []byte) (int, error) {
 		return 0, g.err
 	}
 	n, err := g.r.Read(p)
-	for _, c := range p[:n] {
-		if !blank[c] {
-			g.blank = 0
-			continue
-		}
-		if g.blank == 0 {
-			g.from = g.line
-		}
-		g.blank++
-		if c == '\n' {
-			g.line++
-		}
-		if g.blank > MaxBlank {
+	// Pieces of at most MaxBlank bytes: a run of blank space longer than
+	// that touches a piece's start or end, where it is counted; within a
+	// piece only the first and the last non-blank byte are looked for.
+	for rest := p[:n]; len(rest) > 0; {
+		piece := rest[:min(len(rest), MaxBlank)]
+		rest = rest[len(piece):]
+		if g.check(piece) {
 			g.err = Errorf(g.name, g.from, "more than %d bytes (%d MiB) of blank space from this line on: not an input orcs reads", MaxBlank, MaxBlank>>20).With(ErrTooLarge)
 			return 0, g.err
 		}
@@ -166,6 +160,38 @@ func (g *guard) Read(p []byte) (int, error) {
 	}
 	return n, err
 }
+
+// check follows the runs of blank space through a piece of at most
+// MaxBlank bytes and reports whether one grew longer than MaxBlank.
+func (g *guard) check(piece []byte) bool {
+	first := 0
+	for first < len(piece) && blank[piece[first]] {
+		first++
+	}
+	if first == len(piece) { // all blank: the run goes on
+		if g.blank == 0 {
+			g.from = g.line
+		}
+		g.blank += int64(len(piece))
+		g.line += bytes.Count(piece, newline)
+		return g.blank > MaxBlank
+	}
+	if g.blank+int64(first) > MaxBlank {
+		return true
+	}
+	last := len(piece) - 1
+	for blank[piece[last]] {
+		last--
+	}
+	g.blank = int64(len(piece) - 1 - last)
+	g.line += bytes.Count(piece[:last+1], newline)
+	g.from = g.line
+	g.line += bytes.Count(piece[last+1:], newline)
+	return false
+}
+
+// newline is what lines end with.
+var newline = []byte{'\n'}
 
 // sizeText writes a byte count in the largest binary unit that keeps it
 // at least 1: "512 KiB", "1.5 GiB".

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"compress/gzip"
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -130,8 +131,20 @@ func TestGuardStopsEndlessBlank(t *testing.T) {
 			t.Errorf("%q: read %d bytes before refusing", pat, src.n)
 		}
 	}
+	// Read in one piece larger than MaxBlank (as dot's 4 MiB buffer does).
+	text := "a\nb\n" + strings.Repeat("x"+strings.Repeat(" \n", 450<<10), 3) + strings.Repeat(" \n", 600<<10) + "y"
+	buf := make([]byte, 8<<20)
+	_, err := io.ReadFull(&guard{r: strings.NewReader(text), name: "big", line: 1}, buf)
+	if want := fmt.Sprintf("big:%d: more than 1048576 bytes", 3+2*(450<<10)); err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Errorf("one large read: %v, want %s", err, want)
+	}
+	// A run that ends inside the second piece of one read.
+	_, err = io.ReadFull(&guard{r: strings.NewReader("x" + strings.Repeat(" ", 1400<<10) + "y"), name: "two", line: 1}, buf)
+	if err == nil || !strings.HasPrefix(err.Error(), "two:1: more than 1048576 bytes") {
+		t.Errorf("a run across two pieces: %v", err)
+	}
 	// Blank space up to the limit, between words, is fine.
-	text := "x" + strings.Repeat(" \n", MaxBlank/2) + "y\n"
+	text = "x" + strings.Repeat(" \n", MaxBlank/2) + "y\n"
 	if n, err := io.Copy(io.Discard, &guard{r: strings.NewReader(text), name: "ok", line: 1}); err != nil || n != int64(len(text)) {
 		t.Errorf("%d blank bytes: %d, %v", MaxBlank, n, err)
 	}
@@ -170,5 +183,29 @@ func TestLimitBoundsBytes(t *testing.T) {
 	defer done()
 	if _, err := io.Copy(io.Discard, br); err == nil || !strings.Contains(err.Error(), "more than 4096 bytes") {
 		t.Errorf("gzip: %v", err)
+	}
+}
+
+// BenchmarkGuard measures what the blank-space and byte checks cost per
+// byte of a fabric-like text (compare with BenchmarkGuardBaseline).
+func BenchmarkGuard(b *testing.B) {
+	text := bytes.Repeat([]byte("  \"S1_12\" -> \"H103\" [comment=\"H103,H104\"];\n"), 1<<14)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		g := &guard{r: bytes.NewReader(text), name: "bench", line: 1, lim: Limit{Bytes: 1 << 30}}
+		if _, err := io.Copy(io.Discard, g); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkGuardBaseline copies the same text without the guard.
+func BenchmarkGuardBaseline(b *testing.B) {
+	text := bytes.Repeat([]byte("  \"S1_12\" -> \"H103\" [comment=\"H103,H104\"];\n"), 1<<14)
+	b.SetBytes(int64(len(text)))
+	for b.Loop() {
+		if _, err := io.Copy(io.Discard, struct{ io.Reader }{bytes.NewReader(text)}); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
