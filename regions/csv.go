@@ -281,7 +281,7 @@ func LoadPercent(loads []float64) []float64 {
 
 // MaxCells bounds the stall values of one extraction, windows × cables:
 // the values (8 bytes each), the regions kept per window for the tracks
-// and the output (about 16 bytes more) stay near 400 MiB at the bound.
+// and the output (about 18 bytes more) stay near 450 MiB at the bound.
 // A larger input is refused before the work, with the number of windows
 // that fit.
 const MaxCells = 1 << 24
@@ -293,7 +293,7 @@ func CheckCells(file string, windows, cables int) error {
 	if cables < 1 || int64(windows)*int64(cables) <= MaxCells {
 		return nil
 	}
-	err := fmt.Errorf("%d windows × %d cables = %d stall values, more than the %d (2²⁴, about 400 MiB of memory) one extraction holds: the first %d windows fit, split the input in time",
+	err := fmt.Errorf("%d windows × %d cables = %d stall values, more than the %d (2²⁴, about 450 MiB of memory) one extraction holds: the first %d windows fit, split the input in time",
 		windows, cables, int64(windows)*int64(cables), MaxCells, MaxCells/cables)
 	if file != "" {
 		return input.Errorf(file, 0, "%w", err).With(input.ErrTooLarge)
