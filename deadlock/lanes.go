@@ -183,7 +183,11 @@ func Load(f *lft.Fabric, fs Files) (*Lanes, error) {
 		l.SLSource = slSource
 	}
 	if vlPath != "" {
-		t, err := ib.ReadSL2VLFile(vlPath)
+		ports := make([]int, len(f.Nodes))
+		for _, k := range f.Links {
+			ports[k.From]++
+		}
+		t, err := ib.ReadSL2VLFile(vlPath, ib.SL2VLLimit(ports))
 		if err != nil {
 			return nil, err
 		}

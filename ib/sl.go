@@ -373,9 +373,9 @@ func ReadSL2VL(data []byte, file string) (*SL2VL, error) {
 }
 
 // ReadSL2VLFile reads SL-to-VL tables from a file ("-" for standard input,
-// gzip accepted); see ReadSL2VL.
-func ReadSL2VLFile(path string) (*SL2VL, error) {
-	data, err := input.ReadAll(path)
+// gzip accepted), at most lim's bytes (see SL2VLLimit); see ReadSL2VL.
+func ReadSL2VLFile(path string, lim input.Limit) (*SL2VL, error) {
+	data, err := input.ReadAllLimit(path, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -501,4 +501,19 @@ func parseSMPSL2VL(l []byte, file string, n int) (SL2VLEntry, error) {
 		return bad("more than 16 VLs")
 	}
 	return e, nil
+}
+
+// sl2vlLineBytes bounds one table line of either format: OpenSM's
+// "<in> <out> : <16 VLs>" or smpquery's "ports: in I, out O: | v0| …|v15|".
+const sl2vlLineBytes = 128
+
+// SL2VLLimit bounds the SL-to-VL tables of a fabric whose nodes have the
+// given numbers of ports: a table line per pair of a node's ports (port 0
+// included) and a header per node, with 1 MiB for comments.
+func SL2VLLimit(ports []int) input.Limit {
+	n := int64(1 << 20)
+	for _, p := range ports {
+		n += int64(p+1)*int64(p+1)*sl2vlLineBytes + 4*sl2vlLineBytes
+	}
+	return input.Limit{Bytes: n, Why: fmt.Sprintf("the SL2VL tables of a fabric of %d nodes (a line per pair of a node's ports)", len(ports))}
 }

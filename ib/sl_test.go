@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"orcs/input"
 )
 
 // TestReadPathSLsFixture reads the PathRecords the SA of a real OpenSM
@@ -67,11 +69,11 @@ func TestReadPathSLsErrors(t *testing.T) {
 // same routing (torus-2QoS on the 4x4 torus) and finds the same tables.
 func TestReadSL2VLFixtures(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "ib", "torus", "torus-2QoS-sl")
-	dump, err := ReadSL2VLFile(filepath.Join(dir, "opensm-sl2vl.dump"))
+	dump, err := ReadSL2VLFile(filepath.Join(dir, "opensm-sl2vl.dump"), input.Limit{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	smp, err := ReadSL2VLFile(filepath.Join(dir, "smpquery-sl2vl.txt"))
+	smp, err := ReadSL2VLFile(filepath.Join(dir, "smpquery-sl2vl.txt"), input.Limit{})
 	if err != nil {
 		t.Fatal(err)
 	}

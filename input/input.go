@@ -25,8 +25,37 @@ func Name(path string) string {
 
 // Open opens path ("-" for standard input) for reading through a buffer,
 // decompressing gzip data. It returns the reader and a function that closes
-// the input.
+// the input. The reader refuses a run of more than MaxBlank blank bytes
+// (see OpenLimit).
 func Open(path string) (*bufio.Reader, func(), error) {
+	return OpenLimit(path, Limit{})
+}
+
+// MaxBlank is the longest run of blank bytes (spaces, tabs, carriage
+// returns and line ends) that an input may hold: no file orcs reads means
+// anything by 1 MiB of blank space, and a stream of it (yes ' ' | orcs …)
+// would otherwise be read until memory or patience runs out.
+const MaxBlank = 1 << 20
+
+// Limit bounds the bytes a reader accepts from one input (after
+// decompression): Bytes (0: no bound beyond MaxBlank), and Why, which
+// says in the error what the bound stands for ("a shard of 10 runs", "the
+// counters of a fabric of 96 cables"), so that a user sees the limit and
+// its reason.
+type Limit struct {
+	Bytes int64
+	Why   string
+}
+
+// ErrTooLarge is the kind of the error for an input that holds more bytes
+// than its reader accepts, or a run of more than MaxBlank blank bytes.
+var ErrTooLarge = errors.New("input too large")
+
+// OpenLimit is Open with a bound on the bytes read: past lim.Bytes bytes,
+// or a run of more than MaxBlank blank bytes, the reader fails with a
+// *ParseError of kind ErrTooLarge that names the file, the limit and
+// lim.Why.
+func OpenLimit(path string, lim Limit) (*bufio.Reader, func(), error) {
 	var src io.Reader = os.Stdin
 	done := func() {}
 	if path != "-" {
@@ -37,6 +66,7 @@ func Open(path string) (*bufio.Reader, func(), error) {
 		src, done = fh, func() { fh.Close() }
 	}
 	br := bufio.NewReaderSize(src, 1<<16)
+	var text io.Reader = br
 	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
@@ -45,15 +75,22 @@ func Open(path string) (*bufio.Reader, func(), error) {
 		}
 		closeFile := done
 		done = func() { zr.Close(); closeFile() }
-		br = bufio.NewReaderSize(gzipErrors{zr}, 1<<16)
+		text = gzipErrors{zr}
 	}
-	return br, done, nil
+	g := &guard{r: text, name: Name(path), lim: lim, line: 1}
+	return bufio.NewReaderSize(g, 1<<16), done, nil
 }
 
 // ReadAll reads a whole input into memory (see Open). Errors name the
 // file.
 func ReadAll(path string) ([]byte, error) {
-	br, done, err := Open(path)
+	return ReadAllLimit(path, Limit{})
+}
+
+// ReadAllLimit reads a whole input into memory, at most lim.Bytes bytes
+// (see OpenLimit). Errors name the file.
+func ReadAllLimit(path string, lim Limit) ([]byte, error) {
+	br, done, err := OpenLimit(path, lim)
 	if err != nil {
 		return nil, err
 	}
@@ -66,13 +103,109 @@ func ReadAll(path string) ([]byte, error) {
 		// A plain file is read into a buffer of its size: growing one by
 		// doubling would need up to three times the file in memory.
 		if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-			buf.Grow(int(st.Size()) + bytes.MinRead)
+			size := st.Size()
+			if lim.Bytes > 0 {
+				size = min(size, lim.Bytes)
+			}
+			buf.Grow(int(size) + bytes.MinRead)
 		}
 	}
 	if _, err := buf.ReadFrom(br); err != nil {
+		var pe *ParseError
+		if errors.As(err, &pe) {
+			return nil, err
+		}
 		return nil, fmt.Errorf("%s: %w", Name(path), StripPath(err))
 	}
 	return buf.Bytes(), nil
+}
+
+// blank marks the bytes of blank space.
+var blank = [256]bool{' ': true, '\t': true, '\r': true, '\n': true}
+
+// guard counts the bytes read from an input and fails past its limit or
+// on a run of more than MaxBlank blank bytes.
+type guard struct {
+	r     io.Reader
+	name  string
+	lim   Limit
+	n     int64 // bytes read
+	line  int   // the line of the next byte
+	blank int64 // blank bytes just before the next byte
+	from  int   // the line where that run of blank bytes started
+	err   error // the error once failed
+}
+
+// Read reads from the input and checks what it read.
+func (g *guard) Read(p []byte) (int, error) {
+	if g.err != nil {
+		return 0, g.err
+	}
+	n, err := g.r.Read(p)
+	// Pieces of at most MaxBlank bytes: a run of blank space longer than
+	// that touches a piece's start or end, where it is counted; within a
+	// piece only the first and the last non-blank byte are looked for.
+	for rest := p[:n]; len(rest) > 0; {
+		piece := rest[:min(len(rest), MaxBlank)]
+		rest = rest[len(piece):]
+		if g.check(piece) {
+			g.err = Errorf(g.name, g.from, "more than %d bytes (%d MiB) of blank space from this line on: not an input orcs reads", MaxBlank, MaxBlank>>20).With(ErrTooLarge)
+			return 0, g.err
+		}
+	}
+	g.n += int64(n)
+	if g.lim.Bytes > 0 && g.n > g.lim.Bytes {
+		g.err = Errorf(g.name, 0, "more than %d bytes (%s), the most %s can hold", g.lim.Bytes, sizeText(g.lim.Bytes), g.lim.Why).With(ErrTooLarge)
+		return 0, g.err
+	}
+	return n, err
+}
+
+// check follows the runs of blank space through a piece of at most
+// MaxBlank bytes and reports whether one grew longer than MaxBlank.
+func (g *guard) check(piece []byte) bool {
+	first := 0
+	for first < len(piece) && blank[piece[first]] {
+		first++
+	}
+	if first == len(piece) { // all blank: the run goes on
+		if g.blank == 0 {
+			g.from = g.line
+		}
+		g.blank += int64(len(piece))
+		g.line += bytes.Count(piece, newline)
+		return g.blank > MaxBlank
+	}
+	if g.blank+int64(first) > MaxBlank {
+		return true
+	}
+	last := len(piece) - 1
+	for blank[piece[last]] {
+		last--
+	}
+	g.blank = int64(len(piece) - 1 - last)
+	g.line += bytes.Count(piece[:last+1], newline)
+	g.from = g.line
+	g.line += bytes.Count(piece[last+1:], newline)
+	return false
+}
+
+// newline is what lines end with.
+var newline = []byte{'\n'}
+
+// sizeText writes a byte count in the largest binary unit that keeps it
+// at least 1: "512 KiB", "1.5 GiB".
+func sizeText(n int64) string {
+	units := []string{"bytes", "KiB", "MiB", "GiB", "TiB"}
+	v, u := float64(n), 0
+	for v >= 1024 && u < len(units)-1 {
+		v /= 1024
+		u++
+	}
+	if u == 0 {
+		return fmt.Sprintf("%d bytes", n)
+	}
+	return fmt.Sprintf("%.4g %s", v, units[u])
 }
 
 // gzipErrors says that read errors come from the compressed data.

@@ -29,7 +29,21 @@ func mergeCommand() *cli.Command {
 			if c.Args().Len() == 0 {
 				return fmt.Errorf("merge: no shard files given")
 			}
-			res, err := sim.MergeFiles(c.Args().Slice())
+			// The fabric, when given, is read first: a get_cable_cong shard
+			// holds one load per link of it.
+			var fabric *lft.Fabric
+			var src *source.Fabric
+			given := c.String("input_file") != "" || c.String("topo") != "" || c.String("lfts") != ""
+			links := -1
+			if given {
+				var err error
+				if src, err = loadFabric(c, source.Tables, true, false); err != nil {
+					return err
+				}
+				fabric = src.Fabric
+				links = len(fabric.Links)
+			}
+			res, err := sim.MergeFiles(c.Args().Slice(), links)
 			if err != nil {
 				return fmt.Errorf("merge: %w", err)
 			}
@@ -37,17 +51,10 @@ func mergeCommand() *cli.Command {
 			if err != nil {
 				return err
 			}
-			var fabric *lft.Fabric
-			given := c.String("input_file") != "" || c.String("topo") != "" || c.String("lfts") != ""
 			if m.NeedsLinkLoad && !given {
 				return fmt.Errorf("merge: metric %s prints the fabric: give it with -i (or --topo/--lfts)", m.Name)
 			}
 			if given {
-				src, err := loadFabric(c, source.Tables, true, false)
-				if err != nil {
-					return err
-				}
-				fabric = src.Fabric
 				if d := fabric.Digest(); d != res.Meta.FabricDigest {
 					return fmt.Errorf("merge: %s is not the fabric the shards were computed on (digest %s, shards %s)",
 						src.Name, d, res.Meta.FabricDigest)

@@ -126,7 +126,7 @@ func ReadPerfquery(r io.Reader, file string) (*Snapshot, error) {
 		}
 	}
 	if err := sc.Err(); err != nil {
-		return nil, input.Errorf(file, line+1, "%v", err)
+		return nil, readErr(file, line+1, err)
 	}
 	if len(snap.Ports) == 0 {
 		return nil, input.Errorf(file, 0, "no perfquery port counters found")
@@ -262,12 +262,23 @@ func CounterWindows(f *lft.Fabric, snaps []*Snapshot) (Series, []string, error) 
 	return out, warns, nil
 }
 
+// perfqueryPortBytes bounds what perfquery prints for one port: a header
+// and about 20 counter lines of its basic and extended blocks.
+const perfqueryPortBytes = 4 << 10
+
 // ReadPerfqueryFile reads one snapshot file (- for standard input, gzip
-// accepted).
-func ReadPerfqueryFile(path string) (*Snapshot, error) {
-	r, name, err := readFile(path)
+// accepted) of a fabric of ports ports, whose perfquery output it bounds
+// (ports < 1: no bound but input's).
+func ReadPerfqueryFile(path string, ports int) (*Snapshot, error) {
+	lim := input.Limit{}
+	if ports > 0 {
+		lim = input.Limit{Bytes: 1<<20 + int64(ports)*perfqueryPortBytes,
+			Why: fmt.Sprintf("perfquery output of a fabric of %d ports (%d KiB per port)", ports, perfqueryPortBytes>>10)}
+	}
+	r, name, done, err := openFile(path, lim)
 	if err != nil {
 		return nil, err
 	}
+	defer done()
 	return ReadPerfquery(r, name)
 }

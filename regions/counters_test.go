@@ -30,7 +30,7 @@ func snapshots(t *testing.T, names ...string) []*Snapshot {
 	t.Helper()
 	var out []*Snapshot
 	for _, n := range names {
-		s, err := ReadPerfqueryFile(filepath.Join(fixtures, n))
+		s, err := ReadPerfqueryFile(filepath.Join(fixtures, n), 0)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,7 +2,7 @@ package regions
 
 import (
 	"bufio"
-	"bytes"
+	"errors"
 	"fmt"
 	"io"
 	"math"
@@ -97,6 +97,7 @@ func ReadCSV(r io.Reader, file string, f *lft.Fabric) (Series, error) {
 		line int
 	}
 	var rows []row
+	times := map[float64]struct{}{} // the windows so far
 	line := 0
 	for sc.Scan() {
 		line++
@@ -137,10 +138,19 @@ func ReadCSV(r io.Reader, file string, f *lft.Fabric) (Series, error) {
 		if err != nil {
 			return Series{}, input.Errorf(file, line, "%v", err)
 		}
+		if _, ok := times[t]; !ok {
+			times[t] = struct{}{}
+			if err := CheckCells("", len(times), len(f.Links)); err != nil {
+				return Series{}, input.Errorf(file, line, "time %s: %v", short(col[0]), err).With(input.ErrTooLarge)
+			}
+		}
 		rows = append(rows, row{t, l, v, line})
+		if len(rows) > MaxCells {
+			return Series{}, input.Errorf(file, line, "more than %d rows: more stall values than one extraction holds (%d), or a cable given twice", MaxCells, MaxCells).With(input.ErrTooLarge)
+		}
 	}
 	if err := sc.Err(); err != nil {
-		return Series{}, input.Errorf(file, line+1, "%v", err)
+		return Series{}, readErr(file, line+1, err)
 	}
 	if len(rows) == 0 {
 		return Series{}, input.Errorf(file, 0, "no rows (want %s)", CSVHeader)
@@ -244,7 +254,7 @@ func ReadAnalyzerCSV(r io.Reader, file string, f *lft.Fabric) (Series, error) {
 		loads[l] = load
 	}
 	if err := sc.Err(); err != nil {
-		return Series{}, input.Errorf(file, line+1, "%v", err)
+		return Series{}, readErr(file, line+1, err)
 	}
 	if line <= 1 {
 		return Series{}, input.Errorf(file, 0, "no rows")
@@ -269,11 +279,58 @@ func LoadPercent(loads []float64) []float64 {
 	return out
 }
 
-// readFile reads a whole input file for a parser.
-func readFile(path string) (*bytes.Reader, string, error) {
-	data, err := input.ReadAll(path)
-	if err != nil {
-		return nil, "", err
+// MaxCells bounds the stall values of one extraction, windows × cables:
+// the values (8 bytes each), the regions kept per window for the tracks
+// and the output (about 18 bytes more) stay near 450 MiB at the bound.
+// A larger input is refused before the work, with the number of windows
+// that fit.
+const MaxCells = 1 << 24
+
+// CheckCells refuses windows windows of a fabric of cables cables when
+// their stall values are more than MaxCells; file, when not "", names
+// the input in the error.
+func CheckCells(file string, windows, cables int) error {
+	if cables < 1 || int64(windows)*int64(cables) <= MaxCells {
+		return nil
 	}
-	return bytes.NewReader(data), input.Name(path), nil
+	err := fmt.Errorf("%d windows × %d cables = %d stall values, more than the %d (2²⁴, about 450 MiB of memory) one extraction holds: the first %d windows fit, split the input in time",
+		windows, cables, int64(windows)*int64(cables), MaxCells, MaxCells/cables)
+	if file != "" {
+		return input.Errorf(file, 0, "%w", err).With(input.ErrTooLarge)
+	}
+	return err
+}
+
+// longestName is the longest node name of f, in bytes.
+func longestName(f *lft.Fabric) int64 {
+	n := 0
+	for _, nd := range f.Nodes {
+		n = max(n, len(nd.Name))
+	}
+	return int64(n)
+}
+
+// openFile opens an input file for a parser, refusing binary data, with
+// a bound on its bytes (see input.OpenLimit); done closes it.
+func openFile(path string, lim input.Limit) (r io.Reader, name string, done func(), err error) {
+	br, done, err := input.OpenLimit(path, lim)
+	if err != nil {
+		return nil, "", nil, err
+	}
+	name = input.Name(path)
+	if err := input.CheckText(br, name); err != nil {
+		done()
+		return nil, "", nil, err
+	}
+	return br, name, done, nil
+}
+
+// readErr locates an error that reading stopped at: an input error (a
+// bound, a gzip error that names the file) as it is, others at line.
+func readErr(file string, line int, err error) error {
+	var pe *input.ParseError
+	if errors.As(err, &pe) {
+		return pe
+	}
+	return input.Errorf(file, line, "%v", err)
 }

@@ -262,6 +262,10 @@ func FuzzReadSamplingsimJSON(f *testing.F) {
 	}
 	f.Add([]byte(`{"windows":[{"index":0,"start_us":0,"end_us":4,"links":[{"link":1,"from":"S0_0","to":"H0","truth_stalled_ns":5}]}]}`))
 	f.Add([]byte(`{"windows":[]}`))
+	f.Add([]byte(`{"jobs":[{"a":[1,{"b":null}]}],"windows":[{"index":0,"start_us":0,"end_us":4,"links":[]}],"diagnosis":{"x":"y"},"windows":[]}`))
+	if data, err := os.ReadFile(filepath.Join("..", "report", "testdata", "samplingsim-ft64.json")); err == nil && len(data) < 1<<20 {
+		f.Add(data)
+	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ReadSamplingsimJSON(bytes.NewReader(data), "fuzz.json", fab)
 		if err != nil {

@@ -1,6 +1,8 @@
 package regions
 
 import (
+	"bufio"
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"io"
@@ -169,6 +171,9 @@ func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 //	 "hosts", "switches"}]}], "tracks": [{"id", "first_time", "last_time",
 //	 "windows", "first_size", "last_size", "max_size", "peak_severity"}],
 //	 "transitions": {"classes", "counts": [from][to]}}
+//
+// The windows are encoded and written one at a time, so that the memory
+// the output takes does not grow with them.
 func (r *Result) WriteJSON(w io.Writer) error {
 	out := jsonResult{Fabric: r.Fabric, Source: r.Source, Metric: r.Metric, Params: r.Params,
 		Windows: []jsonWindow{}, Tracks: r.Tracks,
@@ -179,38 +184,71 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	if r.f != nil {
 		out.Hosts, out.Switches = r.f.NumHosts(), r.f.NumSwitches()
 	}
-	for _, win := range r.Windows {
-		jw := jsonWindow{Time: win.Time, Regions: []jsonRegion{}}
-		for i, reg := range win.Regions {
-			if reg.Severity() < r.MinSeverity {
-				continue
-			}
-			jr := jsonRegion{ID: win.Track[i], Size: len(reg.Cables), Growth: win.Growth[i],
-				Mean: round4(reg.Mean), Max: round4(reg.Max), Severity: reg.Severity().String()}
-			jr.Cables = make([][4]any, len(reg.Cables))
-			for k, c := range reg.Cables {
-				l := r.f.Links[c]
-				jr.Cables[k] = [4]any{r.f.Nodes[l.From].Name, l.FromPort, r.f.Nodes[l.To].Name, l.ToPort}
-			}
-			jr.Hosts, jr.Switches = Touched(r.f, reg.Cables)
-			jw.Regions = append(jw.Regions, jr)
-		}
-		out.Windows = append(out.Windows, jw)
-	}
-	enc := json.NewEncoder(w)
+	var doc bytes.Buffer
+	enc := json.NewEncoder(&doc)
 	enc.SetIndent("", " ")
-	return enc.Encode(out)
+	if err := enc.Encode(out); err != nil {
+		return err
+	}
+	// The document with no windows, cut where they go.
+	const mark = "\n \"windows\": []"
+	head, tail, ok := bytes.Cut(doc.Bytes(), []byte(mark))
+	if !ok {
+		return fmt.Errorf("regions: no windows field in the JSON document")
+	}
+	bw := bufio.NewWriter(w)
+	bw.Write(head)
+	if len(r.Windows) == 0 {
+		bw.WriteString(mark)
+	} else {
+		bw.WriteString("\n \"windows\": [")
+		for i := range r.Windows {
+			if i > 0 {
+				bw.WriteByte(',')
+			}
+			b, err := json.MarshalIndent(r.jsonWindow(i), "  ", " ")
+			if err != nil {
+				return err
+			}
+			bw.WriteString("\n  ")
+			bw.Write(b)
+		}
+		bw.WriteString("\n ]")
+	}
+	bw.Write(tail)
+	return bw.Flush()
+}
+
+// jsonWindow is window i as WriteJSON writes it.
+func (r *Result) jsonWindow(i int) jsonWindow {
+	win := r.Windows[i]
+	jw := jsonWindow{Time: win.Time, Regions: []jsonRegion{}}
+	for i, reg := range win.Regions {
+		if reg.Severity() < r.MinSeverity {
+			continue
+		}
+		jr := jsonRegion{ID: win.Track[i], Size: len(reg.Cables), Growth: win.Growth[i],
+			Mean: round4(reg.Mean), Max: round4(reg.Max), Severity: reg.Severity().String()}
+		jr.Cables = make([][4]any, len(reg.Cables))
+		for k, c := range reg.Cables {
+			l := r.f.Links[c]
+			jr.Cables[k] = [4]any{r.f.Nodes[l.From].Name, l.FromPort, r.f.Nodes[l.To].Name, l.ToPort}
+		}
+		jr.Hosts, jr.Switches = Touched(r.f, reg.Cables)
+		jw.Regions = append(jw.Regions, jr)
+	}
+	return jw
 }
 
 // WriteText writes the result for a person: the parameters, per window
 // its regions (track, size, growth, mean and max stall, severity, hosts
 // and switches touched), the tracks and the transition matrix.
 func (r *Result) WriteText(w io.Writer) error {
-	var b strings.Builder
+	b := bufio.NewWriter(w)
 	p := r.Params
-	fmt.Fprintf(&b, "regions of %s (%s), %s distance: θp %g, θr %g, σ %d, δ %d", r.Fabric, r.Source, r.Metric, p.ThetaP, p.ThetaR, p.Sigma, p.Delta)
+	fmt.Fprintf(b, "regions of %s (%s), %s distance: θp %g, θr %g, σ %d, δ %d", r.Fabric, r.Source, r.Metric, p.ThetaP, p.ThetaR, p.Sigma, p.Delta)
 	if p.Smooth > 0 {
-		fmt.Fprintf(&b, ", smoothing %d", p.Smooth)
+		fmt.Fprintf(b, ", smoothing %d", p.Smooth)
 	}
 	if p.Overlaps {
 		b.WriteString(", overlap attribution")
@@ -224,40 +262,39 @@ func (r *Result) WriteText(w io.Writer) error {
 					n++
 				}
 			}
-			fmt.Fprintf(&b, "\nwindow %g: %d regions, %d %s or higher\n", win.Time, len(win.Regions), n, r.MinSeverity)
+			fmt.Fprintf(b, "\nwindow %g: %d regions, %d %s or higher\n", win.Time, len(win.Regions), n, r.MinSeverity)
 		} else {
-			fmt.Fprintf(&b, "\nwindow %g: %d regions\n", win.Time, len(win.Regions))
+			fmt.Fprintf(b, "\nwindow %g: %d regions\n", win.Time, len(win.Regions))
 		}
 		for i, reg := range win.Regions {
 			if reg.Severity() < r.MinSeverity {
 				continue
 			}
 			hosts, sws := Touched(r.f, reg.Cables)
-			fmt.Fprintf(&b, "  track %-4d %6d cables (%+d)  mean %6.2f %%  max %6.2f %%  %-10s  %d hosts, %d switches: %s\n",
+			fmt.Fprintf(b, "  track %-4d %6d cables (%+d)  mean %6.2f %%  max %6.2f %%  %-10s  %d hosts, %d switches: %s\n",
 				win.Track[i], len(reg.Cables), win.Growth[i], reg.Mean, reg.Max, reg.Severity(),
 				len(hosts), len(sws), abbreviate(append(sws, hosts...), 4))
 		}
 	}
-	fmt.Fprintf(&b, "\n%d tracks\n", len(r.Tracks))
+	fmt.Fprintf(b, "\n%d tracks\n", len(r.Tracks))
 	for _, t := range r.Tracks {
-		fmt.Fprintf(&b, "  track %-4d windows %d (%g–%g)  size %d → %d (max %d)  peak %s\n",
+		fmt.Fprintf(b, "  track %-4d windows %d (%g–%g)  size %d → %d (max %d)  peak %s\n",
 			t.ID, t.Windows, t.FirstTime, t.LastTime, t.FirstSize, t.LastSize, t.MaxSize, t.PeakSeverity)
 	}
 	b.WriteString("\nseverity transitions (from row to column)\n")
-	fmt.Fprintf(&b, "  %-10s", "")
+	fmt.Fprintf(b, "  %-10s", "")
 	for _, c := range Classes {
-		fmt.Fprintf(&b, " %10s", c)
+		fmt.Fprintf(b, " %10s", c)
 	}
 	b.WriteString("\n")
 	for i, row := range r.Transitions {
-		fmt.Fprintf(&b, "  %-10s", Classes[i])
+		fmt.Fprintf(b, "  %-10s", Classes[i])
 		for _, v := range row {
-			fmt.Fprintf(&b, " %10d", v)
+			fmt.Fprintf(b, " %10d", v)
 		}
 		b.WriteString("\n")
 	}
-	_, err := io.WriteString(w, b.String())
-	return err
+	return b.Flush()
 }
 
 // abbreviate joins names, at most n of them, with the count of the rest.

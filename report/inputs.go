@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"math"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -233,7 +234,7 @@ var ErrInput = errors.New("not a result orcs report reads")
 func Load(paths []string) (*Inputs, error) {
 	in := &Inputs{Files: map[string]string{}}
 	for _, p := range paths {
-		data, err := input.ReadAll(p)
+		data, err := input.ReadAllLimit(p, input.Limit{Bytes: maxInputBytes, Why: maxInputWhy})
 		if err != nil {
 			return nil, err
 		}
@@ -245,6 +246,15 @@ func Load(paths []string) (*Inputs, error) {
 	}
 	return in, nil
 }
+
+// maxInputBytes bounds a result the report reads: it is read whole and
+// decoded twice (to tell its kind, then into its type), about three times
+// its size in memory. 256 MiB is an analysis of ten million runs, or a
+// --cables topology of a million cables. A variable for tests.
+var maxInputBytes int64 = 256 << 20
+
+// maxInputWhy says what the bound stands for, in its error.
+const maxInputWhy = "a result orcs report reads (an analysis of about ten million runs, read whole)"
 
 // keys are the fields that tell the kinds apart (all must be present).
 var keys = []struct {
@@ -327,15 +337,12 @@ func (in *Inputs) check(kind, name string) error {
 		if a.Metric == "" {
 			return bad("the analyzer's result names no metric")
 		}
-		if t := a.Topology; t != nil && len(t.Nodes) > 0 {
-			index := make(map[string]bool, len(t.Nodes))
-			for _, n := range t.Nodes {
-				index[n.Name] = true
-			}
-			for i, c := range t.Cables {
-				if !index[c.From] || !index[c.To] {
-					return bad("topology cable %d (%s -> %s) names a node that is not in its nodes", i, c.From, c.To)
-				}
+		if err := checkAnalysis(a); err != nil {
+			return bad("%v", err)
+		}
+		if t := a.Topology; t != nil {
+			if err := checkTopology(t); err != nil {
+				return bad("topology: %v", err)
 			}
 		}
 	case KindRegions:
@@ -359,6 +366,117 @@ func (in *Inputs) check(kind, name string) error {
 	}
 	return nil
 }
+
+// checkAnalysis checks the analyzer's result against the rules its
+// writer (metrics.Render) follows: a known metric and its value name, one
+// value per run and as many in the summary, every value in the metric's
+// range (a bandwidth in [0, 1], a count whole and ≥ 0), hist_acc_band's
+// bins counting every run, counts ≥ 0 and a mean bandwidth in [0, 1].
+func checkAnalysis(a *Analysis) error {
+	m, err := metrics.Lookup(a.Metric)
+	if err != nil {
+		return err
+	}
+	if a.ValueName != m.ValueName {
+		return fmt.Errorf("value_name %q, but metric %s writes %q", short(a.ValueName), m.Name, m.ValueName)
+	}
+	if a.Runs < 1 || a.Runs != len(a.Values) || a.Summary.N != len(a.Values) {
+		return fmt.Errorf("runs %d with %d values and a summary of %d: the analyzer writes one value per run", a.Runs, len(a.Values), a.Summary.N)
+	}
+	for i, v := range a.Values {
+		switch {
+		case m.ValueName == "bandwidth":
+			if !(v >= 0 && v <= 1) {
+				return fmt.Errorf("values[%d] = %v: a bandwidth, from 0 to 1", i, v)
+			}
+		case m.Discrete:
+			if !(v >= 0) || v != math.Trunc(v) || v > 1<<53 {
+				return fmt.Errorf("values[%d] = %v: a %s, a whole number ≥ 0", i, v, m.ValueName)
+			}
+		}
+	}
+	if !(a.MeanBandwidth >= 0 && a.MeanBandwidth <= 1) {
+		return fmt.Errorf("mean_bandwidth %v: from 0 to 1", a.MeanBandwidth)
+	}
+	if a.RouteErrors < 0 {
+		return fmt.Errorf("route_errors %d: a count, want ≥ 0", a.RouteErrors)
+	}
+	if len(a.Histogram) > 0 {
+		if m.Name != "hist_acc_band" || len(a.Histogram) != metrics.HistBins {
+			return fmt.Errorf("a histogram of %d bins: only hist_acc_band writes one, of %d bins", len(a.Histogram), metrics.HistBins)
+		}
+		var n int64
+		for i, b := range a.Histogram {
+			lo, hi := float64(i)/metrics.HistBins, float64(i+1)/metrics.HistBins
+			if b.Low != lo || b.High != hi || b.Count < 0 {
+				return fmt.Errorf("histogram bin %d: %v–%v of %d runs, want %v–%v and a count ≥ 0", i, b.Low, b.High, b.Count, lo, hi)
+			}
+			n += b.Count
+		}
+		if n != int64(a.Runs) {
+			return fmt.Errorf("the histogram counts %d runs of %d", n, a.Runs)
+		}
+	}
+	for i, h := range a.Hot {
+		if h.Rank != i+1 || h.MaxLoad < 0 || !(h.MeanPeak >= 0 && h.MeanPeak <= float64(h.MaxLoad)) {
+			return fmt.Errorf("hot cable %d: rank %d, mean peak %v, max load %d: want rank %d and 0 ≤ mean peak ≤ max load", i, h.Rank, h.MeanPeak, h.MaxLoad, i+1)
+		}
+	}
+	return nil
+}
+
+// checkTopology checks a topology against the rules of its writer
+// (metrics.NewTopology): the hosts and switches counted in its nodes, a
+// host on level 0, a switch on level ≥ 1 or −1 (no host reaches it),
+// levels the largest switch level, grid coordinates of the grid's
+// dimensions, cables between its nodes with loads 0 ≤ mean peak ≤ max.
+func checkTopology(t *metrics.Topology) error {
+	hosts, switches, top := 0, 0, 0
+	index := make(map[string]bool, len(t.Nodes))
+	for i, n := range t.Nodes {
+		index[n.Name] = true
+		if n.Switch {
+			switches++
+			if n.Level < -1 || n.Level == 0 {
+				return fmt.Errorf("node %d (%s): a switch on level %d, want ≥ 1 or −1 (no host reaches it)", i, short(n.Name), n.Level)
+			}
+			top = max(top, n.Level)
+		} else {
+			hosts++
+			if n.Level != 0 {
+				return fmt.Errorf("node %d (%s): a host on level %d, want 0", i, short(n.Name), n.Level)
+			}
+		}
+		if t.Grid != nil && n.Coord != nil && len(n.Coord) != len(t.Grid.Dims) {
+			return fmt.Errorf("node %d (%s): %d coordinates in a grid of %d dimensions", i, short(n.Name), len(n.Coord), len(t.Grid.Dims))
+		}
+	}
+	if len(t.Nodes) > 0 && (hosts != t.Hosts || switches != t.Switches) {
+		return fmt.Errorf("%d hosts and %d switches, but its nodes are %d hosts and %d switches", t.Hosts, t.Switches, hosts, switches)
+	}
+	if t.Levels != top {
+		return fmt.Errorf("%d levels, but its highest switch is on level %d", t.Levels, top)
+	}
+	if g := t.Grid; g != nil {
+		for _, d := range g.Dims {
+			if d < 1 || d > len(t.Nodes) {
+				return fmt.Errorf("grid dimensions %v: each from 1 to the %d nodes", g.Dims, len(t.Nodes))
+			}
+		}
+	}
+	for i, c := range t.Cables {
+		if !index[c.From] || !index[c.To] {
+			return fmt.Errorf("cable %d (%s -> %s) names a node that is not in its nodes", i, short(c.From), short(c.To))
+		}
+		if c.MaxLoad < 0 || !(c.MeanPeak >= 0 && c.MeanPeak <= float64(c.MaxLoad)) {
+			return fmt.Errorf("cable %d (%s -> %s): mean peak load %v, max load %d: want 0 ≤ mean peak ≤ max load", i, short(c.From), short(c.To), c.MeanPeak, c.MaxLoad)
+		}
+	}
+	return nil
+}
+
+// short shortens a name for a message.
+func short(s string) string { return input.ShortenTokens(s) }
 
 // jsonError turns a decoding error into a ParseError at the line of the
 // offending byte.

@@ -408,6 +408,10 @@ func FuzzLoad(f *testing.F) {
 	}
 	f.Add([]byte(`{"windows": [], "tracks": [], "transitions": {"classes": ["a"], "counts": [[1, 2]]}}`))
 	f.Add([]byte(`{"metric": "hist_acc_band", "values": [0.5, null], "summary": {}, "topology": {"nodes": [], "cables": [{"from": "x"}]}}`))
+	// Issue 22: a switch above the levels, 10⁹ levels, 10¹⁸ runs.
+	f.Add([]byte(`{"metric": "hist_max_cong", "value_name": "bandwidth", "runs": 1, "values": [0.5], "summary": {"n": 1}, "topology": {"hosts": 1, "switches": 1, "levels": 1, "nodes": [{"name": "H", "level": 0}, {"name": "S", "switch": true, "level": 101}], "cables": []}}`))
+	f.Add([]byte(`{"metric": "hist_max_cong", "value_name": "bandwidth", "runs": 1, "values": [0.5], "summary": {"n": 1}, "topology": {"levels": 1e9, "nodes": [], "cables": []}}`))
+	f.Add([]byte(`{"metric": "hist_max_cong", "value_name": "bandwidth", "runs": 1e18, "values": [0.5], "summary": {"n": 1}}`))
 	f.Fuzz(func(t *testing.T, data []byte) {
 		in := &Inputs{Files: map[string]string{}}
 		if _, err := in.add("fuzz.json", data); err != nil {

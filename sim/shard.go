@@ -7,11 +7,11 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
 	"sort"
 	"strconv"
 	"strings"
 
+	"orcs/input"
 	"orcs/metrics"
 )
 
@@ -59,43 +59,32 @@ func (sf *ShardFile) Write(w io.Writer) error {
 	return enc.Encode(sf)
 }
 
-// ReadShardFile reads a shard file; errors name the file.
-func ReadShardFile(path string) (*ShardFile, error) {
-	data, err := os.ReadFile(path)
+// ReadShardFile reads a shard file; errors name the file. links is the
+// number of links of the fabric the shards were computed on, when known
+// (a get_cable_cong shard holds one load per link and is refused without
+// it), else −1. The file is
+// validated field by field against the rules NewShardFile writes it by
+// (see DecodeShard), and its bytes are bounded by what a shard of its runs
+// can hold.
+func ReadShardFile(path string, links int) (*ShardFile, error) {
+	br, done, err := input.Open(path)
 	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+		return nil, err
 	}
-	sf, err := readShard(data)
-	if err != nil {
-		return nil, fmt.Errorf("%s: not a shard file: %w", path, err)
+	defer done()
+	name := input.Name(path)
+	if err := input.CheckText(br, name); err != nil {
+		return nil, err
 	}
-	if sf.Format != ShardFormat {
-		return nil, fmt.Errorf("%s: not a shard file (format %q, want %q)", path, sf.Format, ShardFormat)
-	}
-	if sf.Shards < 1 || sf.Shard < 0 || sf.Shard >= sf.Shards {
-		return nil, fmt.Errorf("%s: bad shard %d/%d", path, sf.Shard, sf.Shards)
-	}
-	if sf.Meta.Metric == "hist_acc_band" {
-		// Shards written before the field existed were binned with exact
-		// edges.
-		if sf.Meta.BinEdges == "" {
-			sf.Meta.BinEdges = string(metrics.EdgesExact)
-		}
-		if _, err := metrics.ParseBinEdges(sf.Meta.BinEdges); err != nil {
-			return nil, fmt.Errorf("%s: %w", path, err)
-		}
-	}
-	if c := sf.Meta.Compat; c != "" && c != metrics.CompatORCS2 {
-		return nil, fmt.Errorf("%s: unknown compat %q (known: %s)", path, c, metrics.CompatORCS2)
-	}
-	return sf, nil
+	return DecodeShard(br, name, links)
 }
 
-// MergeFiles reads the shard files at paths and merges them (see Merge).
-func MergeFiles(paths []string) (*metrics.Result, error) {
+// MergeFiles reads the shard files at paths and merges them (see Merge);
+// links is the fabric's number of links when known, else −1.
+func MergeFiles(paths []string, links int) (*metrics.Result, error) {
 	files := make([]*ShardFile, 0, len(paths))
 	for _, p := range paths {
-		sf, err := ReadShardFile(p)
+		sf, err := ReadShardFile(p, links)
 		if err != nil {
 			return nil, err
 		}
@@ -112,7 +101,24 @@ func Merge(files []*ShardFile, names []string) (*metrics.Result, error) {
 		return nil, fmt.Errorf("no shard files to merge")
 	}
 	first := files[0]
-	seen := make([]string, first.Shards)
+	if first.Shards > len(files) {
+		// Counted before anything of the split's size is allocated.
+		given := make(map[int]bool, len(files))
+		for _, sf := range files {
+			given[sf.Shard] = true
+		}
+		var missing []int
+		for i := 0; i < first.Shards && len(missing) < 10; i++ {
+			if !given[i] {
+				missing = append(missing, i)
+			}
+		}
+		if first.Shards-len(given) > len(missing) {
+			return nil, fmt.Errorf("missing %d shards of %d (the first %v): a %d-way split needs its %d shard files, %d given",
+				first.Shards-len(given), first.Shards, missing, first.Shards, first.Shards, len(files))
+		}
+	}
+	seen := make([]string, max(first.Shards, len(files)))
 	for i, sf := range files {
 		if sf.Shards != first.Shards {
 			return nil, fmt.Errorf("%s: shard of a %d-way split, but %s is of a %d-way split",
@@ -131,13 +137,17 @@ func Merge(files []*ShardFile, names []string) (*metrics.Result, error) {
 		if a != b {
 			return nil, fmt.Errorf("%s: describes another simulation than %s: %s", names[i], names[0], a.Diff(b))
 		}
+		if len(sf.LinkLoad) != len(first.LinkLoad) {
+			return nil, fmt.Errorf("%s: %d link loads, but %s has %d: shards of one fabric have one load per link",
+				names[i], len(sf.LinkLoad), names[0], len(first.LinkLoad))
+		}
 		if seen[sf.Shard] != "" {
 			return nil, fmt.Errorf("%s: shard %d/%d given twice (also %s)", names[i], sf.Shard, sf.Shards, seen[sf.Shard])
 		}
 		seen[sf.Shard] = names[i]
 	}
 	var missing []int
-	for i, n := range seen {
+	for i, n := range seen[:first.Shards] {
 		if n == "" {
 			missing = append(missing, i)
 		}
@@ -169,15 +179,6 @@ func Merge(files []*ShardFile, names []string) (*metrics.Result, error) {
 		}
 	}
 	return res, nil
-}
-
-// readShard decodes a shard file held in memory.
-func readShard(data []byte) (*ShardFile, error) {
-	var sf ShardFile
-	if err := json.Unmarshal(data, &sf); err != nil {
-		return nil, err
-	}
-	return &sf, nil
 }
 
 // ParseShard parses a --shard argument "I/N" (0 ≤ I < N); "" is the

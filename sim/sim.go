@@ -72,7 +72,12 @@ func (s Shard) Runs(runs int64) int64 {
 	if s.Count <= 1 {
 		return runs
 	}
-	return max(0, (runs-int64(s.Index)+int64(s.Count)-1)/int64(s.Count))
+	// Runs Index, Index+Count, … below runs; written so that no sum
+	// overflows near the int64 limit.
+	if runs <= int64(s.Index) {
+		return 0
+	}
+	return (runs-int64(s.Index)-1)/int64(s.Count) + 1
 }
 
 // Config describes a simulation.

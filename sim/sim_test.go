@@ -81,7 +81,7 @@ func TestDeterministicAcrossThreadsAndShards(t *testing.T) {
 					t.Fatal(err)
 				}
 				// Round trip through the file format.
-				sf, err := readShard(buf.Bytes())
+				sf, err := DecodeShard(bytes.NewReader(buf.Bytes()), "shard", len(f.Links))
 				if err != nil {
 					t.Fatal(err)
 				}
