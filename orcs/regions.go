@@ -25,11 +25,12 @@ func init() {
 			&cli.StringFlag{Name: "samplingsim", Usage: "a run written by orcs samplingsim --json `FILE`"},
 			&cli.StringFlag{Name: "analyzer", Usage: "cable loads written by orcs --metric get_cable_cong --format csv: `FILE`"},
 			&cli.StringFlag{Name: "synthetic", Usage: "run Monet's synthetic benchmark on a `torus|fattree` instead"},
+			&cli.StringFlag{Name: "reading", Value: string(regions.ReadLinks), Usage: "what a planted cuboid holds: `links|switches|ports|one-stall` (see the README)"},
 			&cli.IntFlag{Name: "samples", Value: 100, Usage: "synthetic samples"},
 			&cli.StringFlag{Name: "seed", Value: "1", Usage: "random seed `S` of the synthetic samples"},
 			&cli.Float64Flag{Name: "theta-p", Value: d.ThetaP, Usage: "θp: stall difference of cables in one region (percentage points)"},
 			&cli.Float64Flag{Name: "theta-r", Value: d.ThetaR, Usage: "θr: mean difference of regions merged in stage 2"},
-			&cli.IntFlag{Name: "sigma", Value: d.Sigma, Usage: "σ: smallest region, in cables"},
+			&cli.IntFlag{Name: "sigma", Value: d.Sigma, DefaultText: "scaled: max(1, round(20·cables/82944)), Monet's 20 on its 82 944 cables", Usage: "σ: smallest region, in cables; smaller ones merge into a neighbour (a hot one not into a cold one) or are listed as in no region"},
 			&cli.IntFlag{Name: "delta", Value: d.Delta, Usage: "δ: neighbourhood distance (hops; L1 on generated tori and meshes)"},
 			&cli.IntFlag{Name: "smooth", Usage: "robust variant: median-filter rounds before stage 1 and reassignment after stage 4 (0: Monet's method)"},
 			&cli.BoolFlag{Name: "overlaps", Usage: "overlap attribution: a region whose mean is the sum of two neighbours' means (within θr) joins the smaller of them"},
@@ -50,7 +51,8 @@ func regionsAction(c *cli.Context) error {
 	}
 	if kind := c.String("synthetic"); kind != "" {
 		seed, _, err := sim.ParseSeed(c.String("seed"))
-		res, err := regions.Synthetic(kind, p, c.Int("samples"), seed, err)
+		reading, rerr := regions.ParseReading(c.String("reading"))
+		res, err := regions.Synthetic(kind, reading, p, c.Int("samples"), seed, errors.Join(err, rerr))
 		if err != nil {
 			return fmt.Errorf("regions: %w", err)
 		}

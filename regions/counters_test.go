@@ -85,7 +85,7 @@ func TestCountersOnShippedFabric(t *testing.T) {
 			t.Errorf("window %d %s -> %s: %v %%, want %v", tc.w+1, tc.from, tc.to, got, tc.want)
 		}
 	}
-	p := DefaultParams()
+	p := MonetParams()
 	p.Sigma = 4 // a 16-host fabric of 64 directed cables
 	res, err := ExtractFabric(f, src.Name, src.Network, p, s, 1)
 	if err != nil {

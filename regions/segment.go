@@ -15,7 +15,8 @@ type Params struct {
 	// most ThetaR are merged in stage 2.
 	ThetaR float64 `json:"theta_r"`
 	// Sigma is σ: regions of fewer cables are merged into a neighbour
-	// (stage 3) or dropped (stage 4).
+	// (stage 3) or dropped (stage 4). SigmaAuto scales Monet's 20 with the
+	// fabric (ScaledSigma); Extract and Synthetic resolve it.
 	Sigma int `json:"sigma"`
 	// Delta is δ, the neighbourhood distance (hops, or L1 on grids).
 	Delta int `json:"delta"`
@@ -31,18 +32,46 @@ type Params struct {
 	Overlaps bool `json:"overlaps,omitempty"`
 }
 
-// DefaultParams are Monet's production parameters: θp = θr = 4, σ = 20,
+// MonetParams are Monet's production parameters: θp = θr = 4, σ = 20,
 // δ = 2.
-func DefaultParams() Params { return Params{ThetaP: 4, ThetaR: 4, Sigma: 20, Delta: 2} }
+func MonetParams() Params { return Params{ThetaP: 4, ThetaR: 4, Sigma: 20, Delta: 2} }
 
-// Check reports whether p is usable.
+// DefaultParams are the command's defaults: Monet's production
+// parameters with σ scaled with the fabric.
+func DefaultParams() Params { return Params{ThetaP: 4, ThetaR: 4, Sigma: SigmaAuto, Delta: 2} }
+
+// SigmaAuto as Params.Sigma asks for σ scaled with the fabric (ScaledSigma).
+const SigmaAuto = -1
+
+// MonetCables is the size of the fabric Monet chose σ = 20 for: the
+// directed links of Blue Waters' 24×24×24 torus.
+const MonetCables = 82944
+
+// ScaledSigma returns σ for a fabric of n directed cables: Monet's 20 for
+// 82 944 cables in proportion, rounded, at least 1 (every region counts on
+// a fabric of fewer than 6 200 cables: a hot spot of a few cables there is
+// as large a share of the fabric as Monet's 20 on Blue Waters).
+func ScaledSigma(n int) int {
+	return max(1, int(math.Round(20*float64(n)/MonetCables)))
+}
+
+// Resolve returns p with σ resolved for a fabric of n cables: SigmaAuto
+// becomes ScaledSigma(n), any other σ stays.
+func (p Params) Resolve(n int) Params {
+	if p.Sigma == SigmaAuto {
+		p.Sigma = ScaledSigma(n)
+	}
+	return p
+}
+
+// Check reports whether p is usable (σ may be SigmaAuto).
 func (p Params) Check() error {
 	switch {
 	case !(p.ThetaP >= 0) || math.IsInf(p.ThetaP, 0):
 		return fmt.Errorf("θp %v: want a finite value ≥ 0", p.ThetaP)
 	case !(p.ThetaR >= 0) || math.IsInf(p.ThetaR, 0):
 		return fmt.Errorf("θr %v: want a finite value ≥ 0", p.ThetaR)
-	case p.Sigma < 0:
+	case p.Sigma < 0 && p.Sigma != SigmaAuto:
 		return fmt.Errorf("σ %d: want ≥ 0", p.Sigma)
 	case p.Delta < 0:
 		return fmt.Errorf("δ %d: want ≥ 0", p.Delta)
@@ -59,7 +88,16 @@ type Segment struct {
 	Label []int32
 	// Regions are ordered by size (largest first), then by smallest cable.
 	Regions []Region
+	// Dropped lists the cables in no region, in increasing order: those
+	// of regions smaller than σ (stage 4) and, with Params.Smooth, the
+	// outliers of the reassignment; DroppedStall their stall values.
+	Dropped      []int32
+	DroppedStall []float64
 }
+
+// LowStall is the lower bound of Monet's class low (5 %): a cable at or
+// above it is congested, and is never left out of the output unsaid.
+const LowStall = 5.0
 
 // Region is one congestion region of one window.
 type Region struct {
@@ -200,6 +238,9 @@ func NewSegmenter(g *Graph, p Params) (*Segmenter, error) {
 	if p.Delta != g.Delta {
 		return nil, fmt.Errorf("δ %d, but the graph was built for δ %d", p.Delta, g.Delta)
 	}
+	if p.Sigma < 0 {
+		return nil, fmt.Errorf("σ %d: resolve it for the fabric first (Params.Resolve)", p.Sigma)
+	}
 	n, na := g.n, len(g.atomCables)
 	s := &Segmenter{
 		g: g, p: p,
@@ -293,11 +334,32 @@ func (s *Segmenter) Segment(values []float64) (Segment, error) {
 	if s.p.Overlaps {
 		s.attribute(label, len(regs), raw)
 	}
+	if s.p.Smooth > 0 || s.p.Overlaps {
+		dropSmall(label, len(regs), s.p.Sigma)
+	}
 	seg := buildSegment(label, regs, raw)
 	if s.p.Smooth > 0 {
 		copy(s.vals, raw)
 	}
 	return seg, nil
+}
+
+// dropSmall takes the cables of every region (of label, nr of them) with
+// fewer than sigma cables out of it: the reassignment and the overlap
+// attribution move cables between regions after stage 4, and the rest of a
+// region that lost most of its cables is no region (stage 4 again).
+func dropSmall(label []int32, nr, sigma int) {
+	size := make([]int, nr)
+	for _, l := range label {
+		if l >= 0 {
+			size[l]++
+		}
+	}
+	for c, l := range label {
+		if l >= 0 && size[l] < sigma {
+			label[c] = -1
+		}
+	}
 }
 
 // buildSegment fills the regions' cables and statistics from the labels
@@ -355,7 +417,14 @@ func buildSegment(label []int32, regs []Region, vals []float64) Segment {
 			label[c] = int32(i)
 		}
 	}
-	return Segment{Label: label, Regions: kept}
+	seg := Segment{Label: label, Regions: kept}
+	for c, l := range label {
+		if l < 0 {
+			seg.Dropped = append(seg.Dropped, int32(c))
+			seg.DroppedStall = append(seg.DroppedStall, vals[c])
+		}
+	}
+	return seg
 }
 
 func grow(s []float64, n int) []float64 {
@@ -689,6 +758,7 @@ func (s *Segmenter) mergeSmall(r2 int) {
 			continue
 		}
 		mean := s.sum2[r] / float64(s.size2[r])
+		hot := Classify(mean) > Negligible
 		best, bestD := int32(-1), math.Inf(1)
 		consider := func(q int32) {
 			q = s.uf3.find(q)
@@ -696,7 +766,11 @@ func (s *Segmenter) mergeSmall(r2 int) {
 				return
 			}
 			seen[q] = r
-			d := math.Abs(s.sum2[q]/float64(s.size2[q]) - mean)
+			qm := s.sum2[q] / float64(s.size2[q])
+			if hot && Classify(qm) == Negligible {
+				return // a hot region is not hidden in a cold one
+			}
+			d := math.Abs(qm - mean)
 			if best < 0 || d < bestD || (d == bestD && (s.size2[q] > s.size2[best] ||
 				(s.size2[q] == s.size2[best] && s.first(q) < s.first(best)))) {
 				best, bestD = q, d
@@ -807,11 +881,13 @@ func (s *Segmenter) medianFilter() {
 	copy(s.vals, s.smooth)
 }
 
-// reassign moves every cable, by its raw value, to the region of its
-// atoms (its own included) whose mean is closest, if that mean is within
+// reassign moves every cable, by its raw value, to the region within δ
+// (its own included) whose mean is closest, if that mean is within
 // max(θp, 4σ̂) of the value (σ̂ from noiseSD); else the cable leaves its
-// region. Region means are
-// those of the segmentation on smoothed values.
+// region. Region means are those of the segmentation on smoothed values.
+// Within δ, not only within the cable's atoms: where only one direction
+// of a cable is congested (a port counter counts per output port), the
+// cable's atom may hold its other direction alone.
 func (s *Segmenter) reassign(label []int32, regs []Region, raw []float64) {
 	g := s.g
 	sum := make([]float64, len(regs))
@@ -827,20 +903,16 @@ func (s *Segmenter) reassign(label []int32, regs []Region, raw []float64) {
 		mean[i] = sum[i] / n[i]
 	}
 	tol := max(s.p.ThetaP, 4*noiseSD(raw, s.vals))
+	s.atomRegionsUnsorted(label, len(regs))
 	out := slices.Clone(label)
 	for c := range g.n {
 		best, bestD := int32(-1), math.Inf(1)
-		for _, a := range g.cabAtoms[g.cabStart[c]:g.cabStart[c+1]] {
-			for _, d := range g.atomCables[g.atomStart[a]:g.atomStart[a+1]] {
-				l := label[d]
-				if l < 0 {
-					continue
-				}
-				if dd := math.Abs(mean[l] - raw[c]); dd < bestD || (dd == bestD && l < best) {
-					best, bestD = l, dd
-				}
+		v := raw[c]
+		s.nearRegions(int32(c), func(l int32) {
+			if dd := math.Abs(mean[l] - v); dd < bestD || (dd == bestD && l < best) {
+				best, bestD = l, dd
 			}
-		}
+		})
 		if bestD > tol {
 			best = -1
 		}

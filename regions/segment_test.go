@@ -348,7 +348,7 @@ func (g *Graph) neighbours() [][]bool {
 
 func TestSegmentRejects(t *testing.T) {
 	g := path(t, 3, 2)
-	s, err := NewSegmenter(g, DefaultParams())
+	s, err := NewSegmenter(g, MonetParams())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +388,7 @@ func TestSmoothingStopsLeaks(t *testing.T) {
 	for c := range s.Values {
 		s.Values[c] += SynthNoise * normal(r)
 	}
-	inq := segment(t, b.Graph, DefaultParams(), s.Inq)
+	inq := segment(t, b.Graph, MonetParams(), s.Inq)
 	monet := ScoreSample(s, segment(t, b.Graph, Params{ThetaP: 12, ThetaR: 8, Sigma: 20, Delta: 2}, s.Values), inq)
 	robust := ScoreSample(s, segment(t, b.Graph, Params{ThetaP: 8, ThetaR: 8, Sigma: 20, Delta: 2, Smooth: 1}, s.Values), inq)
 	t.Logf("Monet %+v, robust %+v", monet, robust)

@@ -128,7 +128,7 @@ func TestSyntheticBench(t *testing.T) {
 		// The README's best torus method: δ 1, cables that share a switch.
 		{"torus", Params{ThetaP: 1.5, ThetaR: 1.5, Sigma: 20, Delta: 1, Smooth: 1, Overlaps: true}, 0.85},
 	} {
-		r, err := Synthetic(tc.kind, tc.p, 10, 1, nil)
+		r, err := Synthetic(tc.kind, ReadLinks, tc.p, 10, 1, nil)
 		if err != nil {
 			t.Fatal(err)
 		}
