@@ -167,7 +167,7 @@ func TestRegionsThreads(t *testing.T) {
 }
 
 func TestRegionsSynthetic(t *testing.T) {
-	out := string(runBin(t, "regions", "--synthetic", "torus", "--samples", "2", "--seed", "1", "--theta-p", "12", "--theta-r", "8"))
+	out := string(runBin(t, "regions", "--synthetic", "torus", "--samples", "2", "--seed", "1", "--theta-p", "12", "--theta-r", "8", "--sigma", "20", "--delta", "2", "--smooth", "0", "--overlaps=false"))
 	if !strings.HasPrefix(out, "synthetic torus benchmark (reading links), 2 samples, seed 1, θp 12, θr 8, σ 20, δ 2") || !strings.Contains(out, "score ") {
 		t.Errorf("output %q", out)
 	}

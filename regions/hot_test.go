@@ -24,7 +24,7 @@ func TestScaledSigma(t *testing.T) {
 			t.Errorf("ScaledSigma(%d) = %d, want %d", tc.cables, got, tc.sigma)
 		}
 	}
-	p := DefaultParams()
+	p := DefaultParams(Hops)
 	if p.Sigma != SigmaAuto || p.Resolve(64).Sigma != 1 || MonetParams().Resolve(64).Sigma != 20 {
 		t.Errorf("defaults %+v resolve to σ %d on 64 cables; Monet's %d", p, p.Resolve(64).Sigma, MonetParams().Resolve(64).Sigma)
 	}
@@ -53,7 +53,7 @@ func TestHotCablesNeverHidden(t *testing.T) {
 	// of its own; at 120 it is again (42 is 11.75 points from the spines'
 	// mean 30.25, more than θr 4), and the spines' four cables (within θp
 	// 4 of each other) are a high region of mean (30+31+29.5+30.5)/4.
-	res, err := ExtractFabric(f, "ft16", nil, DefaultParams(), s, 1)
+	res, err := ExtractFabric(f, "ft16", nil, DefaultParams(Hops), s, 1)
 	if err != nil {
 		t.Fatal(err)
 	}

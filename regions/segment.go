@@ -1,6 +1,7 @@
 package regions
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -18,6 +19,9 @@ type Params struct {
 	// (stage 3) or dropped (stage 4). SigmaAuto scales Monet's 20 with the
 	// fabric (ScaledSigma); Extract and Synthetic resolve it.
 	Sigma int `json:"sigma"`
+	// SigmaBase is σ on Monet's 82 944 cables that SigmaAuto scales (0:
+	// Monet's 20).
+	SigmaBase int `json:"-"`
 	// Delta is δ, the neighbourhood distance (hops, or L1 on grids).
 	Delta int `json:"delta"`
 	// Smooth, when positive, is the robust variant of this package (see
@@ -36,9 +40,27 @@ type Params struct {
 // δ = 2.
 func MonetParams() Params { return Params{ThetaP: 4, ThetaR: 4, Sigma: 20, Delta: 2} }
 
-// DefaultParams are the command's defaults: Monet's production
-// parameters with σ scaled with the fabric.
-func DefaultParams() Params { return Params{ThetaP: 4, ThetaR: 4, Sigma: SigmaAuto, Delta: 2} }
+// DefaultParams are the command's defaults for a graph of metric m, σ
+// scaled with the fabric in both:
+//
+//   - L1 (tori and meshes, Monet's setting and benchmark): the robust
+//     variant with overlap attribution, θp = θr = 1.5, δ = 1, one round of
+//     smoothing, σ 40 on Monet's 82 944 cables (the reassignment leaves
+//     fragments of regions that a larger σ removes; chosen on samples
+//     10–29 of seed 2 among 20, 35, 50 and 80), the method that scores
+//     highest on every reading of the benchmark (bench/regions-readings.sh);
+//   - Hops (fat trees and every fabric read from InfiniBand files): Monet's
+//     production thresholds, θp = θr = 4, δ = 2. The median filter of the
+//     robust variant has only a cable's two directions there, and real
+//     congestion is one-way (a congestion tree waits on the ports towards
+//     its root): it averages a hot direction with its cold twin and leaves
+//     the hot cable in no region.
+func DefaultParams(m Metric) Params {
+	if m == L1 {
+		return Params{ThetaP: 1.5, ThetaR: 1.5, Sigma: SigmaAuto, SigmaBase: 40, Delta: 1, Smooth: 1, Overlaps: true}
+	}
+	return Params{ThetaP: 4, ThetaR: 4, Sigma: SigmaAuto, Delta: 2}
+}
 
 // SigmaAuto as Params.Sigma asks for σ scaled with the fabric (ScaledSigma).
 const SigmaAuto = -1
@@ -51,15 +73,20 @@ const MonetCables = 82944
 // 82 944 cables in proportion, rounded, at least 1 (every region counts on
 // a fabric of fewer than 6 200 cables: a hot spot of a few cables there is
 // as large a share of the fabric as Monet's 20 on Blue Waters).
-func ScaledSigma(n int) int {
-	return max(1, int(math.Round(20*float64(n)/MonetCables)))
+func ScaledSigma(n int) int { return scaledSigma(n, 20) }
+
+// scaledSigma is base on MonetCables cables, in proportion to n, rounded,
+// at least 1.
+func scaledSigma(n, base int) int {
+	return max(1, int(math.Round(float64(base)*float64(n)/MonetCables)))
 }
 
 // Resolve returns p with σ resolved for a fabric of n cables: SigmaAuto
-// becomes ScaledSigma(n), any other σ stays.
+// becomes SigmaBase (20 if 0) scaled to n cables as ScaledSigma does; any
+// other σ stays.
 func (p Params) Resolve(n int) Params {
 	if p.Sigma == SigmaAuto {
-		p.Sigma = ScaledSigma(n)
+		p.Sigma = scaledSigma(n, cmp.Or(p.SigmaBase, 20))
 	}
 	return p
 }

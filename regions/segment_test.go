@@ -422,3 +422,48 @@ func TestStage1ManyBuckets(t *testing.T) {
 		}
 	}
 }
+
+// The robust variant's reassignment looks within δ, not only at a cable's
+// own atom: under the ports reading a cuboid's region holds the cables that
+// leave it but not their twins entering it, so the twin alone shares the
+// leaving cable's L1 point. One cuboid of 3 links a side at stall 30 with
+// the benchmark's noise: its 384 cables (64 switches × 6 output ports, 96
+// of them leaving the box) must all be found in one region.
+func TestReassignKeepsOneWayCables(t *testing.T) {
+	b, err := NewBenchReading("torus", ReadPorts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cub := b.cuboidCables([3]int{5, 5, 5}, [3]int{3, 3, 3})
+	if len(cub) != 384 {
+		t.Fatalf("%d cables", len(cub))
+	}
+	r := rng.New(3, 0)
+	vals := make([]float64, b.Graph.NumCables())
+	for c := range vals {
+		vals[c] = SynthNoise * normal(r)
+	}
+	for _, c := range cub {
+		vals[c] += 30
+	}
+	seg := segment(t, b.Graph, DefaultParams(L1).Resolve(b.Graph.NumCables()), vals)
+	l := seg.Label[cub[0]]
+	in := 0
+	for _, c := range cub {
+		if seg.Label[c] == l && l >= 0 {
+			in++
+		}
+	}
+	if in != len(cub) || len(seg.Regions[l].Cables) != len(cub) {
+		t.Errorf("%d of the cuboid's %d cables in its region of %d", in, len(cub), len(seg.Regions[max(l, 0)].Cables))
+	}
+}
+
+// dropSmall leaves regions of at least σ cables and takes the rest out.
+func TestDropSmall(t *testing.T) {
+	label := []int32{0, 0, 0, 1, 1, -1, 2, 2, 2, 2}
+	dropSmall(label, 3, 3)
+	if want := []int32{0, 0, 0, -1, -1, -1, 2, 2, 2, 2}; !slices.Equal(label, want) {
+		t.Errorf("%v, want %v", label, want)
+	}
+}
