@@ -426,5 +426,5 @@ Sources (one): --counters CSV (time,from,from_port,to,to_port,stall_percent),
 Examples:
   orcs regions -i fabric.dot --counters stalls.csv --format json
   orcs regions --topo ibnetdiscover.txt --perfquery t0.txt --perfquery t1.txt
-  orcs regions --synthetic torus --samples 100 --seed 1 --theta-p 12 --theta-r 8
-  orcs regions --synthetic torus --samples 100 --seed 1 --theta-p 1.5 --theta-r 1.5 --smooth 1 --overlaps`
+  orcs regions --synthetic torus --samples 100 --seed 1
+  orcs regions --synthetic torus --samples 100 --seed 1 --theta-p 12 --theta-r 8 --sigma 20 --delta 2 --smooth 0 --overlaps=false`
