@@ -33,7 +33,7 @@ func init() {
 			&cli.StringFlag{Name: "seed", Value: "1", Usage: "random seed `S` of the synthetic samples"},
 			&cli.Float64Flag{Name: "theta-p", Value: d.ThetaP, DefaultText: both(l1.ThetaP, d.ThetaP), Usage: "θp: stall difference of cables in one region (percentage points)"},
 			&cli.Float64Flag{Name: "theta-r", Value: d.ThetaR, DefaultText: both(l1.ThetaR, d.ThetaR), Usage: "θr: mean difference of regions merged in stage 2"},
-			&cli.IntFlag{Name: "sigma", Value: d.Sigma, DefaultText: "scaled: max(1, round(S·cables/82944)), S = Monet's 20 on its 82 944 cables, 40 on generated tori and meshes", Usage: "σ: smallest region, in cables; smaller ones merge into a neighbour (a hot one not into a cold one) or are listed as in no region"},
+			&cli.IntFlag{Name: "sigma", Value: d.Sigma, DefaultText: "scaled: max(1, round(S·√(cables/82944))), S = Monet's 20 on its 82 944 cables, 40 on generated tori and meshes", Usage: "σ: smallest region, in cables; smaller ones merge into a neighbour (a hot one not into a cold one) or are listed as in no region"},
 			&cli.IntFlag{Name: "delta", Value: d.Delta, DefaultText: both(l1.Delta, d.Delta), Usage: "δ: neighbourhood distance (hops; L1 on generated tori and meshes)"},
 			&cli.IntFlag{Name: "smooth", Value: d.Smooth, DefaultText: both(l1.Smooth, d.Smooth), Usage: "robust variant: median-filter rounds before stage 1 and reassignment after stage 4 (0: Monet's method)"},
 			&cli.BoolFlag{Name: "overlaps", Value: d.Overlaps, DefaultText: both(l1.Overlaps, d.Overlaps), Usage: "overlap attribution: a region whose mean is the sum of two neighbours' means (within θr) joins the smaller of them (--overlaps=false: off)"},

@@ -8,16 +8,16 @@ import (
 	"testing"
 )
 
-// σ in proportion to the fabric, Monet's 20 for 82 944 cables: hand
-// computed 20·n/82 944, rounded, at least 1.
+// σ scaled with the fabric, Monet's 20 for 82 944 cables: hand computed
+// 20·√(n/82 944), rounded, at least 1.
 func TestScaledSigma(t *testing.T) {
 	for _, tc := range []struct{ cables, sigma int }{
-		{64, 1},        // ft16: 0.015
-		{6220, 1},      // 1.4998
-		{6221, 2},      // 1.50006
-		{24576, 6},     // the 4096-host 16-ary 3-tree: 5.93
+		{64, 1},        // ft16: 0.556
+		{466, 1},       // 1.4991
+		{467, 2},       // 1.5007
+		{24576, 11},    // the 4096-host 16-ary 3-tree: 10.887
 		{82944, 20},    // Monet's torus
-		{165888, 40},   // twice Monet's
+		{165888, 28},   // twice Monet's: 28.28
 		{1, 1}, {0, 1}, // nothing smaller than one cable
 	} {
 		if got := ScaledSigma(tc.cables); got != tc.sigma {
