@@ -47,8 +47,9 @@ func MonetParams() Params { return Params{ThetaP: 4, ThetaR: 4, Sigma: 20, Delta
 //     variant with overlap attribution, θp = θr = 1.5, δ = 1, one round of
 //     smoothing, σ 40 on Monet's 82 944 cables (the reassignment leaves
 //     fragments of regions that a larger σ removes; chosen on samples
-//     10–29 of seed 2 among 20, 35, 50 and 80), the method that scores
-//     highest on every reading of the benchmark (bench/regions-readings.sh);
+//     10–29 of seed 2 among 20, 35, 50 and 80), which scores 0.83 to 0.95
+//     on the four readings of the benchmark, above Monet's method on each
+//     (bench/regions-readings.sh);
 //   - Hops (fat trees and every fabric read from InfiniBand files): Monet's
 //     production thresholds, θp = θr = 4, δ = 2. The median filter of the
 //     robust variant has only a cable's two directions there, and real
