@@ -14,7 +14,10 @@ import (
 )
 
 func init() {
-	d := regions.DefaultParams()
+	d, l1 := regions.DefaultParams(regions.Hops), regions.DefaultParams(regions.L1)
+	both := func(a, b any) string {
+		return fmt.Sprintf("%v on generated tori and meshes (L1), %v on other fabrics", a, b)
+	}
 	registerCommand(&cli.Command{
 		Name:        "regions",
 		Usage:       "congestion regions (Monet): per window, connected cables of similar stall, their severity and tracks",
@@ -25,14 +28,15 @@ func init() {
 			&cli.StringFlag{Name: "samplingsim", Usage: "a run written by orcs samplingsim --json `FILE`"},
 			&cli.StringFlag{Name: "analyzer", Usage: "cable loads written by orcs --metric get_cable_cong --format csv: `FILE`"},
 			&cli.StringFlag{Name: "synthetic", Usage: "run Monet's synthetic benchmark on a `torus|fattree` instead"},
+			&cli.StringFlag{Name: "reading", Value: string(regions.ReadLinks), Usage: "what a planted cuboid holds: `links|switches|ports|one-stall` (see the README)"},
 			&cli.IntFlag{Name: "samples", Value: 100, Usage: "synthetic samples"},
 			&cli.StringFlag{Name: "seed", Value: "1", Usage: "random seed `S` of the synthetic samples"},
-			&cli.Float64Flag{Name: "theta-p", Value: d.ThetaP, Usage: "θp: stall difference of cables in one region (percentage points)"},
-			&cli.Float64Flag{Name: "theta-r", Value: d.ThetaR, Usage: "θr: mean difference of regions merged in stage 2"},
-			&cli.IntFlag{Name: "sigma", Value: d.Sigma, Usage: "σ: smallest region, in cables"},
-			&cli.IntFlag{Name: "delta", Value: d.Delta, Usage: "δ: neighbourhood distance (hops; L1 on generated tori and meshes)"},
-			&cli.IntFlag{Name: "smooth", Usage: "robust variant: median-filter rounds before stage 1 and reassignment after stage 4 (0: Monet's method)"},
-			&cli.BoolFlag{Name: "overlaps", Usage: "overlap attribution: a region whose mean is the sum of two neighbours' means (within θr) joins the smaller of them"},
+			&cli.Float64Flag{Name: "theta-p", Value: d.ThetaP, DefaultText: both(l1.ThetaP, d.ThetaP), Usage: "θp: stall difference of cables in one region (percentage points)"},
+			&cli.Float64Flag{Name: "theta-r", Value: d.ThetaR, DefaultText: both(l1.ThetaR, d.ThetaR), Usage: "θr: mean difference of regions merged in stage 2"},
+			&cli.IntFlag{Name: "sigma", Value: d.Sigma, DefaultText: "scaled: max(1, round(S·√(cables/82944))), S = Monet's 20 on its 82 944 cables, 40 on generated tori and meshes", Usage: "σ: smallest region, in cables; smaller ones merge into a neighbour (a hot one not into a cold one) or are listed as in no region"},
+			&cli.IntFlag{Name: "delta", Value: d.Delta, DefaultText: both(l1.Delta, d.Delta), Usage: "δ: neighbourhood distance (hops; L1 on generated tori and meshes)"},
+			&cli.IntFlag{Name: "smooth", Value: d.Smooth, DefaultText: both(l1.Smooth, d.Smooth), Usage: "robust variant: median-filter rounds before stage 1 and reassignment after stage 4 (0: Monet's method)"},
+			&cli.BoolFlag{Name: "overlaps", Value: d.Overlaps, DefaultText: both(l1.Overlaps, d.Overlaps), Usage: "overlap attribution: a region whose mean is the sum of two neighbours' means (within θr) joins the smaller of them (--overlaps=false: off)"},
 			&cli.IntFlag{Name: "threads", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "goroutines segmenting windows"},
 			&cli.StringFlag{Name: "min-severity", Value: "negligible", Usage: "list only regions of this class or higher in the windows: `negligible|low|medium|high` (tracks count all)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or json"},
@@ -42,15 +46,44 @@ func init() {
 	})
 }
 
+// regionsParams returns the defaults of the metric m with the flags given
+// on the command line instead.
+func regionsParams(c *cli.Context, m regions.Metric) regions.Params {
+	p := regions.DefaultParams(m)
+	if c.IsSet("theta-p") {
+		p.ThetaP = c.Float64("theta-p")
+	}
+	if c.IsSet("theta-r") {
+		p.ThetaR = c.Float64("theta-r")
+	}
+	if c.IsSet("sigma") {
+		p.Sigma = c.Int("sigma")
+	}
+	if c.IsSet("delta") {
+		p.Delta = c.Int("delta")
+	}
+	if c.IsSet("smooth") {
+		p.Smooth = c.Int("smooth")
+	}
+	if c.IsSet("overlaps") {
+		p.Overlaps = c.Bool("overlaps")
+	}
+	return p
+}
+
 func regionsAction(c *cli.Context) error {
-	p := regions.Params{ThetaP: c.Float64("theta-p"), ThetaR: c.Float64("theta-r"), Sigma: c.Int("sigma"), Delta: c.Int("delta"), Smooth: c.Int("smooth"), Overlaps: c.Bool("overlaps")}
+	p := regionsParams(c, regions.Hops)
 	minSev, sevErr := regions.ParseSeverity(c.String("min-severity"))
 	if err := errors.Join(regions.CheckFormat(c.String("format")), p.Check(), sevErr); err != nil {
 		return fmt.Errorf("regions: %w", err)
 	}
 	if kind := c.String("synthetic"); kind != "" {
+		if kind == "torus" {
+			p = regionsParams(c, regions.L1)
+		}
 		seed, _, err := sim.ParseSeed(c.String("seed"))
-		res, err := regions.Synthetic(kind, p, c.Int("samples"), seed, err)
+		reading, rerr := regions.ParseReading(c.String("reading"))
+		res, err := regions.Synthetic(kind, reading, p, c.Int("samples"), seed, errors.Join(err, rerr))
 		if err != nil {
 			return fmt.Errorf("regions: %w", err)
 		}
@@ -59,6 +92,9 @@ func regionsAction(c *cli.Context) error {
 	src, err := loadFabric(c, source.Topology, false, false)
 	if err != nil {
 		return err
+	}
+	if src.Network != nil && src.Network.Grid != nil {
+		p = regionsParams(c, regions.L1)
 	}
 	in := regions.Inputs{CSV: c.String("counters"), Perfquery: c.StringSlice("perfquery"), Samplingsim: c.String("samplingsim"), Analyzer: c.String("analyzer")}
 	series, warns, err := in.Read(src.Fabric)

@@ -33,6 +33,40 @@ func TestRegionsGolden(t *testing.T) {
 	checkGolden(t, filepath.Join("testdata", "golden", "regions-ft16-perfquery.json"), js)
 }
 
+// The hottest cables show by default and with Monet's σ 20 (issue 20,
+// item 4). Hand-derived from ft16-stalls.csv: at 60 S0_0 -> H0 is alone at
+// 40 %; at 120 it reads 42 % and the spines' four cables into S0_0 30,
+// 31, 29.5, 30.5 %. On 64 cables σ scales to 1, so each hot group is a
+// region; with σ 20 they are listed as isolated hot cables, by decreasing
+// stall, instead of being merged into the negligible rest (mean 0.65 %) or
+// dropped unsaid.
+func TestRegionsHotCablesShown(t *testing.T) {
+	args := []string{"regions", "-i", "../testdata/ft16.dot", "--counters", filepath.Join(regionsData, "ft16-stalls.csv")}
+	out := string(runBin(t, args...))
+	for _, want := range []string{
+		"θp 4, θr 4, σ 1, δ 2",
+		"window 60: 2 regions\n  track 1        63 cables (+0)  mean   0.02 %  max   1.50 %  negligible",
+		"  track 2         1 cables (+0)  mean  40.00 %  max  40.00 %  high        1 hosts, 1 switches: S0_0 H0\n",
+		"         4 cables (+0)  mean  30.25 %  max  31.00 %  high",
+		"verdict: the most congested region is high, mean 42.00 % (max 42.00 %) over 1 cables, in window 120; every cable at ≥ 5 % stall is in a region",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("default: missing %q in\n%s", want, out)
+		}
+	}
+	out = string(runBin(t, append(args, "--sigma", "20")...))
+	for _, want := range []string{
+		"window 60: 1 regions\n  track 1        63 cables (+0)  mean   0.02 %  max   1.50 %  negligible",
+		"  in no region: 1 cables (regions smaller than σ 20), largest stall 40.00 %\n  isolated hot cables (≥ 5 % in no region): 1: S0_0 -> H0 40.00 %\n",
+		"  isolated hot cables (≥ 5 % in no region): 5: S0_0 -> H0 42.00 %, S1_1 -> S0_0 31.00 %, S1_3 -> S0_0 30.50 %, S1_0 -> S0_0 30.00 %, S1_2 -> S0_0 29.50 %\n",
+		"; 6 cables at ≥ 5 % stall (up to 42.00 %) lie in no region in 2 windows",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("σ 20: missing %q in\n%s", want, out)
+		}
+	}
+}
+
 // The JSON has the documented names and shapes, which other tools read.
 func TestRegionsJSONShape(t *testing.T) {
 	out := runBin(t, append(perfqueryArgs(), "--format", "json")...)
@@ -133,8 +167,8 @@ func TestRegionsThreads(t *testing.T) {
 }
 
 func TestRegionsSynthetic(t *testing.T) {
-	out := string(runBin(t, "regions", "--synthetic", "torus", "--samples", "2", "--seed", "1", "--theta-p", "12", "--theta-r", "8"))
-	if !strings.HasPrefix(out, "synthetic torus benchmark, 2 samples, seed 1, θp 12, θr 8, σ 20, δ 2") || !strings.Contains(out, "score ") {
+	out := string(runBin(t, "regions", "--synthetic", "torus", "--samples", "2", "--seed", "1", "--theta-p", "12", "--theta-r", "8", "--sigma", "20", "--delta", "2", "--smooth", "0", "--overlaps=false"))
+	if !strings.HasPrefix(out, "synthetic torus benchmark (reading links), 2 samples, seed 1, θp 12, θr 8, σ 20, δ 2") || !strings.Contains(out, "score ") {
 		t.Errorf("output %q", out)
 	}
 }
@@ -149,5 +183,27 @@ func TestRegionsMinSeverity(t *testing.T) {
 	_, errOut, status := runStatus(t, append(perfqueryArgs(), "--min-severity", "huge")...)
 	if status != 1 || !strings.Contains(errOut, `unknown severity "huge"`) {
 		t.Errorf("status %d: %s", status, errOut)
+	}
+}
+
+// Perfquery snapshots cut short or of another fabric are refused, exit
+// status 1, with counts (issue 20, item 8; the counts are derived by hand
+// in TestPerfqueryTruncatedRefused and TestPerfqueryOtherFabricRefused of
+// package regions).
+func TestRegionsPerfqueryIncomplete(t *testing.T) {
+	snap := func(n string) string { return filepath.Join(regionsData, "ft16-perfquery-"+n+".txt") }
+	for _, tc := range []struct {
+		args []string
+		msg  string
+	}{
+		{[]string{"--topo", filepath.Join(regionsData, "ft16-ibnetdiscover.txt"), "--perfquery", snap("1"), "--perfquery", snap("2-truncated")},
+			"ft16-perfquery-2-truncated.txt: 17 of the 64 cabled ports read in the other snapshots are missing"},
+		{[]string{"--topo", "../testdata/ib/torus/dor/ibnetdiscover.txt", "--perfquery", snap("0"), "--perfquery", snap("1")},
+			"ft16-perfquery-0.txt:12: 7 of its 80 port records name no port of the fabric (first: lid 1 port 2)"},
+	} {
+		out, errOut, status := runStatus(t, append([]string{"regions"}, tc.args...)...)
+		if status != 1 || !strings.Contains(errOut, tc.msg) || len(out) != 0 {
+			t.Errorf("%v: status %d, stderr %q, %d bytes out; want 1 and %q", tc.args, status, errOut, len(out), tc.msg)
+		}
 	}
 }

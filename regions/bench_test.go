@@ -67,7 +67,7 @@ var benchWindows = envInt("REGIONS_BENCH_WINDOWS", 10000)
 // 10 000 windows. 64 distinct windows are made beforehand and cycled.
 func BenchmarkRegions10kWindows4096Hosts(b *testing.B) {
 	bench, wins := hotWindows(b, "kary:k=16,n=3", 64)
-	p := DefaultParams()
+	p := MonetParams()
 	b.ResetTimer()
 	for range b.N {
 		tr := NewTracker(bench.Graph.NumCables())
@@ -93,7 +93,7 @@ func envInt(name string, def int) int {
 // BenchmarkSegment4096Hosts segments one window of the 4096-host tree.
 func BenchmarkSegment4096Hosts(b *testing.B) {
 	bench, wins := hotWindows(b, "kary:k=16,n=3", 64)
-	s, err := NewSegmenter(bench.Graph, DefaultParams())
+	s, err := NewSegmenter(bench.Graph, MonetParams())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -24,6 +24,8 @@ type PortCounters struct {
 	// 32-bit saturating counter of PortCounters; HasWait says it was read.
 	XmitWait uint64
 	HasWait  bool
+	// HasData says PortXmitData was read (from either block).
+	HasData bool
 	// Line is where the port's block starts (for errors).
 	Line int
 }
@@ -117,9 +119,9 @@ func ReadPerfquery(r io.Reader, file string) (*Snapshot, error) {
 		case name == "PortXmitWait" && !ext:
 			cur.XmitWait, cur.HasWait = v, true
 		case name == "PortXmitData" && ext:
-			cur.XmitData, cur.Ext = v, true
+			cur.XmitData, cur.Ext, cur.HasData = v, true, true
 		case name == "PortXmitData" && !cur.Ext:
-			cur.XmitData = v
+			cur.XmitData, cur.HasData = v, true
 		}
 		if !ext && v > saturated32 {
 			return nil, input.Errorf(file, line, "%s %d does not fit the 32-bit PortCounters", name, v)
@@ -186,51 +188,36 @@ func CounterDelta(earlier, later uint64, bits64 bool) (delta uint64, reset, satu
 // time i) and every switch or CA port read in both, the cable leaving that
 // port gets 100·ΔPortXmitWait / (ΔPortXmitData + ΔPortXmitWait) (0 when both
 // are 0). A port's LID is its switch's (port 0) or its CA port's, as
-// ibnetdiscover names them in --topo; ports whose LID the fabric does not
-// know are an error, cables read in no snapshot stay 0. Resets and
-// saturated counters are reported in warnings.
+// ibnetdiscover names them in --topo. Resets and saturated counters are
+// reported in warnings.
+//
+// The snapshots must be complete readings of this fabric (see
+// checkSnapshots): records of ports the fabric does not have (snapshots of
+// another fabric) and cabled ports read in some snapshots but not in others
+// (a truncated snapshot) are errors that count both; cabled ports read in no
+// snapshot (a fabric read in part, say the switches only) are a warning with
+// their count, and their cables read 0.
 func CounterWindows(f *lft.Fabric, snaps []*Snapshot) (Series, []string, error) {
 	if len(snaps) < 2 {
 		return Series{}, nil, fmt.Errorf("%d counter snapshots: want two or more (the values are differences)", len(snaps))
 	}
-	// LID → node.
-	byLID := map[uint16]int32{}
-	for v, n := range f.Nodes {
-		if n.LID == 0 {
-			continue
-		}
-		for k := 0; k < 1<<n.LMC; k++ {
-			byLID[n.LID+uint16(k)] = int32(v)
-		}
+	pm, err := newPortMap(f)
+	if err != nil {
+		return Series{}, nil, err
 	}
-	if len(byLID) == 0 {
-		return Series{}, nil, fmt.Errorf("the fabric has no LIDs: give it with --topo as ibnetdiscover output (or a subnet list) of the fabric the counters were read on")
+	warns, err := pm.checkSnapshots(snaps)
+	if err != nil {
+		return Series{}, nil, err
 	}
-	linkOf := func(s *Snapshot, k PortKey, pc *PortCounters) (int32, error) {
-		v, ok := byLID[k.LID]
-		if !ok {
-			return -1, input.Errorf(s.File, pc.Line, "lid %d is no port of the fabric", k.LID)
-		}
-		for _, l := range f.OutLinks(v) {
-			if f.Links[l].FromPort == k.Port {
-				return l, nil
-			}
-		}
-		return -1, nil // port 0 or an unconnected port
-	}
-	var warns []string
 	out := Series{Source: SourceCounters}
 	for i := 1; i < len(snaps); i++ {
 		prev, cur := snaps[i-1], snaps[i]
 		var resets, sats []string
 		vals := make([]float64, len(f.Links))
 		for k, pc := range cur.Ports {
-			l, err := linkOf(cur, k, pc)
-			if err != nil {
-				return Series{}, nil, err
-			}
+			l, _ := pm.link(k)
 			pp := prev.Ports[k]
-			if l < 0 || pp == nil || !pc.HasWait || !pp.HasWait {
+			if l < 0 || pp == nil || !pc.complete() || !pp.complete() {
 				continue
 			}
 			dw, rw, sw := CounterDelta(pp.XmitWait, pc.XmitWait, false)
@@ -265,6 +252,171 @@ func CounterWindows(f *lft.Fabric, snaps []*Snapshot) (Series, []string, error) 
 // perfqueryPortBytes bounds what perfquery prints for one port: a header
 // and about 20 counter lines of its basic and extended blocks.
 const perfqueryPortBytes = 4 << 10
+
+// complete says both counters of the stall were read.
+func (pc *PortCounters) complete() bool { return pc.HasWait && pc.HasData }
+
+// portMap names the ports of a fabric by the LIDs perfquery queries.
+type portMap struct {
+	f     *lft.Fabric
+	byLID map[uint16]int32
+	// byGUID lists the CA ports (host nodes) of every CA by node GUID, so
+	// that a port queried through the LID of another port of its CA is
+	// found.
+	byGUID map[uint64][]int32
+	// cabled lists the links that leave a node with a LID: the ports whose
+	// counters a complete snapshot holds.
+	cabled []int32
+}
+
+func newPortMap(f *lft.Fabric) (*portMap, error) {
+	pm := &portMap{f: f, byLID: map[uint16]int32{}, byGUID: map[uint64][]int32{}}
+	for v, n := range f.Nodes {
+		if n.LID == 0 {
+			continue
+		}
+		for k := 0; k < 1<<n.LMC; k++ {
+			pm.byLID[n.LID+uint16(k)] = int32(v)
+		}
+		if n.Kind == lft.Host && n.GUID != 0 {
+			pm.byGUID[n.GUID] = append(pm.byGUID[n.GUID], int32(v))
+		}
+	}
+	if len(pm.byLID) == 0 {
+		return nil, fmt.Errorf("the fabric has no LIDs: give it with --topo as ibnetdiscover output (or a subnet list) of the fabric the counters were read on")
+	}
+	for l, link := range f.Links {
+		if f.Nodes[link.From].LID != 0 {
+			pm.cabled = append(pm.cabled, int32(l))
+		}
+	}
+	return pm, nil
+}
+
+// link returns the link leaving the port k names, or −1 for port 0 or an
+// uncabled switch port; known is false for a port the fabric does not
+// have: an unknown LID, or a CA port other than the CA's ports.
+func (pm *portMap) link(k PortKey) (l int32, known bool) {
+	v, ok := pm.byLID[k.LID]
+	if !ok {
+		return -1, false
+	}
+	f := pm.f
+	n := f.Nodes[v]
+	if n.Kind == lft.Host && n.Port != 0 && n.Port != k.Port {
+		// another port of the same CA, queried through this port's LID
+		v = -1
+		for _, u := range pm.byGUID[n.GUID] {
+			if f.Nodes[u].Port == k.Port {
+				v = u
+			}
+		}
+		if v < 0 {
+			return -1, false
+		}
+	}
+	for _, l := range f.OutLinks(v) {
+		if f.Links[l].FromPort == k.Port {
+			return l, true
+		}
+	}
+	return -1, n.Kind != lft.Host
+}
+
+// checkSnapshots checks that the snapshots read this fabric whole: every
+// record names a port of the fabric (else the snapshots are of another
+// fabric: an error counting such records, naming the first), and every
+// cabled port read (both PortXmitWait and PortXmitData) in one snapshot is
+// read in all (else a snapshot was cut short: an error counting the
+// missing ports per snapshot). Cabled ports read in no snapshot make a
+// warning with their count.
+func (pm *portMap) checkSnapshots(snaps []*Snapshot) ([]string, error) {
+	f := pm.f
+	readIn := make([]int, len(f.Links)) // snapshots that read the link's port
+	read := make([][]bool, len(snaps))  // per snapshot, the links read
+	for i, s := range snaps {
+		read[i] = make([]bool, len(f.Links))
+		var unknown []PortKey
+		for k, pc := range s.Ports {
+			l, known := pm.link(k)
+			if !known {
+				unknown = append(unknown, k)
+				continue
+			}
+			if l >= 0 && pc.complete() && !read[i][l] {
+				read[i][l] = true
+				readIn[l]++
+			}
+		}
+		if len(unknown) > 0 {
+			slices.SortFunc(unknown, func(a, b PortKey) int { return s.Ports[a].Line - s.Ports[b].Line })
+			first := s.Ports[unknown[0]]
+			return nil, input.Errorf(s.File, first.Line, "%d of its %d port records name no port of the fabric (first: lid %d port %d): are the snapshots of another fabric than --topo?",
+				len(unknown), len(s.Ports), unknown[0].LID, unknown[0].Port)
+		}
+	}
+	var never []int32
+	partial := false
+	for _, l := range pm.cabled {
+		switch readIn[l] {
+		case 0:
+			never = append(never, l)
+		case len(snaps):
+		default:
+			partial = true
+		}
+	}
+	if partial {
+		var errs []string
+		for i, s := range snaps {
+			var keys []PortKey
+			for _, l := range pm.cabled {
+				if readIn[l] > 0 && !read[i][l] {
+					keys = append(keys, pm.key(l))
+				}
+			}
+			slices.SortFunc(keys, func(a, b PortKey) int {
+				if a.LID != b.LID {
+					return int(a.LID) - int(b.LID)
+				}
+				return int(a.Port - b.Port)
+			})
+			miss := make([]string, len(keys))
+			for j, k := range keys {
+				miss[j] = fmt.Sprintf("lid %d port %d", k.LID, k.Port)
+			}
+			if len(miss) > 0 {
+				errs = append(errs, fmt.Sprintf("%s: %d of the %d cabled ports read in the other snapshots are missing or lack PortXmitWait or PortXmitData (%s)",
+					s.File, len(miss), len(pm.cabled)-len(never), listSome(miss, 4)))
+			}
+		}
+		return nil, fmt.Errorf("snapshots cut short (their stall would read 0 on the missing ports): %s", strings.Join(errs, "; "))
+	}
+	if len(never) > 0 {
+		names := make([]string, len(never))
+		for i, l := range never {
+			names[i] = f.Cable(l)
+		}
+		return []string{fmt.Sprintf("%d of the fabric's %d cabled ports were read in no snapshot; their cables read 0 %%: %s",
+			len(never), len(pm.cabled), listSome(names, 4))}, nil
+	}
+	return nil, nil
+}
+
+// listSome joins the first n items with commas and counts the rest.
+func listSome(items []string, n int) string {
+	if len(items) <= n {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s, … (+%d)", strings.Join(items[:n], ", "), len(items)-n)
+}
+
+// key returns the port perfquery names for link l's sending port: its
+// node's LID and the port.
+func (pm *portMap) key(l int32) PortKey {
+	link := pm.f.Links[l]
+	return PortKey{LID: pm.f.Nodes[link.From].LID, Port: link.FromPort}
+}
 
 // ReadPerfqueryFile reads one snapshot file (- for standard input, gzip
 // accepted) of a fabric of ports ports, whose perfquery output it bounds

@@ -85,7 +85,7 @@ func TestCountersOnShippedFabric(t *testing.T) {
 			t.Errorf("window %d %s -> %s: %v %%, want %v", tc.w+1, tc.from, tc.to, got, tc.want)
 		}
 	}
-	p := DefaultParams()
+	p := MonetParams()
 	p.Sigma = 4 // a 16-host fabric of 64 directed cables
 	res, err := ExtractFabric(f, src.Name, src.Network, p, s, 1)
 	if err != nil {
@@ -188,7 +188,7 @@ func TestPerfqueryErrors(t *testing.T) {
 	src := loadFT16(t)
 	a, _ := ReadPerfquery(strings.NewReader("# Port counters: Lid 999 port 1\nPortXmitWait:...1\nPortXmitData:...1\n"), "a.txt")
 	b, _ := ReadPerfquery(strings.NewReader("# Port counters: Lid 999 port 1\nPortXmitWait:...2\nPortXmitData:...2\n"), "b.txt")
-	if _, _, err := CounterWindows(src.Fabric, []*Snapshot{a, b}); err == nil || !strings.Contains(err.Error(), "b.txt:1") {
+	if _, _, err := CounterWindows(src.Fabric, []*Snapshot{a, b}); err == nil || !strings.Contains(err.Error(), "a.txt:1") {
 		t.Errorf("unknown LID: %v", err)
 	}
 	if _, _, err := CounterWindows(src.Fabric, []*Snapshot{a}); err == nil {
@@ -242,4 +242,58 @@ func FuzzReadPerfquery(f *testing.F) {
 			t.Fatal("no ports and no error")
 		}
 	})
+}
+
+// A snapshot cut short is refused with the count of the ports it lacks:
+// ft16-perfquery-2-truncated.txt is ft16-perfquery-2.txt cut after 118 of
+// its 160 port records (the 118th header kept without its counters), so
+// PortXmitWait is missing for lid 11 port 1 (a CA), lid 12 ports 1–8
+// (S-spine3, ports 1–4 cabled) and lids 13–24 port 1 (CAs): 1 + 4 + 12 = 17
+// of the 64 cabled ports. Read as it was, the high region of window 1
+// shrank from 5 cables to 4.
+func TestPerfqueryTruncatedRefused(t *testing.T) {
+	src := loadFT16(t)
+	for _, names := range [][]string{
+		{"ft16-perfquery-1.txt", "ft16-perfquery-2-truncated.txt"},
+		{"ft16-perfquery-2-truncated.txt", "ft16-perfquery-3.txt"},
+	} {
+		_, _, err := CounterWindows(src.Fabric, snapshots(t, names...))
+		if err == nil || !strings.Contains(err.Error(), "ft16-perfquery-2-truncated.txt: 17 of the 64 cabled ports") ||
+			!strings.Contains(err.Error(), "lid 11 port 1, lid 12 port 1") {
+			t.Errorf("%v: %v, want 17 of 64 ports missing in the truncated snapshot", names, err)
+		}
+	}
+	// Complete snapshots pass without a warning (TestCountersOnShippedFabric);
+	// a fabric read in part, the same part every time (here: the switches
+	// only), warns with the count of the ports never read: the 16 CA ports.
+	snaps := snapshots(t, "ft16-perfquery-1.txt", "ft16-perfquery-2.txt")
+	for _, s := range snaps {
+		for k := range s.Ports {
+			if k.LID >= 13 || k.LID == 2 || k.LID == 5 || k.LID == 8 || k.LID == 11 {
+				delete(s.Ports, k)
+			}
+		}
+	}
+	_, warns, err := CounterWindows(src.Fabric, snaps)
+	if err != nil || len(warns) != 1 || !strings.HasPrefix(warns[0], "16 of the fabric's 64 cabled ports were read in no snapshot") {
+		t.Errorf("switches only: %v %q", err, warns)
+	}
+}
+
+// Snapshots of another fabric are refused with the count of the records
+// that name no port of --topo: the ft16 snapshots against the 4×4 torus
+// of testdata/ib/torus (LIDs 1–32, so every LID of ft16 exists there). LID
+// 1 is a switch of ft16 (8 ports) and a CA there: its ports 2–8 are none
+// of the torus's, 7 of the snapshot's 80 records.
+func TestPerfqueryOtherFabricRefused(t *testing.T) {
+	src, err := source.Load(source.Args{Topo: "../testdata/ib/torus/dor/ibnetdiscover.txt", Need: source.Topology})
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, _, err = CounterWindows(src.Fabric, snapshots(t, "ft16-perfquery-0.txt", "ft16-perfquery-1.txt"))
+	var pe *input.ParseError
+	if !errors.As(err, &pe) || !strings.HasSuffix(pe.File, "ft16-perfquery-0.txt") ||
+		!strings.Contains(err.Error(), "7 of its 80 port records name no port of the fabric (first: lid 1 port 2)") {
+		t.Errorf("%v, want 7 of 80 records unknown", err)
+	}
 }

@@ -64,7 +64,7 @@ func TestReadCSV(t *testing.T) {
 	if v := s.Values[0][linkOf(t, f, "S1_2", "S0_0")]; v != 0 {
 		t.Errorf("a cable without a row: %v", v)
 	}
-	p := DefaultParams()
+	p := MonetParams()
 	p.Sigma = 3
 	res, err := ExtractFabric(f, "ft16", nil, p, s, 1)
 	if err != nil {

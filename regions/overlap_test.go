@@ -105,7 +105,7 @@ func TestOverlapOnTorus(t *testing.T) {
 		s.Values[c] += SynthNoise * normal(r)
 		s.Inq[c] += SynthNoise * normal(r)
 	}
-	p := DefaultParams()
+	p := MonetParams()
 	inq := segment(t, b.Graph, p, s.Inq)
 	monet := ScoreSample(s, segment(t, b.Graph, p, s.Values), inq)
 	p.Overlaps = true

@@ -79,6 +79,7 @@ func Extract(f *lft.Fabric, name string, g *Graph, p Params, s Series, threads i
 	if g.NumCables() != len(f.Links) {
 		return nil, fmt.Errorf("graph of %d cables for a fabric of %d links", g.NumCables(), len(f.Links))
 	}
+	p = p.Resolve(g.NumCables())
 	tr := NewTracker(g.NumCables())
 	res := &Result{Fabric: name, Source: s.Source, Params: p, Metric: g.Metric, f: f}
 	err := Run(g, p, len(s.Values), threads, func(w int) []float64 { return s.Values[w] }, func(w int, sg Segment) error {
@@ -140,6 +141,11 @@ type jsonResult struct {
 type jsonWindow struct {
 	Time    float64      `json:"time"`
 	Regions []jsonRegion `json:"regions"`
+	// Dropped counts the cables in no region, DroppedMax their largest
+	// stall; IsolatedHot lists those at or above LowStall.
+	Dropped     int      `json:"dropped"`
+	DroppedMax  float64  `json:"dropped_max_stall"`
+	IsolatedHot [][5]any `json:"isolated_hot"`
 }
 
 type jsonRegion struct {
@@ -222,7 +228,12 @@ func (r *Result) WriteJSON(w io.Writer) error {
 // jsonWindow is window i as WriteJSON writes it.
 func (r *Result) jsonWindow(i int) jsonWindow {
 	win := r.Windows[i]
-	jw := jsonWindow{Time: win.Time, Regions: []jsonRegion{}}
+	jw := jsonWindow{Time: win.Time, Regions: []jsonRegion{}, Dropped: len(win.Dropped),
+		DroppedMax: round4(win.droppedMax()), IsolatedHot: [][5]any{}}
+	for _, h := range win.Hot() {
+		l := r.f.Links[h.Cable]
+		jw.IsolatedHot = append(jw.IsolatedHot, [5]any{r.f.Nodes[l.From].Name, l.FromPort, r.f.Nodes[l.To].Name, l.ToPort, round4(h.Stall)})
+	}
 	for i, reg := range win.Regions {
 		if reg.Severity() < r.MinSeverity {
 			continue
@@ -275,6 +286,20 @@ func (r *Result) WriteText(w io.Writer) error {
 				win.Track[i], len(reg.Cables), win.Growth[i], reg.Mean, reg.Max, reg.Severity(),
 				len(hosts), len(sws), abbreviate(append(sws, hosts...), 4))
 		}
+		if len(win.Dropped) > 0 {
+			why := fmt.Sprintf("regions smaller than σ %d", p.Sigma)
+			if p.Smooth > 0 {
+				why += ", outliers of the reassignment"
+			}
+			fmt.Fprintf(b, "  in no region: %d cables (%s), largest stall %.2f %%\n", len(win.Dropped), why, win.droppedMax())
+		}
+		if hot := win.Hot(); len(hot) > 0 {
+			names := make([]string, len(hot))
+			for i, h := range hot {
+				names[i] = fmt.Sprintf("%s %.2f %%", r.f.Cable(h.Cable), h.Stall)
+			}
+			fmt.Fprintf(b, "  isolated hot cables (≥ %g %% in no region): %d: %s\n", LowStall, len(hot), listSome(names, 8))
+		}
 	}
 	fmt.Fprintf(b, "\n%d tracks\n", len(r.Tracks))
 	for _, t := range r.Tracks {
@@ -294,7 +319,78 @@ func (r *Result) WriteText(w io.Writer) error {
 		}
 		b.WriteString("\n")
 	}
+	b.WriteString("\n" + r.Verdict() + "\n")
 	return b.Flush()
+}
+
+// HotCable is a cable at or above LowStall in no region.
+type HotCable struct {
+	Cable int32
+	Stall float64
+}
+
+// Hot returns the window's dropped cables at or above LowStall, by
+// decreasing stall (then cable).
+func (w *WindowRegions) Hot() []HotCable {
+	var hot []HotCable
+	for i, c := range w.Dropped {
+		if v := w.DroppedStall[i]; v >= LowStall {
+			hot = append(hot, HotCable{c, v})
+		}
+	}
+	slices.SortFunc(hot, func(a, b HotCable) int {
+		if a.Stall != b.Stall {
+			if a.Stall > b.Stall {
+				return -1
+			}
+			return 1
+		}
+		return int(a.Cable - b.Cable)
+	})
+	return hot
+}
+
+func (w *WindowRegions) droppedMax() float64 {
+	m := 0.0
+	for _, v := range w.DroppedStall {
+		m = max(m, v)
+	}
+	return m
+}
+
+// Verdict sums the result up in one sentence: the most severe region (by
+// mean stall) over all windows, with its size and window, and the cables
+// at or above LowStall left in no region.
+func (r *Result) Verdict() string {
+	var worst *Region
+	var when float64
+	hot, hotMax, hotWins := 0, 0.0, 0
+	for _, win := range r.Windows {
+		for i := range win.Regions {
+			if reg := &win.Regions[i]; worst == nil || reg.Mean > worst.Mean {
+				worst, when = reg, win.Time
+			}
+		}
+		if h := win.Hot(); len(h) > 0 {
+			hot += len(h)
+			hotMax = max(hotMax, h[0].Stall)
+			hotWins++
+		}
+	}
+	var b strings.Builder
+	b.WriteString("verdict: ")
+	if worst == nil {
+		b.WriteString("no region in any window")
+	} else {
+		fmt.Fprintf(&b, "the most congested region is %s, mean %.2f %% (max %.2f %%) over %d cables, in window %g", worst.Severity(), worst.Mean, worst.Max, len(worst.Cables), when)
+	}
+	if hot > 0 {
+		fmt.Fprintf(&b, "; %d cables at ≥ %g %% stall (up to %.2f %%) lie in no region in %d windows (regions smaller than σ %d: look at them one by one)", hot, LowStall, hotMax, hotWins, r.Params.Sigma)
+	} else {
+		fmt.Fprintf(&b, "; every cable at ≥ %g %% stall is in a region", LowStall)
+	}
+	fmt.Fprintf(&b, " (exact for these stall values; the regions depend on θp %g, θr %g, σ %d, δ %d).", r.Params.ThetaP, r.Params.ThetaR, r.Params.Sigma, r.Params.Delta)
+	return b.String()
 }
 
 // abbreviate joins names, at most n of them, with the count of the rest.
@@ -367,5 +463,5 @@ Sources (one): --counters CSV (time,from,from_port,to,to_port,stall_percent),
 Examples:
   orcs regions -i fabric.dot --counters stalls.csv --format json
   orcs regions --topo ibnetdiscover.txt --perfquery t0.txt --perfquery t1.txt
-  orcs regions --synthetic torus --samples 100 --seed 1 --theta-p 12 --theta-r 8
-  orcs regions --synthetic torus --samples 100 --seed 1 --theta-p 1.5 --theta-r 1.5 --smooth 1 --overlaps`
+  orcs regions --synthetic torus --samples 100 --seed 1
+  orcs regions --synthetic torus --samples 100 --seed 1 --theta-p 12 --theta-r 8 --sigma 20 --delta 2 --smooth 0 --overlaps=false`

@@ -50,7 +50,7 @@ func largest(w WindowRegions) (size int, sev Severity) {
 func TestSamplingsimHotSpotGrows(t *testing.T) {
 	f, res := simulate(t, "kary:k=8,n=3", "hotspot:hot=0,msgs=20,gbps=2", 5*samplingsim.Microsecond)
 	s := FromSamplingsim(res)
-	p := DefaultParams()
+	p := MonetParams()
 	p.Sigma = 4 // a 512-host tree: the first congested cables are few
 	out, err := ExtractFabric(f, "kary", nil, p, s, 2)
 	if err != nil {
@@ -88,7 +88,7 @@ func TestSamplingsimNoHotSpot(t *testing.T) {
 		t.Fatalf("only %d packets: the ring is too light to test anything", res.Packets)
 	}
 	s := FromSamplingsim(res)
-	p := DefaultParams()
+	p := MonetParams()
 	p.Sigma = 4
 	out, err := ExtractFabric(f, "kary", nil, p, s, 2)
 	if err != nil {

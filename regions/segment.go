@@ -1,6 +1,7 @@
 package regions
 
 import (
+	"cmp"
 	"fmt"
 	"math"
 	"slices"
@@ -15,8 +16,12 @@ type Params struct {
 	// most ThetaR are merged in stage 2.
 	ThetaR float64 `json:"theta_r"`
 	// Sigma is σ: regions of fewer cables are merged into a neighbour
-	// (stage 3) or dropped (stage 4).
+	// (stage 3) or dropped (stage 4). SigmaAuto scales Monet's 20 with the
+	// fabric (ScaledSigma); Extract and Synthetic resolve it.
 	Sigma int `json:"sigma"`
+	// SigmaBase is σ on Monet's 82 944 cables that SigmaAuto scales (0:
+	// Monet's 20).
+	SigmaBase int `json:"-"`
 	// Delta is δ, the neighbourhood distance (hops, or L1 on grids).
 	Delta int `json:"delta"`
 	// Smooth, when positive, is the robust variant of this package (see
@@ -31,18 +36,73 @@ type Params struct {
 	Overlaps bool `json:"overlaps,omitempty"`
 }
 
-// DefaultParams are Monet's production parameters: θp = θr = 4, σ = 20,
+// MonetParams are Monet's production parameters: θp = θr = 4, σ = 20,
 // δ = 2.
-func DefaultParams() Params { return Params{ThetaP: 4, ThetaR: 4, Sigma: 20, Delta: 2} }
+func MonetParams() Params { return Params{ThetaP: 4, ThetaR: 4, Sigma: 20, Delta: 2} }
 
-// Check reports whether p is usable.
+// DefaultParams are the command's defaults for a graph of metric m, σ
+// scaled with the fabric in both:
+//
+//   - L1 (tori and meshes, Monet's setting and benchmark): the robust
+//     variant with overlap attribution, θp = θr = 1.5, δ = 1, one round of
+//     smoothing, σ 40 on Monet's 82 944 cables (the reassignment leaves
+//     fragments of regions that a larger σ removes; chosen on samples
+//     10–29 of seed 2 among 20, 35, 50 and 80), which scores 0.83 to 0.95
+//     on the four readings of the benchmark, above Monet's method on each
+//     (bench/regions-readings.sh);
+//   - Hops (fat trees and every fabric read from InfiniBand files): Monet's
+//     production thresholds, θp = θr = 4, δ = 2. The median filter of the
+//     robust variant has only a cable's two directions there, and real
+//     congestion is one-way (a congestion tree waits on the ports towards
+//     its root): it averages a hot direction with its cold twin and leaves
+//     the hot cable in no region.
+func DefaultParams(m Metric) Params {
+	if m == L1 {
+		return Params{ThetaP: 1.5, ThetaR: 1.5, Sigma: SigmaAuto, SigmaBase: 40, Delta: 1, Smooth: 1, Overlaps: true}
+	}
+	return Params{ThetaP: 4, ThetaR: 4, Sigma: SigmaAuto, Delta: 2}
+}
+
+// SigmaAuto as Params.Sigma asks for σ scaled with the fabric (ScaledSigma).
+const SigmaAuto = -1
+
+// MonetCables is the size of the fabric Monet chose σ = 20 for: the
+// directed links of Blue Waters' 24×24×24 torus.
+const MonetCables = 82944
+
+// ScaledSigma returns σ for a fabric of n directed cables: Monet's 20 for
+// 82 944 cables times the square root of the fabric's share of that,
+// rounded, at least 1 (1 up to 466 cables, 11 on the 24 576 cables of a
+// 4096-host 16-ary 3-tree). In proportion to n, σ would fall to 6 on that
+// tree and its benchmark would score 0.604 instead of 0.720 (σ 11: 0.716),
+// the fragments of the sub-trees counting as regions; the root keeps σ 1
+// on small fabrics, where a hot spot of a few cables matters.
+func ScaledSigma(n int) int { return scaledSigma(n, 20) }
+
+// scaledSigma is base on MonetCables cables, scaled to n cables as
+// ScaledSigma does.
+func scaledSigma(n, base int) int {
+	return max(1, int(math.Round(float64(base)*math.Sqrt(float64(n)/MonetCables))))
+}
+
+// Resolve returns p with σ resolved for a fabric of n cables: SigmaAuto
+// becomes SigmaBase (20 if 0) scaled to n cables as ScaledSigma does; any
+// other σ stays.
+func (p Params) Resolve(n int) Params {
+	if p.Sigma == SigmaAuto {
+		p.Sigma = scaledSigma(n, cmp.Or(p.SigmaBase, 20))
+	}
+	return p
+}
+
+// Check reports whether p is usable (σ may be SigmaAuto).
 func (p Params) Check() error {
 	switch {
 	case !(p.ThetaP >= 0) || math.IsInf(p.ThetaP, 0):
 		return fmt.Errorf("θp %v: want a finite value ≥ 0", p.ThetaP)
 	case !(p.ThetaR >= 0) || math.IsInf(p.ThetaR, 0):
 		return fmt.Errorf("θr %v: want a finite value ≥ 0", p.ThetaR)
-	case p.Sigma < 0:
+	case p.Sigma < 0 && p.Sigma != SigmaAuto:
 		return fmt.Errorf("σ %d: want ≥ 0", p.Sigma)
 	case p.Delta < 0:
 		return fmt.Errorf("δ %d: want ≥ 0", p.Delta)
@@ -59,7 +119,16 @@ type Segment struct {
 	Label []int32
 	// Regions are ordered by size (largest first), then by smallest cable.
 	Regions []Region
+	// Dropped lists the cables in no region, in increasing order: those
+	// of regions smaller than σ (stage 4) and, with Params.Smooth, the
+	// outliers of the reassignment; DroppedStall their stall values.
+	Dropped      []int32
+	DroppedStall []float64
 }
+
+// LowStall is the lower bound of Monet's class low (5 %): a cable at or
+// above it is congested, and is never left out of the output unsaid.
+const LowStall = 5.0
 
 // Region is one congestion region of one window.
 type Region struct {
@@ -200,6 +269,9 @@ func NewSegmenter(g *Graph, p Params) (*Segmenter, error) {
 	if p.Delta != g.Delta {
 		return nil, fmt.Errorf("δ %d, but the graph was built for δ %d", p.Delta, g.Delta)
 	}
+	if p.Sigma < 0 {
+		return nil, fmt.Errorf("σ %d: resolve it for the fabric first (Params.Resolve)", p.Sigma)
+	}
 	n, na := g.n, len(g.atomCables)
 	s := &Segmenter{
 		g: g, p: p,
@@ -293,11 +365,32 @@ func (s *Segmenter) Segment(values []float64) (Segment, error) {
 	if s.p.Overlaps {
 		s.attribute(label, len(regs), raw)
 	}
+	if s.p.Smooth > 0 || s.p.Overlaps {
+		dropSmall(label, len(regs), s.p.Sigma)
+	}
 	seg := buildSegment(label, regs, raw)
 	if s.p.Smooth > 0 {
 		copy(s.vals, raw)
 	}
 	return seg, nil
+}
+
+// dropSmall takes the cables of every region (of label, nr of them) with
+// fewer than sigma cables out of it: the reassignment and the overlap
+// attribution move cables between regions after stage 4, and the rest of a
+// region that lost most of its cables is no region (stage 4 again).
+func dropSmall(label []int32, nr, sigma int) {
+	size := make([]int, nr)
+	for _, l := range label {
+		if l >= 0 {
+			size[l]++
+		}
+	}
+	for c, l := range label {
+		if l >= 0 && size[l] < sigma {
+			label[c] = -1
+		}
+	}
 }
 
 // buildSegment fills the regions' cables and statistics from the labels
@@ -355,7 +448,14 @@ func buildSegment(label []int32, regs []Region, vals []float64) Segment {
 			label[c] = int32(i)
 		}
 	}
-	return Segment{Label: label, Regions: kept}
+	seg := Segment{Label: label, Regions: kept}
+	for c, l := range label {
+		if l < 0 {
+			seg.Dropped = append(seg.Dropped, int32(c))
+			seg.DroppedStall = append(seg.DroppedStall, vals[c])
+		}
+	}
+	return seg
 }
 
 func grow(s []float64, n int) []float64 {
@@ -689,6 +789,7 @@ func (s *Segmenter) mergeSmall(r2 int) {
 			continue
 		}
 		mean := s.sum2[r] / float64(s.size2[r])
+		hot := Classify(mean) > Negligible
 		best, bestD := int32(-1), math.Inf(1)
 		consider := func(q int32) {
 			q = s.uf3.find(q)
@@ -696,7 +797,11 @@ func (s *Segmenter) mergeSmall(r2 int) {
 				return
 			}
 			seen[q] = r
-			d := math.Abs(s.sum2[q]/float64(s.size2[q]) - mean)
+			qm := s.sum2[q] / float64(s.size2[q])
+			if hot && Classify(qm) == Negligible {
+				return // a hot region is not hidden in a cold one
+			}
+			d := math.Abs(qm - mean)
 			if best < 0 || d < bestD || (d == bestD && (s.size2[q] > s.size2[best] ||
 				(s.size2[q] == s.size2[best] && s.first(q) < s.first(best)))) {
 				best, bestD = q, d
@@ -807,11 +912,13 @@ func (s *Segmenter) medianFilter() {
 	copy(s.vals, s.smooth)
 }
 
-// reassign moves every cable, by its raw value, to the region of its
-// atoms (its own included) whose mean is closest, if that mean is within
+// reassign moves every cable, by its raw value, to the region within δ
+// (its own included) whose mean is closest, if that mean is within
 // max(θp, 4σ̂) of the value (σ̂ from noiseSD); else the cable leaves its
-// region. Region means are
-// those of the segmentation on smoothed values.
+// region. Region means are those of the segmentation on smoothed values.
+// Within δ, not only within the cable's atoms: where only one direction
+// of a cable is congested (a port counter counts per output port), the
+// cable's atom may hold its other direction alone.
 func (s *Segmenter) reassign(label []int32, regs []Region, raw []float64) {
 	g := s.g
 	sum := make([]float64, len(regs))
@@ -827,20 +934,16 @@ func (s *Segmenter) reassign(label []int32, regs []Region, raw []float64) {
 		mean[i] = sum[i] / n[i]
 	}
 	tol := max(s.p.ThetaP, 4*noiseSD(raw, s.vals))
+	s.atomRegionsUnsorted(label, len(regs))
 	out := slices.Clone(label)
 	for c := range g.n {
 		best, bestD := int32(-1), math.Inf(1)
-		for _, a := range g.cabAtoms[g.cabStart[c]:g.cabStart[c+1]] {
-			for _, d := range g.atomCables[g.atomStart[a]:g.atomStart[a+1]] {
-				l := label[d]
-				if l < 0 {
-					continue
-				}
-				if dd := math.Abs(mean[l] - raw[c]); dd < bestD || (dd == bestD && l < best) {
-					best, bestD = l, dd
-				}
+		v := raw[c]
+		s.nearRegions(int32(c), func(l int32) {
+			if dd := math.Abs(mean[l] - v); dd < bestD || (dd == bestD && l < best) {
+				best, bestD = l, dd
 			}
-		}
+		})
 		if bestD > tol {
 			best = -1
 		}

@@ -348,7 +348,7 @@ func (g *Graph) neighbours() [][]bool {
 
 func TestSegmentRejects(t *testing.T) {
 	g := path(t, 3, 2)
-	s, err := NewSegmenter(g, DefaultParams())
+	s, err := NewSegmenter(g, MonetParams())
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -388,7 +388,7 @@ func TestSmoothingStopsLeaks(t *testing.T) {
 	for c := range s.Values {
 		s.Values[c] += SynthNoise * normal(r)
 	}
-	inq := segment(t, b.Graph, DefaultParams(), s.Inq)
+	inq := segment(t, b.Graph, MonetParams(), s.Inq)
 	monet := ScoreSample(s, segment(t, b.Graph, Params{ThetaP: 12, ThetaR: 8, Sigma: 20, Delta: 2}, s.Values), inq)
 	robust := ScoreSample(s, segment(t, b.Graph, Params{ThetaP: 8, ThetaR: 8, Sigma: 20, Delta: 2, Smooth: 1}, s.Values), inq)
 	t.Logf("Monet %+v, robust %+v", monet, robust)
@@ -420,5 +420,50 @@ func TestStage1ManyBuckets(t *testing.T) {
 		if got := len(segment(t, g, Params{ThetaP: 4, Delta: 1}, vals).Regions); got != tc.want {
 			t.Errorf("step %v: %d regions, want %d", tc.step, got, tc.want)
 		}
+	}
+}
+
+// The robust variant's reassignment looks within δ, not only at a cable's
+// own atom: under the ports reading a cuboid's region holds the cables that
+// leave it but not their twins entering it, so the twin alone shares the
+// leaving cable's L1 point. One cuboid of 3 links a side at stall 30 with
+// the benchmark's noise: its 384 cables (64 switches × 6 output ports, 96
+// of them leaving the box) must all be found in one region.
+func TestReassignKeepsOneWayCables(t *testing.T) {
+	b, err := NewBenchReading("torus", ReadPorts, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cub := b.cuboidCables([3]int{5, 5, 5}, [3]int{3, 3, 3})
+	if len(cub) != 384 {
+		t.Fatalf("%d cables", len(cub))
+	}
+	r := rng.New(3, 0)
+	vals := make([]float64, b.Graph.NumCables())
+	for c := range vals {
+		vals[c] = SynthNoise * normal(r)
+	}
+	for _, c := range cub {
+		vals[c] += 30
+	}
+	seg := segment(t, b.Graph, DefaultParams(L1).Resolve(b.Graph.NumCables()), vals)
+	l := seg.Label[cub[0]]
+	in := 0
+	for _, c := range cub {
+		if seg.Label[c] == l && l >= 0 {
+			in++
+		}
+	}
+	if in != len(cub) || len(seg.Regions[l].Cables) != len(cub) {
+		t.Errorf("%d of the cuboid's %d cables in its region of %d", in, len(cub), len(seg.Regions[max(l, 0)].Cables))
+	}
+}
+
+// dropSmall leaves regions of at least σ cables and takes the rest out.
+func TestDropSmall(t *testing.T) {
+	label := []int32{0, 0, 0, 1, 1, -1, 2, 2, 2, 2}
+	dropSmall(label, 3, 3)
+	if want := []int32{0, 0, 0, -1, -1, -1, 2, 2, 2, 2}; !slices.Equal(label, want) {
+		t.Errorf("%v, want %v", label, want)
 	}
 }

@@ -36,12 +36,58 @@ const (
 	SignificantStall = 5.0
 )
 
+// Reading is one reading of Monet's appendix D, which leaves open what a
+// planted cuboid of "3 to 9 links per side" holds and where its stall goes.
+// Every reading draws the same random numbers, so the samples of one seed
+// differ only in the cables planted and the stall they go on.
+type Reading string
+
+// The readings of the benchmark.
+const (
+	// ReadLinks: a side of a links spans a+1 switches; the region is the
+	// cables with both ends in the box, both directions; each region on the
+	// credit or the inq stall at random (this project's first reading).
+	ReadLinks Reading = "links"
+	// ReadSwitches: a box of a switches per side (a−1 links); the cables
+	// with both ends in it, both directions.
+	ReadSwitches Reading = "switches"
+	// ReadPorts: a box of a+1 switches per side as ReadLinks, and the region
+	// is the output ports of its switches: every cable leaving a switch of
+	// the box, those that leave the box included (a port counter counts
+	// per output port), but not the cables entering it.
+	ReadPorts Reading = "ports"
+	// ReadOneStall: the boxes of ReadLinks, every region on the credit
+	// stall, which alone is segmented (as on InfiniBand, whose ports count
+	// one kind of stall, PortXmitWait), so that all overlaps add up in one
+	// stall.
+	ReadOneStall Reading = "one-stall"
+)
+
+// Readings lists every reading, ReadLinks first.
+var Readings = []Reading{ReadLinks, ReadSwitches, ReadPorts, ReadOneStall}
+
+// ParseReading returns the reading named s ("" is ReadLinks).
+func ParseReading(s string) (Reading, error) {
+	if s == "" {
+		return ReadLinks, nil
+	}
+	for _, r := range Readings {
+		if string(r) == s {
+			return r, nil
+		}
+	}
+	return "", fmt.Errorf("benchmark reading %q: want links, switches, ports or one-stall", s)
+}
+
 // Bench is the fabric of a synthetic benchmark: its graph and how to plant
 // regions on it.
 type Bench struct {
 	// Kind is "torus" or "fattree".
-	Kind  string
-	Graph *Graph
+	Kind string
+	// Reading says what a planted region holds (see Reading); the fat tree
+	// knows ReadLinks (its sub-trees, both directions) and ReadOneStall.
+	Reading Reading
+	Graph   *Graph
 	// Fabric is the fat tree (nil for the torus, which is built as a
 	// lattice of switches only).
 	Fabric *lft.Fabric
@@ -55,7 +101,17 @@ type Bench struct {
 // NewBench builds the benchmark fabric of kind "torus" or "fattree" with
 // the graph for distance delta.
 func NewBench(kind string, delta int) (*Bench, error) {
-	b := &Bench{Kind: kind}
+	return NewBenchReading(kind, ReadLinks, delta)
+}
+
+// NewBenchReading builds the benchmark fabric of kind "torus" or "fattree"
+// whose samples plant regions as reading r says, with the graph for
+// distance delta.
+func NewBenchReading(kind string, r Reading, delta int) (*Bench, error) {
+	if kind == "fattree" && r != ReadLinks && r != ReadOneStall {
+		return nil, fmt.Errorf("benchmark reading %q: the fat tree's sub-trees know links and one-stall", r)
+	}
+	b := &Bench{Kind: kind, Reading: r}
 	switch kind {
 	case "torus":
 		n := SynthTorusSide
@@ -146,7 +202,7 @@ func (b *Bench) Sample(seed uint64, i int) Sample {
 			cab = b.subtree(r)
 		}
 		s := SynthMinStall + (SynthMaxStall-SynthMinStall)*r.Float64()
-		which := r.IntN(2) == 1
+		which := r.IntN(2) == 1 && b.Reading != ReadOneStall
 		dst := vals
 		if which {
 			dst = inq
@@ -176,13 +232,21 @@ func (b *Bench) cuboid(r *rng.Stream) []int32 {
 }
 
 // cuboidCables returns the cables of the cuboid of the torus with corner
-// o and a[d] links along dimension d (around the torus): those with both
-// ends inside (both directions).
+// o and a[d] links along dimension d (around the torus), as the bench's
+// reading takes them: with both ends inside (both directions) for
+// ReadLinks and ReadOneStall, with both ends in the box of a[d] switches a
+// side for ReadSwitches, leaving a switch inside for ReadPorts.
 func (b *Bench) cuboidCables(o, a [3]int) []int32 {
 	n := SynthTorusSide
+	last := a // the largest offset inside, per dimension
+	if b.Reading == ReadSwitches {
+		for d := range last {
+			last[d]--
+		}
+	}
 	in := func(v int32) bool {
 		for d := range 3 {
-			if ((b.coord[v][d]-o[d])%n+n)%n > a[d] {
+			if ((b.coord[v][d]-o[d])%n+n)%n > last[d] {
 				return false
 			}
 		}
@@ -190,7 +254,7 @@ func (b *Bench) cuboidCables(o, a [3]int) []int32 {
 	}
 	var out []int32
 	for i, c := range b.cables {
-		if in(c.From) && in(c.To) {
+		if in(c.From) && (b.Reading == ReadPorts || in(c.To)) {
 			out = append(out, int32(i))
 		}
 	}
@@ -374,10 +438,11 @@ func ScoreSample(s Sample, credit, inq Segment) Score {
 // BenchResult is the mean score of a benchmark run.
 type BenchResult struct {
 	// Kind, Samples, Seed and Params say what ran.
-	Kind    string `json:"kind"`
-	Samples int    `json:"samples"`
-	Seed    uint64 `json:"seed"`
-	Params  Params `json:"params"`
+	Kind    string  `json:"kind"`
+	Reading Reading `json:"reading"`
+	Samples int     `json:"samples"`
+	Seed    uint64  `json:"seed"`
+	Params  Params  `json:"params"`
 	// Score, Precision and Recall are the means over the samples.
 	Score     float64 `json:"score"`
 	OneToOne  float64 `json:"score_one_to_one"`
@@ -390,19 +455,26 @@ type BenchResult struct {
 // RunBench segments samples 0 … samples−1 of seed with p and averages their
 // scores.
 func RunBench(b *Bench, p Params, samples int, seed uint64) (BenchResult, error) {
+	p = p.Resolve(b.Graph.NumCables())
 	seg, err := NewSegmenter(b.Graph, p)
 	if err != nil {
 		return BenchResult{}, err
 	}
-	res := BenchResult{Kind: b.Kind, Samples: samples, Seed: seed, Params: p}
+	res := BenchResult{Kind: b.Kind, Reading: b.Reading, Samples: samples, Seed: seed, Params: p}
 	for i := range samples {
 		s := b.Sample(seed, i)
 		credit, err := seg.Segment(s.Values)
 		if err != nil {
 			return res, err
 		}
-		inq, err := seg.Segment(s.Inq)
-		if err != nil {
+		var inq Segment
+		if b.Reading == ReadOneStall {
+			// one stall: the inq values are noise and not segmented
+			inq = Segment{Label: make([]int32, len(s.Inq))}
+			for c := range inq.Label {
+				inq.Label[c] = -1
+			}
+		} else if inq, err = seg.Segment(s.Inq); err != nil {
 			return res, err
 		}
 		sc := ScoreSample(s, credit, inq)
@@ -436,17 +508,18 @@ func significant(r Region, other []float64) bool {
 	return sum >= SignificantStall*float64(len(r.Cables))
 }
 
-// Synthetic runs the benchmark of kind (torus or fattree) with p over
+// Synthetic runs the benchmark of kind (torus or fattree), read as
+// reading, with p over
 // samples samples of seed; a non-nil seedErr (from parsing the seed) is
 // returned first.
-func Synthetic(kind string, p Params, samples int, seed uint64, seedErr error) (BenchResult, error) {
+func Synthetic(kind string, reading Reading, p Params, samples int, seed uint64, seedErr error) (BenchResult, error) {
 	if err := errors.Join(seedErr, p.Check()); err != nil {
 		return BenchResult{}, err
 	}
 	if samples < 1 {
 		return BenchResult{}, fmt.Errorf("%d samples: want at least 1", samples)
 	}
-	b, err := NewBench(kind, p.Delta)
+	b, err := NewBenchReading(kind, reading, p.Delta)
 	if err != nil {
 		return BenchResult{}, err
 	}
@@ -465,8 +538,8 @@ func (r BenchResult) Write(w io.Writer, format string) error {
 	if p.Overlaps {
 		ov = ", overlap attribution"
 	}
-	_, err := fmt.Fprintf(w, "synthetic %s benchmark, %d samples, seed %d, θp %g, θr %g, σ %d, δ %d, smoothing %d%s\nscore %.3f  precision %.3f  recall %.3f  (score with each found region matched once: %.3f)\n",
-		r.Kind, r.Samples, r.Seed, p.ThetaP, p.ThetaR, p.Sigma, p.Delta, p.Smooth, ov, r.Score, r.Precision, r.Recall, r.OneToOne)
+	_, err := fmt.Fprintf(w, "synthetic %s benchmark (reading %s), %d samples, seed %d, θp %g, θr %g, σ %d, δ %d, smoothing %d%s\nscore %.3f  precision %.3f  recall %.3f  (score with each found region matched once: %.3f)\n",
+		r.Kind, r.Reading, r.Samples, r.Seed, p.ThetaP, p.ThetaR, p.Sigma, p.Delta, p.Smooth, ov, r.Score, r.Precision, r.Recall, r.OneToOne)
 	return err
 }
 

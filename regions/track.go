@@ -63,6 +63,10 @@ type WindowRegions struct {
 	// Growth is, per region, its size minus the size of its track in the
 	// previous window (0 for a new track).
 	Growth []int
+	// Dropped and DroppedStall are the cables in no region and their
+	// stall (Segment).
+	Dropped      []int32
+	DroppedStall []float64
 }
 
 // Track follows one region across windows.
@@ -148,7 +152,8 @@ func (t *Tracker) Add(time float64, seg Segment) WindowRegions {
 		}
 		return a.region - b.region
 	})
-	w := WindowRegions{Time: time, Regions: seg.Regions, Track: make([]int, len(seg.Regions)), Growth: make([]int, len(seg.Regions))}
+	w := WindowRegions{Time: time, Regions: seg.Regions, Track: make([]int, len(seg.Regions)), Growth: make([]int, len(seg.Regions)),
+		Dropped: seg.Dropped, DroppedStall: seg.DroppedStall}
 	taken := make(map[int]bool, len(cands))
 	prevOf := make(map[int]int, len(t.prevTr)) // track → previous region
 	for i, tr := range t.prevTr {
