@@ -276,3 +276,42 @@ func TestNoTablesVLIsSL(t *testing.T) {
 		}
 	}
 }
+
+// TestCAWithoutTablesVLIsSL: when the switches have SL2VL tables and no CA
+// port has one, a path's first hop (host → switch) is on VL = SL; the
+// switches' tables give the later hops. On the 3-ring with every path on
+// SL 1 and every switch sending SL 1 on VL 2: the 3 host→switch channels
+// on VL 1 (no dependency among them), the 6 others on VL 2 with 6
+// dependencies and the loop, and 3 dependencies from VL 1 to VL 2.
+func TestCAWithoutTablesVLIsSL(t *testing.T) {
+	f := ring(t, 3)
+	lanes := NewLanes(f)
+	for s := range int32(3) {
+		for d := range int32(3) {
+			if s != d {
+				lanes.SetSL(s, d, 1)
+			}
+		}
+	}
+	for v := range f.Nodes {
+		if f.HostIndex(int32(v)) >= 0 {
+			continue
+		}
+		for in := 1; in <= 3; in++ {
+			for out := 1; out <= 3; out++ {
+				for sl := range uint8(NumSLs) {
+					vl := sl
+					if sl == 1 {
+						vl = 2
+					}
+					lanes.SetVL(int32(v), in, out, sl, vl)
+				}
+			}
+		}
+	}
+	r := check(t, f, lanes)
+	want := []LayerStats{{VL: 1, Channels: 3}, {VL: 2, Channels: 6, Dependencies: 6, Loops: 1}}
+	if fmt.Sprint(r.Layers) != fmt.Sprint(want) || r.CrossVL != 3 {
+		t.Errorf("layers %+v, %d dependencies across VLs; want %+v, 3", r.Layers, r.CrossVL, want)
+	}
+}
