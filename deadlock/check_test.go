@@ -246,3 +246,72 @@ func TestJSON(t *testing.T) {
 		t.Errorf("json:\n%s", b.String())
 	}
 }
+
+// TestNoTablesVLIsSL: with SLs but no SL2VL table anywhere (--sl2vl none),
+// every hop's VL is the path's SL, on the switches as on the CA ports. On
+// the 3-ring with every path on SL 1 the 9 channels (3 host→switch, 3
+// clockwise, 3 switch→host) and 9 dependencies (host→clockwise,
+// clockwise→next clockwise, clockwise→host, 3 each) all lie on VL 1, with
+// the one clockwise loop; none is on VL 0.
+func TestNoTablesVLIsSL(t *testing.T) {
+	f := ring(t, 3)
+	lanes := NewLanes(f)
+	for s := range int32(3) {
+		for d := range int32(3) {
+			if s != d {
+				lanes.SetSL(s, d, 1)
+			}
+		}
+	}
+	r := check(t, f, lanes)
+	if want := []LayerStats{{VL: 1, Channels: 9, Dependencies: 9, Loops: 1}}; fmt.Sprint(r.Layers) != fmt.Sprint(want) {
+		t.Errorf("layers %+v, want %+v", r.Layers, want)
+	}
+	if len(r.Loop) != 3 {
+		t.Fatalf("loop %+v, want the 3 clockwise cables", r.Loop)
+	}
+	for _, c := range r.Loop {
+		if c.VL != 1 {
+			t.Errorf("loop channel %+v: want VL 1", c)
+		}
+	}
+}
+
+// TestCAWithoutTablesVLIsSL: when the switches have SL2VL tables and no CA
+// port has one, a path's first hop (host → switch) is on VL = SL; the
+// switches' tables give the later hops. On the 3-ring with every path on
+// SL 1 and every switch sending SL 1 on VL 2: the 3 host→switch channels
+// on VL 1 (no dependency among them), the 6 others on VL 2 with 6
+// dependencies and the loop, and 3 dependencies from VL 1 to VL 2.
+func TestCAWithoutTablesVLIsSL(t *testing.T) {
+	f := ring(t, 3)
+	lanes := NewLanes(f)
+	for s := range int32(3) {
+		for d := range int32(3) {
+			if s != d {
+				lanes.SetSL(s, d, 1)
+			}
+		}
+	}
+	for v := range f.Nodes {
+		if f.HostIndex(int32(v)) >= 0 {
+			continue
+		}
+		for in := 1; in <= 3; in++ {
+			for out := 1; out <= 3; out++ {
+				for sl := range uint8(NumSLs) {
+					vl := sl
+					if sl == 1 {
+						vl = 2
+					}
+					lanes.SetVL(int32(v), in, out, sl, vl)
+				}
+			}
+		}
+	}
+	r := check(t, f, lanes)
+	want := []LayerStats{{VL: 1, Channels: 3}, {VL: 2, Channels: 6, Dependencies: 6, Loops: 1}}
+	if fmt.Sprint(r.Layers) != fmt.Sprint(want) || r.CrossVL != 3 {
+		t.Errorf("layers %+v, %d dependencies across VLs; want %+v, 3", r.Layers, r.CrossVL, want)
+	}
+}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"testing"
@@ -803,4 +804,41 @@ func equalInt32(a, b []int32) bool {
 		}
 	}
 	return true
+}
+
+// TestIBSimNetRelativeGUID: caguid+N counts from the last caguid= value,
+// not from where the counter went since. caguid=0x1000 gives h1 node GUID
+// 0x1000 (ports 0x1001, 0x1002) and leaves the counter at 0x1003 (nports
+// + 1 further); caguid+0x10 then gives h2 0x1000 + 0x10 = 0x1010 (port
+// 0x1011), not 0x1013.
+func TestIBSimNetRelativeGUID(t *testing.T) {
+	net := `Switch 3 "sw"
+[1] "h1"[1]
+[2] "h1"[2]
+[3] "h2"[1]
+
+caguid=0x1000
+Hca 2 "h1"
+[1] "sw"[1]
+[2] "sw"[2]
+
+caguid+0x10
+Hca 1 "h2"
+[1] "sw"[3]
+`
+	topo, err := ReadSimNet([]byte(net), "rel.net")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, n := range topo.Nodes[1:] {
+		s := fmt.Sprintf("%s %x", n.ID, n.GUID)
+		for _, p := range n.Ports {
+			s += fmt.Sprintf(" %x", p.GUID)
+		}
+		got = append(got, s)
+	}
+	if want := []string{"h1 1000 1001 1002", "h2 1010 1011"}; !slices.Equal(got, want) {
+		t.Errorf("GUIDs %q, want %q", got, want)
+	}
 }

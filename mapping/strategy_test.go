@@ -214,3 +214,45 @@ func TestHostNames(t *testing.T) {
 		t.Fatalf("with --hosts names: %v", got)
 	}
 }
+
+// TestLinearKeepsAllocationOrder: linear puts rank i on the i-th host of
+// the allocation as given (Slurm's block distribution), whatever the
+// fabric's order of those hosts; hosts beyond the job stay free.
+func TestLinearKeepsAllocationOrder(t *testing.T) {
+	f := fabric(t, "fattree2:leaves=2,hosts=4,up=1")
+	c := &Comm{Ranks: 4, Levels: 1, Unit: "bytes", Msgs: []Message{{Src: 0, Dst: 1, Weight: 1}}}
+	hosts := []int32{6, 1, 4, 3, 0}
+	p, err := NewProblem(f, c, hosts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pl, err := p.Place("linear")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := (Placement{6, 1, 4, 3}); !slices.Equal(pl, want) {
+		t.Fatalf("linear placed ranks on hosts %v, want %v", pl, want)
+	}
+}
+
+// TestGreedyHeaviestFirst: rank 2 talks to 0, 1 and 3 (weight 1 each), so
+// every rank starts with no placed partner and rank 2 has the most
+// traffic (3 against 1): greedy places it first, on the first host of the
+// linear_bfs order (leaf L0). Then 0, 1, 3 tie on traffic to placed ranks
+// and on volume, and go in rank order: 0 to L0's other host (2 hops from
+// rank 2 against 4 across the spine), 1 and 3 to L1 (L0 is full). With
+// ranks taken in plain rank order instead, rank 0 would hold the first
+// host.
+func TestGreedyHeaviestFirst(t *testing.T) {
+	c := &Comm{Ranks: 4, Levels: 1, Unit: "bytes", Msgs: []Message{
+		{Src: 0, Dst: 2, Weight: 1}, {Src: 1, Dst: 2, Weight: 1}, {Src: 3, Dst: 2, Weight: 1}}}
+	p := problem(t, fabric(t, "fattree2:leaves=2,hosts=2,up=1"), c)
+	pl, err := p.Place("greedy")
+	if err != nil {
+		t.Fatal(err)
+	}
+	o := p.order
+	if want := (Placement{o[1], o[2], o[0], o[3]}); !slices.Equal(pl, want) {
+		t.Fatalf("greedy placed ranks on hosts %v, want %v (linear_bfs order %v)", pl, want, o)
+	}
+}

@@ -214,6 +214,9 @@ func TestContent(t *testing.T) {
 		"<td>lash</td><td>lash</td><td>ok</td><td>0.34</td><td>0.1474</td>",
 		// samplingsim: the root of the tree.
 		"<td>&#34;S0_0&#34; -&gt; &#34;H0&#34;</td><td>endpoint congestion</td>",
+		// Its bandwidth, sampled then line: gbps 100.0954 (shown to 4
+		// digits) and line_gbps 100 in samplingsim-ft64.json.
+		`<td class="n">3148</td><td class="n">100.1 / 100</td>`,
 	} {
 		if !strings.Contains(page, want) {
 			t.Errorf("the report lacks %q", want)

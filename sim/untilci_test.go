@@ -142,3 +142,21 @@ func TestUntilCIRefusesShards(t *testing.T) {
 		t.Fatalf("got %v, want ErrUntilCIShard", err)
 	}
 }
+
+// TestUntilCIAtLeastTenRuns: the README's rule is "at least 10 runs". On
+// equal values the interval has width 0 from the second run on, so the
+// rule is met exactly at the 10th value and not before.
+func TestUntilCIAtLeastTenRuns(t *testing.T) {
+	for _, u := range []UntilCI{{Eps: 0.01}, {Eps: 1, Relative: true}} {
+		rule := &ciRule{u: u}
+		stop := 0
+		for n := 1; n <= 20 && stop == 0; n++ {
+			if rule.add(0.5) {
+				stop = n
+			}
+		}
+		if stop != 10 {
+			t.Errorf("--until-ci %s on equal values: met after %d runs, want 10", u, stop)
+		}
+	}
+}
