@@ -133,6 +133,19 @@ type Files struct {
 	SL2VL string
 	// LFTs is the forwarding-table file the fabric was read from, if any.
 	LFTs string
+	// LeftOut lists the ports (by base LID and port GUID) that the routed
+	// fabric holds but f leaves out, such as SHARP aggregation nodes kept
+	// out of a simulation's hosts: their SL records and SL2VL tables are
+	// skipped instead of refused as another fabric's.
+	LeftOut []LeftOutPort
+}
+
+// LeftOutPort is a port of the routed fabric that the checked fabric
+// leaves out: its LIDs (base, 2^LMC of them) and its port GUID.
+type LeftOutPort struct {
+	LID      uint16
+	LMC      uint8
+	PortGUID uint64
 }
 
 // Usual file names, looked for beside the forwarding tables.
@@ -176,6 +189,7 @@ func Load(f *lft.Fabric, fs Files) (*Lanes, error) {
 	if err != nil {
 		return nil, err
 	}
+	own.markLeftOut(fs.LeftOut)
 	if slPath != "" {
 		if err := l.readSLs(f, own, slPath); err != nil {
 			return nil, err
@@ -203,6 +217,36 @@ func Load(f *lft.Fabric, fs Files) (*Lanes, error) {
 type owners struct {
 	byLID  []int32 // LID → node id, -1 when no port has it
 	byGUID map[uint64]int32
+	// leftLID and leftGUID mark the ports of Files.LeftOut.
+	leftLID  []bool
+	leftGUID map[uint64]bool
+}
+
+// leftOut reports whether the port of LID lid or port GUID guid (0:
+// unknown) is one of Files.LeftOut.
+func (o *owners) leftOut(lid uint16, guid uint64) bool {
+	if guid != 0 && o.leftGUID[guid] {
+		return true
+	}
+	return o.leftLID != nil && o.leftLID[lid]
+}
+
+// markLeftOut records the ports the fabric leaves out.
+func (o *owners) markLeftOut(ports []LeftOutPort) {
+	if len(ports) == 0 {
+		return
+	}
+	o.leftLID, o.leftGUID = make([]bool, 1<<16), map[uint64]bool{}
+	for _, p := range ports {
+		for k := 0; k < 1<<p.LMC && int(p.LID)+k < len(o.leftLID); k++ {
+			if p.LID != 0 {
+				o.leftLID[int(p.LID)+k] = true
+			}
+		}
+		if p.PortGUID != 0 {
+			o.leftGUID[p.PortGUID] = true
+		}
+	}
 }
 
 func portOwners(f *lft.Fabric) (*owners, error) {
@@ -246,6 +290,9 @@ func (l *Lanes) readSLs(f *lft.Fabric, own *owners, path string) error {
 			v   int32
 		}{{p.SLID, sv}, {p.DLID, dv}} {
 			if x.v < 0 {
+				if own.leftOut(x.lid, 0) {
+					return nil
+				}
 				return fmt.Errorf("%s:%d: LID %d is no port of the fabric: %w", path, p.Line, x.lid, ib.ErrMismatch)
 			}
 		}
@@ -359,6 +406,9 @@ func (l *Lanes) addTables(f *lft.Fabric, own *owners, t *ib.SL2VL) error {
 			}
 		} else if x := own.byLID[nd.LID]; x >= 0 {
 			v = x
+		}
+		if v < 0 && own.leftOut(nd.LID, nd.PortGUID) {
+			continue
 		}
 		if v < 0 {
 			return fmt.Errorf("%s:%d: SL2VL tables of port GUID 0x%016x, LID %d: no such port in the fabric: %w",

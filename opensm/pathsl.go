@@ -154,8 +154,10 @@ func (r *run) saquery(ctx context.Context, program string, args ...string) ([]by
 
 // pathLanes reads the SLs the SA gave and the SL2VL tables OpenSM dumped
 // (if it did: with QoS or an engine that sets them) for the routed fabric.
-func (r *run) pathLanes(f *lft.Fabric) (*deadlock.Lanes, error) {
-	files := deadlock.Files{SL: r.path(PathSLFile), SL2VL: "none"}
+// Ports of topo (the emulation read back) that f lacks, the aggregation
+// nodes left out of its hosts, are skipped in both files.
+func (r *run) pathLanes(f *lft.Fabric, topo *ib.Topology) (*deadlock.Lanes, error) {
+	files := deadlock.Files{SL: r.path(PathSLFile), SL2VL: "none", LeftOut: leftOutPorts(f, topo)}
 	source := "saquery PR (" + PathSLFile + ")"
 	if logged, _ := logsSLs(r.opt.Engine); logged {
 		files.SL = r.path(PathSLLogFile)
@@ -173,4 +175,27 @@ func (r *run) pathLanes(f *lft.Fabric) (*deadlock.Lanes, error) {
 		l.VLSource = "opensm-sl2vl.dump"
 	}
 	return l, nil
+}
+
+// leftOutPorts lists the CA ports of topo whose GUIDs f has no node for:
+// the aggregation nodes that f leaves out of its hosts.
+func leftOutPorts(f *lft.Fabric, topo *ib.Topology) []deadlock.LeftOutPort {
+	if topo == nil {
+		return nil
+	}
+	has := make(map[uint64]bool, len(f.Nodes))
+	for _, n := range f.Nodes {
+		has[n.GUID] = true
+	}
+	var out []deadlock.LeftOutPort
+	for i := range topo.Nodes {
+		n := &topo.Nodes[i]
+		if n.Kind != lft.Host || has[n.GUID] {
+			continue
+		}
+		for _, p := range n.Ports {
+			out = append(out, deadlock.LeftOutPort{LID: p.LID, LMC: p.LMC, PortGUID: p.GUID})
+		}
+	}
+	return out
 }

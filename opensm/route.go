@@ -446,7 +446,7 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 	// After a fallback the engine that routed assigns no SLs of its own
 	// (OpenSM falls back to minhop) and dfsssp logged no layers.
 	if logged, _ := logsSLs(r.opt.Engine); r.opt.PathSLs && !(logged && res.Fallback) {
-		if res.Lanes, err = r.pathLanes(res.Fabric); err != nil {
+		if res.Lanes, err = r.pathLanes(res.Fabric, topo); err != nil {
 			return nil, err
 		}
 	}
