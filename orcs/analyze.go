@@ -113,7 +113,11 @@ func analyzeAction(c *cli.Context) error {
 		return err
 	}
 	fabric, input := src.Fabric, src.Name
-	alloc, err := sim.Allocation(fabric, c.String("hosts"))
+	hosts, err := hostsList(c)
+	if err != nil {
+		return err
+	}
+	alloc, err := sim.Allocation(fabric, hosts)
 	if err != nil {
 		return err
 	}

@@ -96,6 +96,9 @@ func samplingsimAction(c *cli.Context) error {
 		return err
 	}
 	f := src.Fabric
+	if _, err := hostsList(c); err != nil {
+		return err
+	}
 	firstHosts, err := strconv.Atoi(c.String("hosts"))
 	var alloc []int32
 	if err != nil && c.IsSet("hosts") {
@@ -109,6 +112,9 @@ func samplingsimAction(c *cli.Context) error {
 	}
 	if err := applyRouting(c, src, &cfg); err != nil {
 		return err
+	}
+	if t := c.Float64("congested"); !(t > 0 && t <= 1) {
+		return fmt.Errorf("--congested %g: want a congested fraction in (0, 1]", t)
 	}
 	if s := c.Float64("saturated"); !(s > 0 && s <= 1) {
 		return fmt.Errorf("--saturated %g: want a fraction of the line rate in (0, 1]", s)

@@ -436,6 +436,10 @@ func significant(r Region, other []float64) bool {
 	return sum >= SignificantStall*float64(len(r.Cables))
 }
 
+// MaxSamples bounds the synthetic samples of one benchmark run (each
+// segments a fabric of a few thousand cables).
+const MaxSamples = 100000
+
 // Synthetic runs the benchmark of kind (torus or fattree) with p over
 // samples samples of seed; a non-nil seedErr (from parsing the seed) is
 // returned first.
@@ -443,8 +447,8 @@ func Synthetic(kind string, p Params, samples int, seed uint64, seedErr error) (
 	if err := errors.Join(seedErr, p.Check()); err != nil {
 		return BenchResult{}, err
 	}
-	if samples < 1 {
-		return BenchResult{}, fmt.Errorf("%d samples: want at least 1", samples)
+	if samples < 1 || samples > MaxSamples {
+		return BenchResult{}, fmt.Errorf("%d samples: want 1 to %d", samples, MaxSamples)
 	}
 	b, err := NewBench(kind, p.Delta)
 	if err != nil {
