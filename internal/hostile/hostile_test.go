@@ -1,0 +1,68 @@
+package hostile
+
+import (
+	"bytes"
+	"math/rand/v2"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestShortRound builds orcs and runs a short seeded round of the fuzzer
+// over every command × input: no run may panic, hang past 10 s or peak
+// over 1 GB. (The long round: scripts/hostile, doc/hostile-input.md.)
+func TestShortRound(t *testing.T) {
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("prlimit (util-linux) not installed")
+	}
+	dir := t.TempDir()
+	bin := filepath.Join(dir, "orcs")
+	if out, err := exec.Command("go", "build", "-o", bin, "../../orcs").CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	root, _ := filepath.Abs("../..")
+	res, err := Run(Options{Bin: bin, Root: root, Work: filepath.Join(dir, "work"), N: 120, Seed: 22, Workers: 2,
+		Timeout: 10 * time.Second, MaxRSS: 1 << 30, AddressSpace: 8 << 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range res {
+		if r.Outcome >= Panic {
+			t.Errorf("%s: %s: orcs %q\n%s", r.Outcome, r.Template, r.Args, r.Stderr)
+		}
+	}
+	var b bytes.Buffer
+	WriteTable(&b, Summarize(res))
+	if !strings.Contains(b.String(), "| **all** | 120 |") {
+		t.Errorf("table:\n%s", b.String())
+	}
+}
+
+// TestMutationsDeterministic checks that the mutations depend on the seed
+// only, and that they change the input.
+func TestMutationsDeterministic(t *testing.T) {
+	seed, err := os.ReadFile("../../testdata/ft16.dot")
+	if err != nil {
+		t.Fatal(err)
+	}
+	changed := 0
+	for i := range uint64(50) {
+		a := MutateBytes(rand.New(rand.NewPCG(1, i)), seed)
+		b := MutateBytes(rand.New(rand.NewPCG(1, i)), seed)
+		if !bytes.Equal(a, b) {
+			t.Fatalf("input %d: two mutations of one seed differ", i)
+		}
+		if !bytes.Equal(a, seed) {
+			changed++
+		}
+		if MutateValue(rand.New(rand.NewPCG(1, i)), "ring:iters=2") != MutateValue(rand.New(rand.NewPCG(1, i)), "ring:iters=2") {
+			t.Fatalf("value %d: two mutations differ", i)
+		}
+	}
+	if changed < 45 {
+		t.Errorf("only %d of 50 mutations changed the input", changed)
+	}
+}
