@@ -72,3 +72,37 @@ func TestWindowResolution(t *testing.T) {
 	}
 	runBin(t, "regions", "--synthetic", "torus", "--samples", "1", "-j", "0")
 }
+
+// TestSamplingsimOutputsTogether writes one of samplingsim's outputs to
+// /dev/full (a full disk): none of the others may be left (the summary,
+// the CSV, the JSON and PREFIX-all.svg used to be committed one by one),
+// and the old contents of the summary stay.
+func TestSamplingsimOutputsTogether(t *testing.T) {
+	if _, err := os.Stat("/dev/full"); err != nil {
+		t.Skip("no /dev/full")
+	}
+	dir := t.TempDir()
+	sum := filepath.Join(dir, "sum.txt")
+	os.WriteFile(sum, []byte("old\n"), 0o644)
+	for _, full := range []string{"--messages", "--csv", "-o"} {
+		args := []string{"samplingsim", "--gen", "kary:k=4,n=2", "--workload", "ring:size=4096", "--window", "1us",
+			"-o", sum, "--csv", filepath.Join(dir, "l.csv"), "--json", filepath.Join(dir, "r.json"),
+			"--messages", filepath.Join(dir, "m.csv"), "--svg", filepath.Join(dir, "p")}
+		for i := range args {
+			if args[i] == full {
+				args[i+1] = "/dev/full"
+			}
+		}
+		_, errOut, status := runStatus(t, args...)
+		if status != 1 || !strings.Contains(errOut, "no space left on device") {
+			t.Errorf("%s /dev/full: status %d, stderr %q; want 1 and ENOSPC", full, status, errOut)
+		}
+		left, _ := os.ReadDir(dir)
+		if len(left) != 1 || left[0].Name() != "sum.txt" {
+			t.Errorf("%s /dev/full: left %v; want only the old summary", full, left)
+		}
+		if b, _ := os.ReadFile(sum); string(b) != "old\n" {
+			t.Errorf("%s /dev/full: summary now %q", full, b)
+		}
+	}
+}

@@ -144,11 +144,12 @@ func samplingsimAction(c *cli.Context) error {
 	}
 	dopt := samplingsim.DiagnoseOptions{View: view, Window: -1, Threshold: c.Float64("congested"), Saturated: c.Float64("saturated")}
 	diag := samplingsim.Diagnose(res, dopt)
-	out, err := outfile.Create(c.String("output_file"))
+	set := &outfile.Set{} // the summary and the files: all or none
+	defer set.Abort()
+	out, err := set.Create(c.String("output_file"))
 	if err != nil {
 		return err
 	}
-	defer out.Abort()
 	res.WriteSummary(out, src.Name)
 	if err := diag.Write(out); err != nil {
 		return err
@@ -159,10 +160,10 @@ func samplingsimAction(c *cli.Context) error {
 	}
 	files := samplingsim.Files{LinksCSV: c.String("csv"), JSON: c.String("json"), Messages: c.String("messages"),
 		SVG: c.String("svg"), PlotSource: c.String("plot-source")}
-	if err := res.WriteFiles(files, view, diag); err != nil {
+	if err := res.WriteFilesInto(set, files, view, diag); err != nil {
 		return err
 	}
-	if err := out.Commit(); err != nil {
+	if err := set.Commit(); err != nil {
 		return err
 	}
 	return runErr
