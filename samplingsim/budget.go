@@ -67,6 +67,21 @@ func countMessages(w *workload, r *registry.Reader, jobs []Job, js JobSpec, j in
 	return p.count, true, nil
 }
 
+// buildWithin builds w into the plan of b and turns a stop at the plan's
+// limit into an error (the counting run before it makes that a
+// workload that counts differently from how it builds).
+func buildWithin(w *workload, r *registry.Reader, b *JobBuilder) (err error) {
+	defer func() {
+		if v := recover(); v != nil {
+			if _, over := v.(overBudget); !over {
+				panic(v)
+			}
+			err = fmt.Errorf("more than %d messages, the limit of a run", b.plan.limit)
+		}
+	}()
+	return w.build(r, b)
+}
+
 // budgetError explains a workload that adds more than limit messages:
 // it names the count parameter of the spec and the largest value of it
 // that fits, found with counting probes.

@@ -125,7 +125,7 @@ func BuildPlan(f *lft.Fabric, jobs []JobSpec, seed uint64) (*Plan, error) {
 			return nil, fmt.Errorf("job %s (%s): %w", name, js.Workload, budgetError(w, spec, p.Jobs, js, j, seed, room))
 		}
 		b := &JobBuilder{plan: p, job: int32(j), hosts: js.Hosts, start: js.Start, r: rng.New(seed, 100+uint64(j))}
-		if err := w.build(r, b); err != nil {
+		if err := buildWithin(w, r, b); err != nil {
 			return nil, fmt.Errorf("job %s (%s): %w", name, js.Workload, err)
 		}
 	}
