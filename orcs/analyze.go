@@ -67,8 +67,8 @@ func analyzeAction(c *cli.Context) error {
 	switch {
 	case c.Bool("checkinputfile") && c.Bool("routequal"):
 		return fmt.Errorf("--checkinputfile and --routequal are two separate runs: give one")
-	case c.Int("threads") < 0:
-		return fmt.Errorf("-j/--threads %d: want 0 (all cores) or more", c.Int("threads"))
+	case threadsFlag(c) != nil:
+		return threadsFlag(c)
 	}
 	metric, err := metrics.Lookup(c.String("metric"))
 	if err != nil {

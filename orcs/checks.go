@@ -8,13 +8,25 @@ import (
 	"github.com/urfave/cli/v2"
 )
 
-// threads reads -j/--threads: 0 means every core, a negative count is an
-// error.
+// maxThreads bounds -j/--threads: more goroutines than this only cost
+// memory (2^31 of them never started).
+const maxThreads = 1024
+
+// threadsFlag checks -j/--threads: 0 (all cores) up to maxThreads.
+func threadsFlag(c *cli.Context) error {
+	if n := c.Int("threads"); n < 0 || n > maxThreads {
+		return fmt.Errorf("-j/--threads %d: want 0 (all cores) to %d", n, maxThreads)
+	}
+	return nil
+}
+
+// threads reads -j/--threads: 0 means every core; a negative count or
+// one above maxThreads is an error.
 func threads(c *cli.Context) (int, error) {
 	n := c.Int("threads")
 	switch {
-	case n < 0:
-		return 0, fmt.Errorf("-j/--threads %d: want 0 (all cores) or more", n)
+	case threadsFlag(c) != nil:
+		return 0, threadsFlag(c)
 	case n == 0:
 		return runtime.NumCPU(), nil
 	}

@@ -46,9 +46,12 @@ func TestHostileSizes(t *testing.T) {
 		{append(ss, "--hosts", ""), `--hosts "": an empty host list`},
 		{[]string{"-i", "../testdata/ft16.dot", "--hosts", " ", "-o", out}, `--hosts " ": an empty host list`},
 		{[]string{"map", "-i", "gen:kary:k=4,n=2", "-p", "bisect", "--hosts", "", "-o", out}, "an empty host list"},
-		{[]string{"deadlock", "-i", "../testdata/ft16.dot", "-j", "-5", "-o", out}, "-j/--threads -5: want 0 (all cores) or more"},
+		{[]string{"deadlock", "-i", "../testdata/ft16.dot", "-j", "-5", "-o", out}, "-j/--threads -5: want 0 (all cores) to 1024"},
+		{[]string{"deadlock", "-i", "../testdata/ft16.dot", "-j", "22147483647", "-o", out}, "-j/--threads 22147483647: want 0 (all cores) to 1024"},
+		{[]string{"-i", "../testdata/ft16.dot", "-p", "bisect", "-j", "2147483648", "-o", out}, "-j/--threads 2147483648: want 0 (all cores) to 1024"},
+		{[]string{"compare", "--engines", "minhop", "-i", "gen:kary:k=2,n=2", "-j", "2147483648", "-o", out}, "-j/--threads 2147483648: want 0 (all cores) to 1024"},
 		{[]string{"deadlock", "-i", "../testdata/ft16.dot", "--examples", "-1", "-o", out}, "--examples -1: want 0 or more"},
-		{[]string{"regions", "--synthetic", "torus", "-j", "-5", "-o", out}, "-j/--threads -5: want 0 (all cores) or more"},
+		{[]string{"regions", "--synthetic", "torus", "-j", "-5", "-o", out}, "-j/--threads -5: want 0 (all cores) to 1024"},
 	} {
 		_, errOut, status := runStatus(t, c.args...)
 		if status != 1 || !strings.Contains(errOut, c.msg) || strings.Count(strings.TrimSpace(errOut), "\n") > 0 {

@@ -33,13 +33,14 @@ const (
 	OK         Outcome = iota // exit 0
 	CleanError                // exit 1 (or another non-zero status) with a message, no stack
 	Panic                     // a Go panic, a fatal runtime error or a stack trace
-	Hang                      // still running at the time limit
+	Hang                      // still running at the time limit, and at the recheck's
 	Peak                      // more memory than the limit (max RSS)
+	Slow                      // past the time limit, but it ended within the recheck's limit
 )
 
 // String names the outcome.
 func (o Outcome) String() string {
-	return [...]string{"ok", "clean error", "panic", "hang", "peak"}[o]
+	return [...]string{"ok", "clean error", "panic", "hang", "peak", "slow"}[o]
 }
 
 // Options configure a round.
@@ -52,8 +53,12 @@ type Options struct {
 	Seed uint64
 	// Workers run in parallel; Timeout is the hang limit; MaxRSS the peak
 	// limit in bytes; AddressSpace the cap (RLIMIT_AS) of every run.
-	Workers      int
-	Timeout      time.Duration
+	Workers int
+	Timeout time.Duration
+	// Recheck, if longer than Timeout, reruns a run that passed Timeout
+	// with this limit: one that ends is Slow (large work within the
+	// limits, on a loaded machine), one that does not a Hang.
+	Recheck      time.Duration
 	MaxRSS       int64
 	AddressSpace int64
 	// Only, if not empty, keeps the templates of these commands.
@@ -125,7 +130,15 @@ func Run(opt Options) ([]Result, error) {
 				dir := filepath.Join(opt.Work, fmt.Sprintf("in%06d", i))
 				os.MkdirAll(dir, 0o755)
 				args := prepare(r, t, seeds[t.input], dir)
-				res[i] = runOne(opt, t.name(), args, dir)
+				res[i] = runOne(opt, opt.Timeout, t.name(), args, dir)
+				if res[i].Outcome == Hang && opt.Recheck > opt.Timeout {
+					if again := runOne(opt, opt.Recheck, t.name(), args, dir); again.Outcome != Hang {
+						res[i] = again
+						if again.Outcome != Panic && again.Outcome != Peak {
+							res[i].Outcome = Slow
+						}
+					}
+				}
 				os.RemoveAll(dir)
 			}
 		})
@@ -153,7 +166,7 @@ func prepare(r *rand.Rand, t template, seed []byte, dir string) []string {
 		for i := 1; i < len(args); i++ {
 			flagValue := strings.HasPrefix(args[i-1], "-") && !strings.HasPrefix(args[i], "-") && args[i-1] != "-o"
 			spec := strings.Contains(args[i], ":") && !strings.HasPrefix(args[i], "/") // gen specs, positional or not
-			if (flagValue || spec) && args[i] != "@IN" && !strings.Contains(args[i], "@DIR") {
+			if (flagValue || spec) && !strings.Contains(args[i], "@IN") && !strings.Contains(args[i], "@DIR") {
 				vals = append(vals, i)
 			}
 		}
@@ -164,18 +177,16 @@ func prepare(r *rand.Rand, t template, seed []byte, dir string) []string {
 			}
 		}
 	}
-	for i, a := range args {
-		if a == "@IN" {
-			args[i] = in
-		}
+	for i := range args {
+		args[i] = strings.ReplaceAll(args[i], "@IN", in)
 		args[i] = strings.ReplaceAll(args[i], "@DIR", dir)
 	}
 	return args
 }
 
 // runOne runs orcs with args in dir under the caps and classifies it.
-func runOne(opt Options, name string, args []string, dir string) Result {
-	ctx, cancel := context.WithTimeout(context.Background(), opt.Timeout)
+func runOne(opt Options, limit time.Duration, name string, args []string, dir string) Result {
+	ctx, cancel := context.WithTimeout(context.Background(), limit)
 	defer cancel()
 	full := append([]string{fmt.Sprintf("--as=%d", opt.AddressSpace), "--", opt.Bin}, args...)
 	cmd := exec.CommandContext(ctx, "prlimit", full...)
@@ -366,7 +377,7 @@ func replaceNumberAt(r *rand.Rand, s string) string {
 // Summary counts the outcomes per template.
 type Summary struct {
 	Template string
-	Count    [5]int // by Outcome
+	Count    [6]int // by Outcome
 }
 
 // Summarize counts results per template, sorted by name.
@@ -390,17 +401,17 @@ func Summarize(res []Result) []Summary {
 
 // WriteTable writes the summary as a Markdown table with a total row.
 func WriteTable(w io.Writer, sums []Summary) {
-	fmt.Fprintln(w, "| command × input | inputs | clean errors | ok | panics | hangs | peaks |")
-	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|")
-	var tot [5]int
+	fmt.Fprintln(w, "| command × input | inputs | clean errors | ok | panics | hangs | peaks | slow |")
+	fmt.Fprintln(w, "|---|---:|---:|---:|---:|---:|---:|---:|")
+	var tot [6]int
 	for _, s := range sums {
 		n := 0
 		for k, c := range s.Count {
 			n += c
 			tot[k] += c
 		}
-		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d | %d |\n", s.Template, n, s.Count[CleanError], s.Count[OK], s.Count[Panic], s.Count[Hang], s.Count[Peak])
+		fmt.Fprintf(w, "| %s | %d | %d | %d | %d | %d | %d | %d |\n", s.Template, n, s.Count[CleanError], s.Count[OK], s.Count[Panic], s.Count[Hang], s.Count[Peak], s.Count[Slow])
 	}
-	n := tot[0] + tot[1] + tot[2] + tot[3] + tot[4]
-	fmt.Fprintf(w, "| **all** | %d | %d | %d | %d | %d | %d |\n", n, tot[CleanError], tot[OK], tot[Panic], tot[Hang], tot[Peak])
+	n := tot[0] + tot[1] + tot[2] + tot[3] + tot[4] + tot[5]
+	fmt.Fprintf(w, "| **all** | %d | %d | %d | %d | %d | %d | %d |\n", n, tot[CleanError], tot[OK], tot[Panic], tot[Hang], tot[Peak], tot[Slow])
 }

@@ -55,7 +55,7 @@ func templates(opt Options) ([]template, error) {
 		{cmd: "regions", format: "samplingsim json", args: []string{"regions", "-i", ft16, "--samplingsim", "@IN", "--sigma", "4"}, input: sd("sim.json")},
 		{cmd: "regions", format: "analyzer csv", args: []string{"regions", "-i", ft16, "--analyzer", "@IN", "--sigma", "4"}, input: td("regions/ft16-gather-loads.csv")},
 		{cmd: "regions", format: "perfquery", args: []string{"regions", "--topo", td("regions/ft16-ibnetdiscover.txt"), "--perfquery", "@IN", "--perfquery", td("regions/ft16-perfquery-1.txt")}, input: td("regions/ft16-perfquery-0.txt")},
-		{cmd: "regions", format: "flags", args: []string{"regions", "--synthetic", "torus", "--samples", "2", "--delta", "2", "--smooth", "1", "--sigma", "20", "--theta-p", "4", "--theta-r", "4", "-j", "2", "--seed", "3"}},
+		{cmd: "regions", format: "flags", args: []string{"regions", "--synthetic", "torus", "--samples", "1", "--delta", "2", "--smooth", "1", "--sigma", "20", "--theta-p", "4", "--theta-r", "4", "-j", "2", "--seed", "3"}},
 		{cmd: "deadlock", format: "dot", args: []string{"deadlock", "-i", "@IN"}, input: ft16},
 		{cmd: "deadlock", format: "flags", args: []string{"deadlock", "-i", kary, "-j", "2", "--examples", "3", "--format", "text"}},
 		{cmd: "merge", format: "shard json", args: []string{"merge", "@IN", sd("shard1.json")}, input: sd("shard0.json")},
