@@ -40,7 +40,6 @@ func main() {
 		fmt.Fprintln(os.Stderr, "hostile:", err)
 		os.Exit(2)
 	}
-	defer os.RemoveAll(work)
 	root, _ := os.Getwd()
 	opt := hostile.Options{Bin: absBin, Root: root, Work: work, N: *n, Seed: *seed, Workers: *workers,
 		Timeout: *timeout, Recheck: *recheck, MaxRSS: *maxRSS, AddressSpace: *as}
@@ -49,6 +48,7 @@ func main() {
 	}
 	start := time.Now()
 	res, err := hostile.Run(opt)
+	os.RemoveAll(work)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "hostile:", err)
 		os.Exit(2)
