@@ -66,3 +66,32 @@ func TestMutationsDeterministic(t *testing.T) {
 		t.Errorf("only %d of 50 mutations changed the input", changed)
 	}
 }
+
+// TestClassify runs stand-ins for orcs that panic, hang, fail cleanly,
+// succeed and peak, and checks each class (a classifier that never says
+// panic or hang would pass every round).
+func TestClassify(t *testing.T) {
+	if _, err := exec.LookPath("prlimit"); err != nil {
+		t.Skip("prlimit (util-linux) not installed")
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		script string
+		maxRSS int64
+		want   Outcome
+	}{
+		{"echo 'panic: runtime error: index out of range [64] with length 64' >&2; echo 'goroutine 1 [running]:' >&2; exit 2", 1 << 30, Panic},
+		{"echo 'fatal error: runtime: out of memory' >&2; exit 2", 1 << 30, Panic},
+		{"sleep 60", 1 << 30, Hang},
+		{"echo 'orcs: x.dot:3: malformed' >&2; exit 1", 1 << 30, CleanError},
+		{"exit 0", 1 << 30, OK},
+		{"exit 0", 1, Peak},
+	} {
+		bin := filepath.Join(dir, "stand-in")
+		os.WriteFile(bin, []byte("#!/bin/sh\n"+c.script+"\n"), 0o755)
+		r := runOne(Options{Bin: bin, MaxRSS: c.maxRSS, AddressSpace: 8 << 30}, 3*time.Second, "t", nil, dir)
+		if r.Outcome != c.want {
+			t.Errorf("%q: %s (status %d, %d bytes); want %s", c.script, r.Outcome, r.Status, r.RSS, c.want)
+		}
+	}
+}
