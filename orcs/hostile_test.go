@@ -31,7 +31,7 @@ func TestHostileSizes(t *testing.T) {
 		{[]string{"regions", "--synthetic", "torus", "--delta", "9223372036854775807", "-o", out}, "δ 9223372036854775807: want 0 to 64 hops"},
 		{[]string{"regions", "--synthetic", "torus", "--delta", "64", "-o", out}, "the largest δ that fits is 5"},
 		{[]string{"regions", "--synthetic", "torus", "--smooth", "1000000000", "-o", out}, "smoothing rounds 1000000000: want 0 to 100"},
-		{[]string{"regions", "--synthetic", "torus", "--samples", "9223372036854775807", "-o", out}, "want 1 to 100000"},
+		{[]string{"regions", "--synthetic", "torus", "--samples", "9223372036854775807", "-o", out}, "want 1 to 1000"},
 		{[]string{"map", "-i", "gen:kary:k=4,n=2", "-p", "bisect", "--budget", "9223372036854775807", "-o", out}, "--budget 9223372036854775807: at most 2000000 candidate swaps for 16 ranks (ten times the default, 200000)"},
 		{[]string{"map", "-i", "gen:kary:k=4,n=2", "-p", "bisect", "--budget", "20002000", "-o", out}, "at most 2000000 candidate swaps"},
 		// item 10

@@ -50,7 +50,7 @@ func TestParamsBounds(t *testing.T) {
 			t.Errorf("%+v: %v", ok, err)
 		}
 	}
-	if _, err := Synthetic("torus", DefaultParams(), MaxSamples+1, 1, nil); err == nil || !strings.Contains(err.Error(), "want 1 to 100000") {
+	if _, err := Synthetic("torus", DefaultParams(), MaxSamples+1, 1, nil); err == nil || !strings.Contains(err.Error(), "want 1 to 1000") {
 		t.Errorf("Synthetic(%d samples) = %v", MaxSamples+1, err)
 	}
 }
