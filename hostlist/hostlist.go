@@ -62,43 +62,83 @@ func splitTop(s string) []string {
 	return append(items, s[start:])
 }
 
+// maxNameBytes bounds the bytes of the names one item expands to.
+const maxNameBytes = 1 << 28
+
 // expandItem expands one name with brackets; have is how many names the
-// expression gave so far (for MaxHosts).
+// expression gave so far (for MaxHosts). It splits the item into its
+// literal parts and bracket groups first, checks the product of the
+// groups' sizes against MaxHosts, and then builds every name once, so that
+// its work is linear in the item and in the names it gives.
 func expandItem(item string, have int) ([]string, error) {
-	open := strings.IndexByte(item, '[')
-	if open < 0 {
-		if strings.ContainsAny(item, "]") {
-			return nil, fmt.Errorf("%q: ']' without '['", item)
+	var lits []string     // lits[i] precedes groups[i]; one more literal ends the name
+	var groups [][]string // the values of each bracket
+	count, width := 1, 0  // names, and the longest name's bytes
+	for rest := item; ; {
+		open := strings.IndexByte(rest, '[')
+		if open < 0 {
+			if strings.IndexByte(rest, ']') >= 0 {
+				return nil, fmt.Errorf("%q: ']' without '['", shorten(item))
+			}
+			lits = append(lits, rest)
+			width += len(rest)
+			break
 		}
+		closing := strings.IndexByte(rest[open:], ']')
+		if closing < 0 {
+			return nil, fmt.Errorf("%q: '[' without ']'", shorten(item))
+		}
+		closing += open
+		prefix, body := rest[:open], rest[open+1:closing]
+		if strings.IndexByte(prefix, ']') >= 0 || strings.IndexByte(body, '[') >= 0 {
+			return nil, fmt.Errorf("%q: nested or unbalanced brackets", shorten(item))
+		}
+		values, err := expandBody(body, have)
+		if err != nil {
+			return nil, fmt.Errorf("%q: %w", shorten(item), err)
+		}
+		if len(values) > (MaxHosts-have)/count {
+			return nil, fmt.Errorf("more than %d hosts", MaxHosts)
+		}
+		count *= len(values)
+		w := 0
+		for _, v := range values {
+			w = max(w, len(v))
+		}
+		lits = append(lits, prefix)
+		groups = append(groups, values)
+		width += len(prefix) + w
+		rest = rest[closing+1:]
+	}
+	if len(groups) == 0 {
 		return []string{item}, nil
 	}
-	closing := strings.IndexByte(item[open:], ']')
-	if closing < 0 {
-		return nil, fmt.Errorf("%q: '[' without ']'", item)
+	if width > maxNameBytes/count {
+		return nil, fmt.Errorf("%q: its %d names of up to %d bytes take more than %d MB", shorten(item), count, width, maxNameBytes>>20)
 	}
-	closing += open
-	prefix, body, rest := item[:open], item[open+1:closing], item[closing+1:]
-	if strings.ContainsAny(prefix, "]") || strings.ContainsAny(body, "[") {
-		return nil, fmt.Errorf("%q: nested or unbalanced brackets", item)
-	}
-	values, err := expandBody(body, have)
-	if err != nil {
-		return nil, fmt.Errorf("%q: %w", item, err)
-	}
-	tails, err := expandItem(rest, have)
-	if err != nil {
-		return nil, err
-	}
-	if have+len(values)*len(tails) > MaxHosts {
-		return nil, fmt.Errorf("more than %d hosts", MaxHosts)
-	}
-	out := make([]string, 0, len(values)*len(tails))
-	for _, v := range values {
-		for _, t := range tails {
-			out = append(out, prefix+v+t)
+	out := make([]string, 0, count)
+	idx := make([]int, len(groups)) // the value of each group in the current name
+	var b strings.Builder
+	for {
+		b.Reset()
+		b.Grow(width)
+		for i, g := range groups {
+			b.WriteString(lits[i])
+			b.WriteString(g[idx[i]])
+		}
+		b.WriteString(lits[len(groups)])
+		out = append(out, b.String())
+		k := len(groups) - 1 // the last bracket varies fastest
+		for ; k >= 0; k-- {
+			if idx[k]++; idx[k] < len(groups[k]) {
+				break
+			}
+			idx[k] = 0
+		}
+		if k < 0 {
+			return out, nil
 		}
 	}
-	return out, nil
 }
 
 // expandBody expands "1-3,7,09-11" into its numbers as strings.

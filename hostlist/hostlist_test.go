@@ -3,6 +3,7 @@ package hostlist
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 )
@@ -70,4 +71,43 @@ func FuzzExpand(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestExpandLinear checks that one name of many brackets is expanded in
+// work linear in its length: 20 000 "[1]" groups (60 KB) used to build
+// every partial name at every bracket, about 600 MB of strings. The
+// check counts allocated bytes, not time.
+func TestExpandLinear(t *testing.T) {
+	item := "n" + strings.Repeat("[1]", 20000)
+	want := "n" + strings.Repeat("1", 20000)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	got, err := Expand(item)
+	runtime.ReadMemStats(&after)
+	if err != nil || len(got) != 1 || got[0] != want {
+		t.Fatalf("Expand(20 000 × [1]) = %d names, %v; want one name of 20 001 bytes", len(got), err)
+	}
+	if alloc := after.TotalAlloc - before.TotalAlloc; alloc > 200*uint64(len(item)) {
+		t.Errorf("Expand allocated %d bytes for a %d-byte item; want at most %d (linear)", alloc, len(item), 200*len(item))
+	}
+}
+
+// TestExpandNameBytes checks the bound on the bytes of the names of one
+// item: 2^20 names of 1 KB each are refused before they are built.
+func TestExpandNameBytes(t *testing.T) {
+	item := strings.Repeat("x", 1000) + strings.Repeat("[0-1]", 20)
+	if got, err := Expand(item); err == nil || !strings.Contains(err.Error(), "MB") {
+		t.Fatalf("Expand(1 KB × 2^20) = %d names, %v; want an error naming the size", len(got), err)
+	}
+}
+
+// BenchmarkExpandManyGroups expands one name of 100 000 "[1]" groups.
+func BenchmarkExpandManyGroups(b *testing.B) {
+	item := "n" + strings.Repeat("[1]", 100000)
+	for b.Loop() {
+		if _, err := Expand(item); err != nil {
+			b.Fatal(err)
+		}
+	}
 }

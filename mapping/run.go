@@ -145,6 +145,9 @@ func (p *Problem) Run(o Options) (*Report, Placement, error) {
 	if p.Budget < 0 {
 		return nil, nil, fmt.Errorf("--budget %d: want 0 (the default budget) or more candidate swaps", p.Budget)
 	}
+	if m := MaxBudget(p.Comm.Ranks); p.Budget > m {
+		return nil, nil, fmt.Errorf("--budget %d: at most %d candidate swaps for %d ranks (ten times the default, %d)", p.Budget, m, p.Comm.Ranks, DefaultBudget(p.Comm.Ranks))
+	}
 	names := []string{"linear"}
 	if o.Compare {
 		names = Names()

@@ -27,6 +27,11 @@ const MaxSearchLoads = 1 << 26
 // Problem.Budget is 0: 100 per rank, at least 200 000.
 func DefaultBudget(ranks int) int { return max(200000, 100*ranks) }
 
+// MaxBudget is the largest budget of a job of ranks ranks: ten times the
+// default (a candidate swap costs about 10 µs on 16 ranks, so 2 million
+// are some 20 s of search).
+func MaxBudget(ranks int) int { return 10 * DefaultBudget(ranks) }
+
 // starts are the strategies whose best placement search starts from.
 var starts = []string{"linear", "random", "greedy", "rcm", "bisect", "tile"}
 

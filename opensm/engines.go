@@ -1,6 +1,10 @@
 package opensm
 
-import "orcs/registry"
+import (
+	"strings"
+
+	"orcs/registry"
+)
 
 // engine is what orcs knows of a routing engine beyond its name.
 type engine struct {
@@ -47,6 +51,20 @@ func init() {
 // compute tables (the "file" engine only loads them), in a fixed order:
 // minhop, updn, dnup, ftree, lash, dor, nue, dfsssp, sssp, torus-2QoS.
 func Engines() []string { return engines.InOrder() }
+
+// CheckEngine returns an error, listing the known engines and the closest
+// name, unless name is one of Engines (OpenSM ignores the case of the
+// names). Route calls it before it starts any tool: OpenSM itself falls
+// back to minhop on a name it does not know.
+func CheckEngine(name string) error {
+	for _, e := range Engines() {
+		if strings.EqualFold(e, name) {
+			return nil
+		}
+	}
+	_, err := engines.Lookup(name)
+	return err
+}
 
 // EngineDoc returns the one-line description of the routing engine name.
 // The error for an unknown name lists the known engines.

@@ -1,10 +1,13 @@
 package opensm
 
 import (
+	"context"
 	"fmt"
 	"slices"
 	"strings"
 	"testing"
+
+	"orcs/gen"
 )
 
 func TestEngines(t *testing.T) {
@@ -35,5 +38,26 @@ func TestEngines(t *testing.T) {
 	}()
 	if len(Engines()) != len(want) {
 		t.Errorf("a failed registration changed Engines() to %v", Engines())
+	}
+}
+
+// TestRouteRefusesUnknownEngine checks that a misspelt engine is refused
+// before any tool starts (the tools given do not exist: starting one
+// would fail differently), with the known names and the closest one, and
+// even with AllowFallback (OpenSM used to fall back to minhop).
+func TestRouteRefusesUnknownEngine(t *testing.T) {
+	f, err := gen.Generate("kary:k=2,n=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	missing := &Tools{IBSim: "/nonexistent/ibsim", OpenSM: "/nonexistent/opensm"}
+	for _, name := range []string{"ftre", "min-hop", "updn2", "file"} {
+		_, err := Route(context.Background(), f, Options{Engine: name, AllowFallback: true, Tools: missing})
+		if err == nil || !strings.Contains(err.Error(), "known:") || !strings.Contains(err.Error(), "ftree") {
+			t.Errorf("engine %q: %v; want an unknown-engine error listing the engines", name, err)
+		}
+	}
+	if err := CheckEngine("FTree"); err != nil {
+		t.Errorf("CheckEngine(FTree) = %v; OpenSM takes any case", err)
 	}
 }

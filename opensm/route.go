@@ -207,6 +207,9 @@ func Route(ctx context.Context, f *lft.Fabric, opt Options) (res *Result, err er
 	if strings.ContainsAny(opt.Engine, ", \t") {
 		return nil, fmt.Errorf("engine %q: give one engine name (no_fallback is an option)", opt.Engine)
 	}
+	if err := CheckEngine(opt.Engine); err != nil {
+		return nil, err
+	}
 	switch {
 	case opt.Timeout < 0:
 		return nil, fmt.Errorf("timeout %s: want a positive duration", opt.Timeout)

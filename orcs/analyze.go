@@ -67,8 +67,8 @@ func analyzeAction(c *cli.Context) error {
 	switch {
 	case c.Bool("checkinputfile") && c.Bool("routequal"):
 		return fmt.Errorf("--checkinputfile and --routequal are two separate runs: give one")
-	case c.Int("threads") < 0:
-		return fmt.Errorf("-j/--threads %d: want 0 (all cores) or more", c.Int("threads"))
+	case threadsFlag(c) != nil:
+		return threadsFlag(c)
 	}
 	metric, err := metrics.Lookup(c.String("metric"))
 	if err != nil {
@@ -113,7 +113,11 @@ func analyzeAction(c *cli.Context) error {
 		return err
 	}
 	fabric, input := src.Fabric, src.Name
-	alloc, err := sim.Allocation(fabric, c.String("hosts"))
+	hosts, err := hostsList(c)
+	if err != nil {
+		return err
+	}
+	alloc, err := sim.Allocation(fabric, hosts)
 	if err != nil {
 		return err
 	}

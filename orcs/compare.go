@@ -63,6 +63,9 @@ func compareAction(c *cli.Context) error {
 	if err := opensm.CheckFormat(format); err != nil {
 		return fmt.Errorf("compare: %w", err)
 	}
+	if err := threadsFlag(c); err != nil {
+		return fmt.Errorf("compare: %w", err)
+	}
 	plotFormat := ""
 	if p := c.String("plot"); p != "" {
 		plotFormat = strings.TrimPrefix(filepath.Ext(p), ".")

@@ -26,7 +26,7 @@ func init() {
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or json"},
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the report to `FILE`"},
 			&cli.IntFlag{Name: "examples", Value: 3, Usage: "flows listed per dependency of the loop"},
-			&cli.IntFlag{Name: "threads", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "goroutines building the graph"},
+			&cli.IntFlag{Name: "threads", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "goroutines building the graph (0 = all cores)"},
 		),
 		Action: deadlockAction,
 	})
@@ -35,6 +35,13 @@ func init() {
 func deadlockAction(c *cli.Context) error {
 	if err := deadlock.CheckFormat(c.String("format")); err != nil {
 		return fmt.Errorf("deadlock: %w", err)
+	}
+	nthreads, err := threads(c)
+	if err != nil {
+		return fmt.Errorf("deadlock: %w", err)
+	}
+	if n := c.Int("examples"); n < 0 {
+		return fmt.Errorf("deadlock: --examples %d: want 0 or more flows per dependency", n)
 	}
 	// SHARP aggregation nodes are endpoints of real traffic: their paths
 	// are checked whether or not --include-aggregation-nodes is given
@@ -48,7 +55,7 @@ func deadlockAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if check := src.CheckRoutes(nil, 1, c.Int("threads")); !check.OK() {
+	if check := src.CheckRoutes(nil, 1, nthreads); !check.OK() {
 		fmt.Fprintf(errWriter(c), "orcs deadlock: warning: %s\n", check.Summary())
 	}
 	lanes, err := deadlock.Load(src.Fabric, deadlock.Files{SL: c.String("sl"), SL2VL: c.String("sl2vl"), LFTs: c.String("lfts")})
@@ -60,7 +67,7 @@ func deadlockAction(c *cli.Context) error {
 			return fmt.Errorf("deadlock: %w", err)
 		}
 	}
-	res, err := deadlock.Check(src.Fabric, lanes, deadlock.Options{Threads: c.Int("threads"), Examples: c.Int("examples")})
+	res, err := deadlock.Check(src.Fabric, lanes, deadlock.Options{Threads: nthreads, Examples: c.Int("examples")})
 	if err != nil {
 		return err
 	}

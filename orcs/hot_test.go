@@ -89,7 +89,7 @@ func TestRefusedCombinations(t *testing.T) {
 	}{
 		{[]string{"--checkinputfile", "--routequal"}, "give one"},
 		{[]string{"--shard", "0/2", "--seed", "1", "--format", "csv", "-o", "s.csv"}, "--shard writes a shard file (JSON) for orcs merge, not s.csv"},
-		{[]string{"-j", "-3"}, "want 0 (all cores) or more"},
+		{[]string{"-j", "-3"}, "want 0 (all cores) to 1024"},
 		{[]string{"--hot", "-1"}, "--hot N wants N > 0"},
 	} {
 		_, err := run(t, append([]string{"-i", "../testdata/ft16.dot"}, c.args...)...)

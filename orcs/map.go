@@ -50,7 +50,11 @@ func mapAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	alloc, names, err := mapping.Allocation(src.Fabric, c.String("hosts"))
+	hosts, err := hostsList(c)
+	if err != nil {
+		return err
+	}
+	alloc, names, err := mapping.Allocation(src.Fabric, hosts)
 	if err != nil {
 		return err
 	}

@@ -37,7 +37,7 @@ func init() {
 			&cli.IntFlag{Name: "delta", Value: d.Delta, DefaultText: both(l1.Delta, d.Delta), Usage: "δ: neighbourhood distance (hops; L1 on generated tori and meshes)"},
 			&cli.IntFlag{Name: "smooth", Value: d.Smooth, DefaultText: both(l1.Smooth, d.Smooth), Usage: "robust variant: median-filter rounds before stage 1 and reassignment after stage 4 (0: Monet's method)"},
 			&cli.BoolFlag{Name: "overlaps", Value: d.Overlaps, DefaultText: both(l1.Overlaps, d.Overlaps), Usage: "overlap attribution: a region whose mean is the sum of two neighbours' means (within θr) joins the smaller of them (--overlaps=false: off)"},
-			&cli.IntFlag{Name: "threads", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "goroutines segmenting windows"},
+			&cli.IntFlag{Name: "threads", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "goroutines segmenting windows (0 = all cores)"},
 			&cli.StringFlag{Name: "min-severity", Value: "negligible", Usage: "list only regions of this class or higher in the windows: `negligible|low|medium|high` (tracks count all)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text or json"},
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the result to `FILE`"},
@@ -74,7 +74,8 @@ func regionsParams(c *cli.Context, m regions.Metric) regions.Params {
 func regionsAction(c *cli.Context) error {
 	p := regionsParams(c, regions.Hops)
 	minSev, sevErr := regions.ParseSeverity(c.String("min-severity"))
-	if err := errors.Join(regions.CheckFormat(c.String("format")), p.Check(), sevErr); err != nil {
+	nthreads, thrErr := threads(c)
+	if err := errors.Join(regions.CheckFormat(c.String("format")), p.Check(), sevErr, thrErr); err != nil {
 		return fmt.Errorf("regions: %w", err)
 	}
 	if kind := c.String("synthetic"); kind != "" {
@@ -104,7 +105,7 @@ func regionsAction(c *cli.Context) error {
 	for _, w := range warns {
 		fmt.Fprintf(errWriter(c), "orcs regions: warning: %s\n", w)
 	}
-	res, err := regions.ExtractFabric(src.Fabric, src.Name, src.Network, p, series, c.Int("threads"))
+	res, err := regions.ExtractFabric(src.Fabric, src.Name, src.Network, p, series, nthreads)
 	if err != nil {
 		return fmt.Errorf("regions: %w", err)
 	}

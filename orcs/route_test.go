@@ -119,36 +119,43 @@ func toolsOf(pid int) []string {
 	return out
 }
 
-// TestRouteInterrupt stops orcs route with Ctrl-C (SIGINT) while OpenSM
-// runs: orcs must stop its tools and remove its work directory.
+// TestRouteInterrupt stops orcs route with Ctrl-C (SIGINT) and with
+// SIGHUP (a closed ssh session) while OpenSM runs: orcs must stop its
+// tools, remove its work directory and exit with 130 or 129 (SIGHUP used
+// to end it at once with 129, the tools' directory left in /tmp).
 func TestRouteInterrupt(t *testing.T) {
 	needIBTools(t)
-	tmp := t.TempDir()
-	cmd := exec.Command(orcsBin, "route", "-R", "lash", "gen:kary:k=8,n=3", "-o", filepath.Join(tmp, "out.dot"))
-	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
-	var stderr strings.Builder
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Wait until OpenSM runs, then interrupt.
-	deadline := time.Now().Add(20 * time.Second)
-	for len(toolsOf(cmd.Process.Pid)) < 2 && time.Now().Before(deadline) {
-		time.Sleep(20 * time.Millisecond)
-	}
-	if len(toolsOf(cmd.Process.Pid)) < 2 {
-		t.Fatal("ibsim and OpenSM did not start")
-	}
-	cmd.Process.Signal(syscall.SIGINT)
-	err := cmd.Wait()
-	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 || !strings.Contains(stderr.String(), "interrupted") {
-		t.Errorf("exit %v, stderr %q", err, stderr.String())
-	}
-	if left := toolsOf(cmd.Process.Pid); len(left) > 0 {
-		t.Errorf("tools still running: %v", left)
-	}
-	if left, _ := os.ReadDir(tmp); len(left) > 0 {
-		t.Errorf("left behind: %v", left)
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGINT, 130}, {syscall.SIGHUP, 129}} {
+		tmp := t.TempDir()
+		cmd := exec.Command(orcsBin, "route", "-R", "lash", "gen:kary:k=8,n=3", "-o", filepath.Join(tmp, "out.dot"))
+		cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+		var stderr strings.Builder
+		cmd.Stderr = &stderr
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		// Wait until OpenSM runs, then interrupt.
+		deadline := time.Now().Add(20 * time.Second)
+		for len(toolsOf(cmd.Process.Pid)) < 2 && time.Now().Before(deadline) {
+			time.Sleep(20 * time.Millisecond)
+		}
+		if len(toolsOf(cmd.Process.Pid)) < 2 {
+			t.Fatal("ibsim and OpenSM did not start")
+		}
+		cmd.Process.Signal(c.sig)
+		err := cmd.Wait()
+		if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != c.code || !strings.Contains(stderr.String(), "interrupted") {
+			t.Errorf("%v: exit %v, stderr %q; want %d", c.sig, err, stderr.String(), c.code)
+		}
+		if left := toolsOf(cmd.Process.Pid); len(left) > 0 {
+			t.Errorf("%v: tools still running: %v", c.sig, left)
+		}
+		if left, _ := os.ReadDir(tmp); len(left) > 0 {
+			t.Errorf("%v: left behind: %v", c.sig, left)
+		}
 	}
 }
 

@@ -97,6 +97,9 @@ func samplingsimAction(c *cli.Context) error {
 		return err
 	}
 	f := src.Fabric
+	if _, err := hostsList(c); err != nil {
+		return err
+	}
 	firstHosts, err := strconv.Atoi(c.String("hosts"))
 	var alloc []int32
 	if err != nil && c.IsSet("hosts") {
@@ -110,6 +113,9 @@ func samplingsimAction(c *cli.Context) error {
 	}
 	if err := applyRouting(c, src, &cfg); err != nil {
 		return err
+	}
+	if t := c.Float64("congested"); !(t > 0 && t <= 1) {
+		return fmt.Errorf("--congested %g: want a congested fraction in (0, 1]", t)
 	}
 	if s := c.Float64("saturated"); !(s > 0 && s <= 1) {
 		return fmt.Errorf("--saturated %g: want a fraction of the line rate in (0, 1]", s)
@@ -148,11 +154,12 @@ func samplingsimAction(c *cli.Context) error {
 	}
 	dopt := samplingsim.DiagnoseOptions{View: view, Window: -1, Threshold: c.Float64("congested"), Saturated: c.Float64("saturated")}
 	diag := samplingsim.Diagnose(res, dopt)
-	out, err := outfile.Create(c.String("output_file"))
+	set := &outfile.Set{} // the summary and the files: all or none
+	defer set.Abort()
+	out, err := set.Create(c.String("output_file"))
 	if err != nil {
 		return err
 	}
-	defer out.Abort()
 	res.WriteSummary(out, src.Name)
 	if err := diag.Write(out); err != nil {
 		return err
@@ -170,10 +177,10 @@ func samplingsimAction(c *cli.Context) error {
 	}
 	files := samplingsim.Files{LinksCSV: c.String("csv"), JSON: c.String("json"), Messages: c.String("messages"),
 		SVG: c.String("svg"), PlotSource: c.String("plot-source")}
-	if err := res.WriteFiles(files, view, diag); err != nil {
+	if err := res.WriteFilesInto(set, files, view, diag); err != nil {
 		return err
 	}
-	if err := out.Commit(); err != nil {
+	if err := set.Commit(); err != nil {
 		return err
 	}
 	return runErr

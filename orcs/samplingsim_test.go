@@ -155,31 +155,38 @@ func TestSamplingsimHotSpotBuffers(t *testing.T) {
 	}
 }
 
-// TestSamplingsimSigterm stops a running packet simulation with SIGTERM:
-// exit 143 within a second, the previous output kept, no temporary file.
+// TestSamplingsimSigterm stops a running packet simulation with SIGTERM
+// and with SIGHUP (a closed ssh session: it used to leave the output's
+// temporary file): exit 143 or 129 within a second, the previous output
+// kept, no temporary file.
 func TestSamplingsimSigterm(t *testing.T) {
-	dir := t.TempDir()
-	out := filepath.Join(dir, "summary.txt")
-	if err := os.WriteFile(out, []byte("old\n"), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(orcsBin, "samplingsim", "--gen", "kary:k=8,n=3", "-w", "random:msgs=2000", "-o", out, "--csv", filepath.Join(dir, "links.csv"))
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(500 * time.Millisecond)
-	start := time.Now()
-	cmd.Process.Signal(syscall.SIGTERM)
-	err := cmd.Wait()
-	var ee *exec.ExitError
-	if !errors.As(err, &ee) || ee.ExitCode() != 143 || time.Since(start) > time.Second {
-		t.Errorf("exit %v after %s, want 143 within 1 s", err, time.Since(start))
-	}
-	if got, _ := os.ReadFile(out); string(got) != "old\n" {
-		t.Errorf("summary now %q", got)
-	}
-	if files, _ := os.ReadDir(dir); len(files) != 1 {
-		t.Errorf("files left: %v", files)
+	for _, c := range []struct {
+		sig  syscall.Signal
+		code int
+	}{{syscall.SIGTERM, 143}, {syscall.SIGHUP, 129}} {
+		dir := t.TempDir()
+		out := filepath.Join(dir, "summary.txt")
+		if err := os.WriteFile(out, []byte("old\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		cmd := exec.Command(orcsBin, "samplingsim", "--gen", "kary:k=8,n=3", "-w", "random:msgs=2000", "-o", out, "--csv", filepath.Join(dir, "links.csv"))
+		if err := cmd.Start(); err != nil {
+			t.Fatal(err)
+		}
+		time.Sleep(500 * time.Millisecond)
+		start := time.Now()
+		cmd.Process.Signal(c.sig)
+		err := cmd.Wait()
+		var ee *exec.ExitError
+		if !errors.As(err, &ee) || ee.ExitCode() != c.code || time.Since(start) > time.Second {
+			t.Errorf("%v: exit %v after %s, want %d within 1 s", c.sig, err, time.Since(start), c.code)
+		}
+		if got, _ := os.ReadFile(out); string(got) != "old\n" {
+			t.Errorf("%v: summary now %q", c.sig, got)
+		}
+		if files, _ := os.ReadDir(dir); len(files) != 1 {
+			t.Errorf("%v: files left: %v", c.sig, files)
+		}
 	}
 }
 

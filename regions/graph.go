@@ -249,7 +249,7 @@ func (b *baller) ball(centres []int32, r int) []int32 {
 		}
 	}
 	lo := 0
-	for d := 0; d < r; d++ {
+	for d := 0; d < r && lo < len(out); d++ { // stop when the ball stops growing
 		hi := len(out)
 		for _, v := range out[lo:hi] {
 			for _, w := range b.adj[v] {
@@ -329,6 +329,16 @@ func GridGraph(cables []Cable, coord func(node int32) []int, dims []int, torus b
 		atoms[at] = append(atoms[at], int32(i))
 	}
 	// Cliques: every pair of distinct points within 2δ (doubled units).
+	if n := l1Count(D, 2*delta) * float64(len(pts)); n > maxL1Checks {
+		best := 0
+		for d := delta - 1; d >= 0; d-- {
+			if l1Count(D, 2*d)*float64(len(pts)) <= maxL1Checks {
+				best = d
+				break
+			}
+		}
+		return nil, fmt.Errorf("δ %d on a %d-dimensional grid of %d cable points: %.3g distance checks, more than %.3g; the largest δ that fits is %d", delta, D, len(pts), n, float64(maxL1Checks), best)
+	}
 	offsets := l1Offsets(D, 2*delta)
 	var cliques [][]int32
 	near := make([][]int32, len(atoms)) // atoms within distance 1
@@ -381,6 +391,23 @@ func GridGraph(cables []Cable, coord func(node int32) []int, dims []int, torus b
 	}
 	g.nearStart, g.nearCables = csr(nc)
 	return g.finish(atoms, cliques), nil
+}
+
+// maxL1Checks bounds the point pairs GridGraph examines (offsets times
+// points): a few seconds of work.
+const maxL1Checks = 1e8
+
+// l1Count returns the number of integer vectors of D components with L1
+// norm at most r: Σ_k 2^k·C(D,k)·C(r,k).
+func l1Count(D, r int) float64 {
+	n, cd, cr, p := 0.0, 1.0, 1.0, 1.0
+	for k := 0; k <= D && k <= r; k++ {
+		n += p * cd * cr
+		cd = cd * float64(D-k) / float64(k+1)
+		cr = cr * float64(r-k) / float64(k+1)
+		p *= 2
+	}
+	return n
 }
 
 // l1Offsets lists the non-zero integer vectors of D components with L1 norm

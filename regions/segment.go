@@ -38,6 +38,15 @@ type Params struct {
 
 // MonetParams are Monet's production parameters: θp = θr = 4, σ = 20,
 // δ = 2.
+// The bounds of the user's sizes: δ beyond MaxDelta hops joins cables
+// across more than any fabric's diameter, and MaxSmooth rounds of the
+// median filter settle any stall map (each round costs a pass over the
+// cables of every window).
+const (
+	MaxDelta  = 64
+	MaxSmooth = 100
+)
+
 func MonetParams() Params { return Params{ThetaP: 4, ThetaR: 4, Sigma: 20, Delta: 2} }
 
 // DefaultParams are the command's defaults for a graph of metric m, σ
@@ -104,10 +113,10 @@ func (p Params) Check() error {
 		return fmt.Errorf("θr %v: want a finite value ≥ 0", p.ThetaR)
 	case p.Sigma < 0 && p.Sigma != SigmaAuto:
 		return fmt.Errorf("σ %d: want ≥ 0", p.Sigma)
-	case p.Delta < 0:
-		return fmt.Errorf("δ %d: want ≥ 0", p.Delta)
-	case p.Smooth < 0:
-		return fmt.Errorf("smoothing rounds %d: want ≥ 0", p.Smooth)
+	case p.Delta < 0 || p.Delta > MaxDelta:
+		return fmt.Errorf("δ %d: want 0 to %d hops", p.Delta, MaxDelta)
+	case p.Smooth < 0 || p.Smooth > MaxSmooth:
+		return fmt.Errorf("smoothing rounds %d: want 0 to %d", p.Smooth, MaxSmooth)
 	}
 	return nil
 }

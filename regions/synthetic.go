@@ -508,6 +508,11 @@ func significant(r Region, other []float64) bool {
 	return sum >= SignificantStall*float64(len(r.Cables))
 }
 
+// MaxSamples bounds the synthetic samples of one benchmark run: each
+// segments a torus of 41 472 cables (0.2 s to seconds), so 1000 samples
+// are minutes (the paper's benchmark and the README's tables use 100–200).
+const MaxSamples = 1000
+
 // Synthetic runs the benchmark of kind (torus or fattree), read as
 // reading, with p over
 // samples samples of seed; a non-nil seedErr (from parsing the seed) is
@@ -516,8 +521,8 @@ func Synthetic(kind string, reading Reading, p Params, samples int, seed uint64,
 	if err := errors.Join(seedErr, p.Check()); err != nil {
 		return BenchResult{}, err
 	}
-	if samples < 1 {
-		return BenchResult{}, fmt.Errorf("%d samples: want at least 1", samples)
+	if samples < 1 || samples > MaxSamples {
+		return BenchResult{}, fmt.Errorf("%d samples: want 1 to %d", samples, MaxSamples)
 	}
 	b, err := NewBenchReading(kind, reading, p.Delta)
 	if err != nil {

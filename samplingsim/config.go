@@ -158,6 +158,18 @@ type Config struct {
 	measure bool
 }
 
+// The bounds of the link rate (bits per second) and of the slow
+// consumers' factor: a packet time must fit the picosecond clock many times
+// over, and be at least a picosecond.
+const (
+	MinBandwidth  = 1e6
+	MaxBandwidth  = 1e15
+	MinSlowFactor = 1e-6
+)
+
+// MaxMTU is the largest MTU: a packet's size is a 32-bit number of bytes.
+const MaxMTU = 1 << 30
+
 // DefaultConfig returns the defaults, close to the networks of Taffet's
 // thesis: 100 Gb/s links, 4 KiB packets, 4 packets of buffer per input
 // port, the credits marking rule at enqueue, reservoir headers with 8-bit
@@ -190,8 +202,8 @@ func DefaultConfig() Config {
 func (c *Config) Validate() error {
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
-	if !(c.Bandwidth > 0) || math.IsInf(c.Bandwidth, 0) {
-		bad("bandwidth %g b/s: must be a positive number", c.Bandwidth)
+	if !(c.Bandwidth >= MinBandwidth && c.Bandwidth <= MaxBandwidth) {
+		bad("bandwidth %g Gb/s: must be between %g and %g Gb/s (slower links overflow the picosecond clock, faster ones send a packet in less than a picosecond)", c.Bandwidth/1e9, MinBandwidth/1e9, MaxBandwidth/1e9)
 	}
 	for l, bps := range c.LinkBandwidth {
 		if !(bps >= 0) || math.IsInf(bps, 0) {
@@ -208,8 +220,8 @@ func (c *Config) Validate() error {
 	if c.RouterDelay < 0 {
 		bad("router delay %d ps: must not be negative", c.RouterDelay)
 	}
-	if c.MTU < 1 {
-		bad("MTU %d bytes: must be at least 1", c.MTU)
+	if c.MTU < 1 || c.MTU > MaxMTU {
+		bad("MTU %d bytes: must be between 1 and %d (packet sizes are 32-bit numbers)", c.MTU, MaxMTU)
 	}
 	if c.InputBuffer < 1 {
 		bad("input buffer %d packets: must be at least 1 (a port without buffer can never receive)", c.InputBuffer)
@@ -261,8 +273,8 @@ func (c *Config) Validate() error {
 	if c.Window < 0 {
 		bad("window %d ps: must not be negative", c.Window)
 	}
-	if !(c.SlowFactor > 0 && c.SlowFactor <= 1) {
-		bad("slow factor %g: must be in (0, 1]", c.SlowFactor)
+	if !(c.SlowFactor >= MinSlowFactor && c.SlowFactor <= 1) {
+		bad("slow factor %g: must be in [%g, 1] (a slower consumer overflows the picosecond clock)", c.SlowFactor, MinSlowFactor)
 	}
 	if _, err := parseRoutingOrStatic(c.Routing); err != nil {
 		bad("--routing %q: %v", c.Routing, err)

@@ -11,6 +11,7 @@ const (
 	Nanosecond  Time = 1000
 	Microsecond Time = 1000 * Nanosecond
 	Millisecond Time = 1000 * Microsecond
+	Second      Time = 1000 * Millisecond
 )
 
 // eventKind says what an event does.

@@ -20,22 +20,32 @@ type Files struct {
 	SVG, PlotSource string
 }
 
-// WriteFiles writes the files asked for, each atomically: a failure leaves
-// no partial file behind.
+// WriteFiles writes the files asked for, all together: a failure in any
+// of them leaves none of them behind (see outfile.Set).
 func (r *Result) WriteFiles(files Files, view View, diag *Diagnosis) error {
+	set := &outfile.Set{}
+	defer set.Abort()
+	if err := r.WriteFilesInto(set, files, view, diag); err != nil {
+		return err
+	}
+	return set.Commit()
+}
+
+// WriteFilesInto writes the files asked for as members of set, for a
+// command that commits them together with its other outputs.
+func (r *Result) WriteFilesInto(set *outfile.Set, files Files, view View, diag *Diagnosis) error {
 	write := func(path string, fn func(io.Writer) error) error {
 		if path == "" {
 			return nil
 		}
-		out, err := outfile.Create(path)
+		out, err := set.Create(path)
 		if err != nil {
 			return err
 		}
-		defer out.Abort()
 		if err := fn(out); err != nil {
 			return fmt.Errorf("%s: %w", path, err)
 		}
-		return out.Commit()
+		return nil
 	}
 	if err := write(files.LinksCSV, func(w io.Writer) error { return r.WriteLinksCSV(w, view, false) }); err != nil {
 		return err

@@ -2,6 +2,8 @@ package samplingsim
 
 import (
 	"bytes"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -74,4 +76,28 @@ func hostRange(n int) []int32 {
 		h[i] = int32(i)
 	}
 	return h
+}
+
+// TestWriteFilesTogether checks that the outputs of one run are written
+// together or not at all: a plot prefix in a missing directory used to
+// leave the CSV and JSON written before it (and a failing window plot the
+// PREFIX-all.svg).
+func TestWriteFilesTogether(t *testing.T) {
+	f := fabric(t, "kary:k=4,n=2")
+	jobs, _ := Jobs(f, JobsOptions{Workload: "ring:size=4096", Alloc: "contiguous"})
+	p, err := BuildPlan(f, jobs, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := mustRun(t, f, DefaultConfig(), p)
+	dir := t.TempDir()
+	view, _ := res.FindView("all")
+	files := Files{LinksCSV: filepath.Join(dir, "l.csv"), JSON: filepath.Join(dir, "r.json"),
+		SVG: filepath.Join(dir, "missing", "p")}
+	if err := res.WriteFiles(files, view, Diagnose(res, DiagnoseOptions{View: view, Window: -1, Threshold: 0.5})); err == nil {
+		t.Fatal("a plot in a missing directory was written")
+	}
+	if left, _ := os.ReadDir(dir); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
 }

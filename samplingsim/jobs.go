@@ -2,26 +2,111 @@ package samplingsim
 
 import (
 	"fmt"
+	"math"
+	"math/big"
 	"os"
 	"strconv"
 	"strings"
-	"time"
 
 	"orcs/lft"
 )
 
-// ParseTime parses a duration such as "50ns", "2us" or "1.5ms" into
-// simulated time; a bare number is nanoseconds.
+// ParseTime parses a duration such as "50ns", "2us", "1.5ms" or "1h30m"
+// into simulated time (picoseconds, exactly: "0.5ns" is 500 ps); a bare
+// number is nanoseconds. Units: ps, ns, us (µs), ms, s, m, h. A duration
+// finer than a picosecond, longer than LongestTime, or not a finite number is
+// an error.
 func ParseTime(s string) (Time, error) {
-	if v, err := strconv.ParseFloat(s, 64); err == nil {
-		return Time(v * 1000), nil
+	bad := func(why string) (Time, error) {
+		return 0, fmt.Errorf("%q: %s", s, why)
 	}
-	d, err := time.ParseDuration(s)
-	if err != nil {
-		return 0, fmt.Errorf("%q: want a duration such as 50ns, 2us or 1ms", s)
+	t := strings.TrimSpace(s)
+	neg := false
+	if t != "" && (t[0] == '-' || t[0] == '+') {
+		neg = t[0] == '-'
+		t = t[1:]
 	}
-	return Time(d.Nanoseconds()) * Nanosecond, nil
+	if t == "" {
+		return bad("want a duration such as 50ns, 2us or 1ms")
+	}
+	if t == "0" {
+		return 0, nil
+	}
+	total := new(big.Rat)
+	bare := true
+	for t != "" {
+		i := 0
+		for i < len(t) && (t[i] >= '0' && t[i] <= '9' || t[i] == '.' || t[i] == 'e' || t[i] == 'E' ||
+			(i > 0 && (t[i] == '-' || t[i] == '+') && (t[i-1] == 'e' || t[i-1] == 'E'))) {
+			i++
+		}
+		num := t[:i]
+		t = t[i:]
+		j := 0
+		for j < len(t) && !(t[j] >= '0' && t[j] <= '9' || t[j] == '.') {
+			j++
+		}
+		unit := t[:j]
+		t = t[j:]
+		if num == "" || len(num) > 40 {
+			return bad("want a duration such as 50ns, 2us or 1ms")
+		}
+		if k := strings.IndexAny(num, "eE"); k >= 0 {
+			// big.Rat would compute 10^exp exactly: refuse absurd exponents
+			// before it does.
+			if e, err := strconv.Atoi(num[k+1:]); err != nil || e > 40 || e < -40 {
+				return bad("exponent out of range")
+			}
+		}
+		v, ok := new(big.Rat).SetString(num)
+		if !ok {
+			return bad("want a duration such as 50ns, 2us or 1ms")
+		}
+		var ps int64
+		switch unit {
+		case "":
+			if !bare || t != "" {
+				return bad("a number without a unit must stand alone (it is nanoseconds)")
+			}
+			ps = int64(Nanosecond)
+		case "ps":
+			ps = 1
+		case "ns":
+			ps = int64(Nanosecond)
+		case "us", "µs", "μs":
+			ps = int64(Microsecond)
+		case "ms":
+			ps = int64(Millisecond)
+		case "s":
+			ps = int64(Second)
+		case "m":
+			ps = 60 * int64(Second)
+		case "h":
+			ps = 3600 * int64(Second)
+		default:
+			return bad(fmt.Sprintf("unknown unit %q (known: ps, ns, us, ms, s, m, h)", unit))
+		}
+		bare = false
+		total.Add(total, v.Mul(v, new(big.Rat).SetInt64(ps)))
+		if total.Cmp(maxTimeRat) > 0 {
+			return bad("longer than the largest simulated time, 2^63 ps (about 106 days)")
+		}
+	}
+	if !total.IsInt() {
+		return bad("finer than the simulator's resolution of 1 ps")
+	}
+	v := total.Num().Int64()
+	if neg {
+		v = -v
+	}
+	return v, nil
 }
+
+// LongestTime is the largest simulated time, about 106 days.
+const LongestTime Time = math.MaxInt64
+
+// maxTimeRat is LongestTime as a rational, for ParseTime.
+var maxTimeRat = new(big.Rat).SetInt64(int64(LongestTime))
 
 // JobsOptions describes the jobs of a run as a command line gives them.
 type JobsOptions struct {

@@ -161,6 +161,9 @@ type IterSpan struct {
 // markIteration records that the messages added to b since first form
 // one iteration.
 func (b *JobBuilder) markIteration(first int32) {
+	if b.plan.counting {
+		return
+	}
 	b.plan.Iters = append(b.plan.Iters, IterSpan{Job: b.job, First: first, End: int32(len(b.plan.Msgs))})
 }
 

@@ -57,6 +57,9 @@ type Plan struct {
 	Iters []IterSpan
 
 	gates    int32
+	counting bool    // a dry run: Add counts messages without keeping them
+	count    int64   // the messages counted
+	limit    int64   // the most messages Add takes (0 = no limit); see budget.go
 	sigStart []int32 // signals of message m: sig[sigStart[m]:sigStart[m+1]]
 	sig      []int32
 }
@@ -73,6 +76,13 @@ func (p *Plan) NumGates() int { return int(p.gates) }
 // Add appends a message that signals the given gates when it has been
 // received, and returns its id.
 func (p *Plan) Add(m Message, signals ...int32) int32 {
+	if p.limit > 0 && p.size() >= p.limit {
+		panic(overBudget{})
+	}
+	if p.counting {
+		p.count++
+		return int32(p.count - 1)
+	}
 	if p.sigStart == nil {
 		p.sigStart = []int32{0}
 	}

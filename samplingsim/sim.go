@@ -211,14 +211,17 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	}
 	L := s.channels()
 	s.maxWindow = MaxWindowCells/max(L, 1) - 1
-	var packets, bytes int64
-	for _, m := range plan.Msgs {
-		packets += (m.Bytes + int64(cfg.MTU) - 1) / int64(cfg.MTU)
-		bytes += m.Bytes
-		if packets > MaxPackets || packets < 0 {
-			return nil, fmt.Errorf("the workload sends more than %d packets (%d messages so far, %d bytes, MTU %d): more than one run simulates in reasonable time (hours at a few million packet-hops per second); use smaller messages or fewer of them",
-				int64(MaxPackets), len(plan.Msgs), bytes, cfg.MTU)
-		}
+	packets, err := checkPackets(plan, cfg.MTU)
+	if err != nil {
+		return nil, err
+	}
+	// Every packet crossing one link after the other, each at the slowest
+	// rate, bounds the simulated time (with the delays and starts): it
+	// must stay well inside the picosecond clock.
+	slowest := float64(serTime(int64(cfg.MTU), cfg.Bandwidth)) / cfg.SlowFactor
+	if span := float64(packets)*(slowest+float64(cfg.Latency+cfg.RouterDelay+cfg.GlobalLatency)) + float64(cfg.Latency+cfg.RouterDelay); span > float64(LongestTime)/4 {
+		return nil, fmt.Errorf("%d packets of %s each (at %g Gb/s, slow factor %g, MTU %d) could take %.3g s of simulated time, beyond a quarter of the picosecond clock (%.3g s): use faster links or fewer packets",
+			packets, FormatTime(Time(slowest)), cfg.Bandwidth/1e9, cfg.SlowFactor, cfg.MTU, span/1e12, float64(LongestTime)/4e12)
 	}
 	s.marker, _ = parseMarking(cfg.Marking)
 	s.scheme, _ = lookupScheme(cfg.Scheme)
@@ -348,7 +351,6 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 			s.stopped[h] = true
 		}
 	}
-	var err error
 	if s.damp, err = parseBuffers(cfg.Buffers, bufferEnv{links: L, hosts: H, slots: s.bcap, seed: cfg.Seed}); err != nil {
 		return nil, err
 	}
@@ -418,8 +420,24 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 // the Go heap.
 const maxReservedPackets = 1 << 24
 
-// MaxPackets bounds the packets of one run.
+// MaxPackets bounds the packets of one run: at a million or two packets
+// per second of wall time, a run at the limit takes about half an hour.
 const MaxPackets = 1 << 31
+
+// checkPackets refuses a plan of more than MaxPackets packets at the given
+// MTU before the run starts, naming the largest message size that fits.
+func checkPackets(plan *Plan, mtu int) (int64, error) {
+	var packets int64
+	for _, m := range plan.Msgs {
+		packets += m.Bytes/int64(mtu) + min(m.Bytes%int64(mtu), 1)
+		if packets > MaxPackets || packets < 0 {
+			fit := int64(MaxPackets) / int64(max(len(plan.Msgs), 1)) * int64(mtu)
+			return 0, fmt.Errorf("the workload sends more than %d packets of at most %d bytes (MTU), the limit of a run (about half an hour); with its %d messages, a message size of at most %d bytes fits",
+				int64(MaxPackets), mtu, len(plan.Msgs), fit)
+		}
+	}
+	return packets, nil
+}
 
 // run is the event loop.
 func (s *sim) run() error {

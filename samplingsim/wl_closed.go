@@ -2,6 +2,7 @@ package samplingsim
 
 import (
 	"math"
+	"time"
 
 	"orcs/registry"
 )
@@ -34,6 +35,9 @@ func closedLoop(args *registry.Reader) (bool, Time) {
 	if d < 0 {
 		args.Failf("gap=%v must not be negative", d)
 	}
+	if d > time.Duration(LongestTime/Nanosecond) {
+		args.Failf("gap=%v is longer than the largest simulated time, 2^63 ps (about 106 days)", d)
+	}
 	if args.Has("gap") && !closed {
 		args.Failf("gap=%v needs closed=true (the open loop has no think time)", d)
 	}
@@ -53,8 +57,8 @@ func sendClosed(b *JobBuilder, src int, dsts []int, size int64, gap Time) {
 			next = b.Gate()
 			sig = []int32{next}
 		}
-		id := b.Send(src, dst, size, wait, sig...)
-		b.plan.Msgs[id].Delay = expTime(b, gap)
+		b.send(Message{Src: b.hosts[src], Dst: b.hosts[dst], Bytes: size, Job: b.job, Start: b.start, Wait: wait,
+			Delay: expTime(b, gap)}, sig...)
 		wait = next
 	}
 }

@@ -46,6 +46,7 @@ func buildRandom(args *registry.Reader, b *JobBuilder) error {
 	}
 	n, r := b.Ranks(), b.Rand()
 	first := len(b.plan.Msgs)
+	b.reserve(n, msgs)
 	dsts := make([]int, msgs)
 	for i := range n {
 		for k := range dsts {
@@ -63,7 +64,7 @@ func buildRandom(args *registry.Reader, b *JobBuilder) error {
 			b.Send(i, d, int64(size), -1)
 		}
 	}
-	if gbps == 0 {
+	if gbps == 0 || b.plan.counting {
 		return nil
 	}
 	// The ready times are drawn after the destinations, so the same seed

@@ -28,6 +28,7 @@ func buildRing(args *registry.Reader, b *JobBuilder) error {
 	if closed {
 		// The ring of CODES's pattern 6: every message of rank i goes to
 		// rank i−shift; a rank does not wait for its own receives.
+		b.reserve(n, iters)
 		dsts := make([]int, iters)
 		for i := range n {
 			for k := range dsts {

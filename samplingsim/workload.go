@@ -85,7 +85,7 @@ type JobSpec struct {
 // disjoint; random workloads draw from streams fixed by seed and the job's
 // position.
 func BuildPlan(f *lft.Fabric, jobs []JobSpec, seed uint64) (*Plan, error) {
-	p := &Plan{}
+	p := &Plan{limit: messageLimit}
 	owner := make([]int, f.NumHosts())
 	for i := range owner {
 		owner[i] = -1
@@ -112,11 +112,20 @@ func BuildPlan(f *lft.Fabric, jobs []JobSpec, seed uint64) (*Plan, error) {
 			owner[h] = j
 		}
 		p.Jobs = append(p.Jobs, Job{Name: name, Hosts: js.Hosts})
-		b := &JobBuilder{plan: p, job: int32(j), hosts: js.Hosts, start: js.Start, r: rng.New(seed, 100+uint64(j))}
 		if len(js.Hosts) < 2 {
 			return nil, fmt.Errorf("job %s: needs at least 2 hosts, has %d", name, len(js.Hosts))
 		}
-		if err := w.build(r, b); err != nil {
+		// Count the messages first, without keeping them, so that a size
+		// beyond the limit is refused before anything is built.
+		spec, _ := registry.Parse(js.Workload) // lookupSpec parsed it
+		room := messageLimit - int64(len(p.Msgs))
+		if _, ok, err := countMessages(w, spec.Reader(w.params...), p.Jobs, js, j, seed, room); err != nil {
+			return nil, fmt.Errorf("job %s (%s): %w", name, js.Workload, err)
+		} else if !ok {
+			return nil, fmt.Errorf("job %s (%s): %w", name, js.Workload, budgetError(w, spec, p.Jobs, js, j, seed, room))
+		}
+		b := &JobBuilder{plan: p, job: int32(j), hosts: js.Hosts, start: js.Start, r: rng.New(seed, 100+uint64(j))}
+		if err := buildWithin(w, r, b); err != nil {
 			return nil, fmt.Errorf("job %s (%s): %w", name, js.Workload, err)
 		}
 	}

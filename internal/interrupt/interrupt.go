@@ -1,7 +1,7 @@
-// Package interrupt stops orcs cleanly on Ctrl-C (SIGINT) and SIGTERM
-// (Slurm's scancel): by default the process drops the outputs it is
-// writing (their targets keep their previous contents) and exits with
-// 130 or 143; a command that runs external tools takes the signal as a
+// Package interrupt stops orcs cleanly on Ctrl-C (SIGINT), SIGTERM
+// (Slurm's scancel) and SIGHUP (a closed terminal or ssh session): by
+// default the process drops the outputs it is writing (their targets keep
+// their previous contents) and exits with 130, 143 or 129; a command that runs external tools takes the signal as a
 // context cancellation instead, stops its tools and then exits the same
 // way.
 package interrupt
@@ -32,13 +32,16 @@ func ExitCode(sig os.Signal) int {
 	return 130
 }
 
-// Watch handles SIGINT and SIGTERM for the whole process until a Context
+// Signals are the signals that stop orcs cleanly.
+var Signals = []os.Signal{os.Interrupt, syscall.SIGTERM, syscall.SIGHUP}
+
+// Watch handles SIGINT, SIGTERM and SIGHUP for the whole process until a Context
 // takes them over: it removes the temporary files of outputs being
 // written, prints one line on standard error and exits. Call it once, at
 // the start of main.
 func Watch() {
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(ch, Signals...)
 	go func() {
 		for sig := range ch {
 			if owned.Load() {
@@ -60,7 +63,7 @@ func Context() (context.Context, context.CancelFunc) {
 	owned.Store(true)
 	ctx, cancel := context.WithCancel(context.Background())
 	ch := make(chan os.Signal, 1)
-	signal.Notify(ch, os.Interrupt, syscall.SIGTERM)
+	signal.Notify(ch, Signals...)
 	go func() {
 		select {
 		case sig := <-ch:

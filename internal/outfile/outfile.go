@@ -109,3 +109,62 @@ func (f *File) Abort() {
 		pending.Delete(f.tmp.Name())
 	}
 }
+
+// Set is a group of outputs of one command that are committed together:
+// Commit first flushes and closes every file (where a full disk shows)
+// and renames them into place only when all of them were written.
+type Set struct{ files []*File }
+
+// Create starts writing path as a member of s.
+func (s *Set) Create(path string) (*File, error) {
+	f, err := Create(path)
+	if err != nil {
+		return nil, err
+	}
+	s.files = append(s.files, f)
+	return f, nil
+}
+
+// Commit writes every member out and moves them into place, or, if one
+// fails, drops them all: it flushes and syncs the temporary files first,
+// then flushes the members written in place (standard output, devices),
+// and renames the temporary files only when all of that succeeded.
+func (s *Set) Commit() error {
+	for _, f := range s.files {
+		if f.tmp == nil {
+			continue
+		}
+		err := f.Flush()
+		if err == nil {
+			err = f.tmp.Sync()
+		}
+		if err != nil {
+			s.Abort()
+			return fmt.Errorf("%s: %w", f.path, err)
+		}
+	}
+	for _, f := range s.files {
+		if f.tmp == nil {
+			if err := f.Commit(); err != nil {
+				s.Abort()
+				return err
+			}
+		}
+	}
+	for _, f := range s.files {
+		if f.tmp != nil {
+			if err := f.Commit(); err != nil {
+				s.Abort()
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// Abort drops every member not yet committed.
+func (s *Set) Abort() {
+	for _, f := range s.files {
+		f.Abort()
+	}
+}

@@ -1,6 +1,7 @@
 package outfile
 
 import (
+	"errors"
 	"os"
 	"path/filepath"
 	"syscall"
@@ -99,5 +100,49 @@ func TestRemovePending(t *testing.T) {
 	files, _ := os.ReadDir(dir)
 	if len(files) != 1 || files[0].Name() != "done" {
 		t.Errorf("files after RemovePending: %v", files)
+	}
+}
+
+// TestSetAllOrNothing checks that a group of outputs whose last member
+// fails to write (a write error as on a full disk: its file closed under
+// it, or /dev/full) leaves none of them, and that a group that succeeds
+// leaves all.
+func TestSetAllOrNothing(t *testing.T) {
+	dir := t.TempDir()
+	s := &Set{}
+	a, _ := s.Create(filepath.Join(dir, "a.txt"))
+	b, _ := s.Create(filepath.Join(dir, "b.svg"))
+	a.WriteString("first\n")
+	b.WriteString("second\n")
+	b.tmp.Close() // its write fails at the flush
+	if err := s.Commit(); err == nil {
+		t.Fatal("Commit succeeded with a failed member")
+	}
+	if left, _ := os.ReadDir(dir); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+	if _, err := os.Stat("/dev/full"); err == nil {
+		s := &Set{}
+		a, _ := s.Create(filepath.Join(dir, "a.txt"))
+		full, _ := s.Create("/dev/full")
+		a.WriteString("first\n")
+		full.WriteString("second\n")
+		if err := s.Commit(); err == nil || !errors.Is(err, syscall.ENOSPC) {
+			t.Errorf("Commit with /dev/full = %v; want ENOSPC", err)
+		}
+		if left, _ := os.ReadDir(dir); len(left) > 0 {
+			t.Errorf("/dev/full: left behind: %v", left)
+		}
+	}
+	s = &Set{}
+	for _, n := range []string{"x", "y"} {
+		f, _ := s.Create(filepath.Join(dir, n))
+		f.WriteString(n)
+	}
+	if err := s.Commit(); err != nil {
+		t.Fatal(err)
+	}
+	if left, _ := os.ReadDir(dir); len(left) != 2 {
+		t.Errorf("after a good commit: %v", left)
 	}
 }
