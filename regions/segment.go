@@ -50,7 +50,7 @@ func MonetParams() Params { return Params{ThetaP: 4, ThetaR: 4, Sigma: 20, Delta
 //     10–29 of seed 2 among 20, 35, 50 and 80). θp 1 instead of 1.5 keeps
 //     apart sources of nearly equal stall that touch, which the one-stall
 //     reading plants most often (chosen on seed 1, confirmed on seed 2):
-//     the default scores 0.85 to 0.95 on the four readings of the
+//     the default scores 0.86 to 0.96 on the four readings of the
 //     benchmark, above Monet's method on each (bench/regions-readings.sh);
 //   - Hops (fat trees and every fabric read from InfiniBand files): Monet's
 //     production thresholds, θp = θr = 4, δ = 2. The median filter of the
