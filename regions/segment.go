@@ -53,12 +53,14 @@ func MonetParams() Params { return Params{ThetaP: 4, ThetaR: 4, Sigma: 20, Delta
 // scaled with the fabric in both:
 //
 //   - L1 (tori and meshes, Monet's setting and benchmark): the robust
-//     variant with overlap attribution, θp = θr = 1.5, δ = 1, one round of
-//     smoothing, σ 40 on Monet's 82 944 cables (the reassignment leaves
+//     variant with overlap attribution, θp = 1, θr = 1.5, δ = 1, one round
+//     of smoothing, σ 40 on Monet's 82 944 cables (the reassignment leaves
 //     fragments of regions that a larger σ removes; chosen on samples
-//     10–29 of seed 2 among 20, 35, 50 and 80), which scores 0.83 to 0.95
-//     on the four readings of the benchmark, above Monet's method on each
-//     (bench/regions-readings.sh);
+//     10–29 of seed 2 among 20, 35, 50 and 80). θp 1 instead of 1.5 keeps
+//     apart sources of nearly equal stall that touch, which the one-stall
+//     reading plants most often (chosen on seed 1, confirmed on seed 2):
+//     the default scores 0.86 to 0.96 on the four readings of the
+//     benchmark, above Monet's method on each (bench/regions-readings.sh);
 //   - Hops (fat trees and every fabric read from InfiniBand files): Monet's
 //     production thresholds, θp = θr = 4, δ = 2. The median filter of the
 //     robust variant has only a cable's two directions there, and real
@@ -67,7 +69,7 @@ func MonetParams() Params { return Params{ThetaP: 4, ThetaR: 4, Sigma: 20, Delta
 //     the hot cable in no region.
 func DefaultParams(m Metric) Params {
 	if m == L1 {
-		return Params{ThetaP: 1.5, ThetaR: 1.5, Sigma: SigmaAuto, SigmaBase: 40, Delta: 1, Smooth: 1, Overlaps: true}
+		return Params{ThetaP: 1, ThetaR: 1.5, Sigma: SigmaAuto, SigmaBase: 40, Delta: 1, Smooth: 1, Overlaps: true}
 	}
 	return Params{ThetaP: 4, ThetaR: 4, Sigma: SigmaAuto, Delta: 2}
 }
