@@ -66,7 +66,7 @@ func TestMergeRefusesHostileShards(t *testing.T) {
 		{"unknown field", band, 1, `"route_errors"`, `"route_error"`, `unknown field "route_error"`},
 		{"field twice", band, 1, `,"route_errors"`, `,"weights":[0],"route_errors"`, `field "weights" given twice`},
 		{"values before meta", band, 1, `"meta"`, `"values":[],"meta"`, `field "values" before the meta`},
-		{"a run count of 10¹⁸", band, -1, `"runs":4`, `"runs":1000000000000000000`, "owns 500000000000000000, more than the 134217728 one process keeps"},
+		{"a run count of 10¹⁸", band, -1, `"runs":4`, `"runs":1000000000000000000`, "owns 500000000000000000, more than the 67108864 one process keeps"},
 		{"a 2 MB number", band, 1, `"value":1}`, `"value":1.` + strings.Repeat("0", 2<<20) + `}`, " bytes, the most shard 1/2 of 4 runs (2 values) can hold"},
 		{"blank space", band, 1, `"value":1}`, `"value":1` + strings.Repeat(" \n", 1<<20) + `}`, "more than 1048576 bytes (1 MiB) of blank space"},
 		{"commsize above hosts", band, -1, `"commsize":16`, `"commsize":17`, "commsize 17 of 16 hosts"},

@@ -157,7 +157,7 @@ func Merge(files []*ShardFile, names []string) (*metrics.Result, error) {
 	}
 	sort.SliceStable(files, func(i, j int) bool { return files[i].Shard < files[j].Shard })
 	if first.Meta.Runs > MaxStoredRuns || first.Meta.Runs < 1 {
-		return nil, fmt.Errorf("%d runs: a merge keeps every run's value, at most %d (1 GiB)", first.Meta.Runs, MaxStoredRuns)
+		return nil, fmt.Errorf("%d runs: a merge keeps every run's value, at most %d (512 MiB)", first.Meta.Runs, MaxStoredRuns)
 	}
 	res := &metrics.Result{Meta: first.Meta, Values: make([]float64, first.Meta.Runs)}
 	for i := range res.Values {

@@ -63,9 +63,9 @@ func (s Shard) Slot(r int) int {
 }
 
 // MaxStoredRuns bounds the per-run values one process keeps (8 bytes
-// each, 1 GiB in all): more runs are refused with a hint to split them
+// each, 512 MiB in all, below the 1 GB a process may peak at): more runs are refused with a hint to split them
 // into shards, each of which stores its own runs only.
-const MaxStoredRuns = 1 << 27
+const MaxStoredRuns = 1 << 26
 
 // Runs returns how many of runs runs the shard owns.
 func (s Shard) Runs(runs int64) int64 {
@@ -164,7 +164,7 @@ func New(f *lft.Fabric, cfg Config) (*Sim, error) {
 		return nil, fmt.Errorf("number of runs must be at least 1, got %d", cfg.Runs)
 	}
 	if own := cfg.Shard.Runs(int64(cfg.Runs)); own > MaxStoredRuns {
-		return nil, fmt.Errorf("%d runs: their %d per-run values need %.1f GiB, more than the %d (1 GiB) one process keeps; split them with --shard I/N (N ≥ %d), each shard keeps its own runs",
+		return nil, fmt.Errorf("%d runs: their %d per-run values need %.1f GiB, more than the %d (512 MiB) one process keeps; split them with --shard I/N (N ≥ %d), each shard keeps its own runs",
 			cfg.Runs, own, float64(own)*8/(1<<30), MaxStoredRuns, (int64(cfg.Runs)-1)/MaxStoredRuns+1)
 	}
 	if cfg.UntilCI != nil && cfg.Shard.Count > 1 {
