@@ -143,6 +143,25 @@ func TestPicturesLayout(t *testing.T) {
 	rep = filepath.Join(dir, "torus.html")
 	report(rep, fix("analysis-torus4x4.json"), fix("check-torus4x4.json"))
 	add("report torus4x4", rep)
+	// A regions result of one window: the smallest timeline.
+	var one map[string]any
+	raw, err := os.ReadFile(fix("regions-ft64.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &one); err != nil {
+		t.Fatal(err)
+	}
+	one["windows"] = one["windows"].([]any)[:1]
+	one["tracks"] = one["tracks"].([]any)[:1]
+	raw, _ = json.Marshal(one)
+	oneWin := filepath.Join(dir, "regions-1.json")
+	if err := os.WriteFile(oneWin, raw, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rep = filepath.Join(dir, "regions1.html")
+	report(rep, fix("analysis-ft64.json"), oneWin)
+	add("report ft64, regions of one window", rep)
 	big := filepath.Join(dir, "big.json")
 	mustRun(t, "-i", "gen:kary:k=10,n=3", "-p", "bisect", "-n", "1", "--seed", "1", "--hot", "5", "--cables", "--format", "json", "-o", big)
 	rep = filepath.Join(dir, "big.html")
