@@ -162,6 +162,9 @@ func TestPicturesLayout(t *testing.T) {
 	rep = filepath.Join(dir, "regions1.html")
 	report(rep, fix("analysis-ft64.json"), oneWin)
 	add("report ft64, regions of one window", rep)
+	rep = filepath.Join(dir, "dragonfly.html")
+	report(rep, dragonflyAnalysis(t, dir))
+	add("report dragonfly (same-level cables)", rep)
 	big := filepath.Join(dir, "big.json")
 	mustRun(t, "-i", "gen:kary:k=10,n=3", "-p", "bisect", "-n", "1", "--seed", "1", "--hot", "5", "--cables", "--format", "json", "-o", big)
 	rep = filepath.Join(dir, "big.html")
@@ -179,5 +182,42 @@ func TestPicturesLayout(t *testing.T) {
 		for _, p := range r.Problems {
 			t.Error(p)
 		}
+	}
+}
+
+// dragonflyAnalysis writes the analyzer's JSON with cables of a small
+// Dragonfly (every switch on level 1) into dir and returns its path.
+func dragonflyAnalysis(t *testing.T, dir string) string {
+	t.Helper()
+	p := filepath.Join(dir, "dragonfly.json")
+	mustRun(t, "-i", "gen:dragonfly:a=4,p=2,h=2", "-p", "bisect", "-n", "5", "--seed", "1", "--cables", "--format", "json", "-o", p)
+	return p
+}
+
+// TestSameLevelCablesAreArcs: in the report's drawing of a Dragonfly,
+// every cable between two switches is an arc above their row, none a line
+// along it. By hand: a=4, h=2 make 4·2+1 = 9 groups of 4 routers, 6
+// cables inside each group (54) and one between each pair of groups
+// (9·8/2 = 36): 90 arcs; p=2 hosts per router: 72 host cables as lines.
+func TestSameLevelCablesAreArcs(t *testing.T) {
+	dir := t.TempDir()
+	rep := filepath.Join(dir, "df.html")
+	if b, err := exec.Command(orcsBin, "report", "-o", rep, dragonflyAnalysis(t, dir)).CombinedOutput(); err != nil {
+		t.Fatalf("orcs report: %v\n%s", err, b)
+	}
+	page, err := os.ReadFile(rep)
+	if err != nil {
+		t.Fatal(err)
+	}
+	arcs := regexp.MustCompile(`<path d="M[-0-9.]+,[-0-9.]+ Q[^"]*"[^>]*data-links`).FindAll(page, -1)
+	lines := regexp.MustCompile(`<line x1="([-0-9.]+)" y1="([-0-9.]+)" x2="([-0-9.]+)" y2="([-0-9.]+)"[^>]*data-links`).FindAllSubmatch(page, -1)
+	along := 0
+	for _, l := range lines {
+		if string(l[2]) == string(l[4]) && string(l[1]) != string(l[3]) {
+			along++
+		}
+	}
+	if len(arcs) != 90 || len(lines) != 72 || along != 0 {
+		t.Errorf("%d arcs, %d lines (%d of them along a row); want 90 arcs and 72 lines, none along a row", len(arcs), len(lines), along)
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"html/template"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -122,9 +123,22 @@ func edgeSVG(sv *plot.SVG, t *metrics.Topology, e *edge, p, q [2]float64, peak f
 	for i, l := range e.links {
 		ids[i] = strconv.Itoa(l)
 	}
+	if p[1] == q[1] && p[0] != q[0] {
+		// Two nodes of one row: an arc above the row (a straight line
+		// would run along the row, over the other nodes and cables).
+		h := min(10+0.35*math.Abs(q[0]-p[0]), 2*(p[1]-arcTop))
+		sv.Raw(fmt.Sprintf(`<path d="M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f" fill="none" stroke="%s" stroke-width="%.2f" data-links="%s"><title>%s</title></path>`+"\n",
+			p[0], p[1], (p[0]+q[0])/2, p[1]-h, q[0], q[1], plot.Hex(plot.LoadColor(fr)), plot.LoadWidth(fr), strings.Join(ids, " "), plot.Escape(title)))
+		return
+	}
 	sv.Raw(fmt.Sprintf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="%.2f" data-links="%s"><title>%s</title></line>`+"\n",
 		p[0], p[1], q[0], q[1], plot.Hex(plot.LoadColor(fr)), plot.LoadWidth(fr), strings.Join(ids, " "), plot.Escape(title)))
 }
+
+// arcTop is the highest y an arc between two nodes of one row reaches
+// (its control point; the arc itself stays halfway), below the colour
+// scale.
+const arcTop = 44.0
 
 // byLoad orders edges lightest first, so that loaded ones lie on top.
 func byLoad(pairs []*edge) {
