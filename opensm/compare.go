@@ -461,6 +461,14 @@ func num(x float64) string {
 	return fmt.Sprintf("%.4f", x)
 }
 
+// shortFabric returns a fabric's file base name (a gen: spec as it is).
+func shortFabric(fabric string) string {
+	if strings.HasPrefix(fabric, "gen:") {
+		return fabric
+	}
+	return filepath.Base(fabric)
+}
+
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
@@ -470,10 +478,12 @@ func firstLine(s string) string {
 
 // Plot returns the per-engine distributions of the per-run values as a
 // figure (engines with the very same values are labelled as equal): bars
-// per value for a discrete metric, ECDFs for a continuous one.
+// per value for a discrete metric, ECDFs for a continuous one. The title
+// names the fabric by its file's base name (a directory says nothing on a
+// picture and pushes the title off it).
 func (c *Comparison) Plot() *plot.Distributions {
 	d := &plot.Distributions{
-		Title:  fmt.Sprintf("%s, %s: %d runs of %s on %d hosts", c.Fabric, c.Metric, c.Runs, c.Pattern, c.Commsize),
+		Title:  fmt.Sprintf("%s, %s: %d runs of %s on %d hosts", shortFabric(c.Fabric), c.Metric, c.Runs, c.Pattern, c.Commsize),
 		XLabel: c.Value,
 		Kind:   plot.Continuous,
 	}

@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"html"
 	"image/color"
 	"io"
 	"math"
@@ -311,8 +312,48 @@ func (d *Distributions) Write(w io.Writer, format string) error {
 	if err := d.Draw(draw.New(c)); err != nil {
 		return err
 	}
-	_, err = c.WriteTo(w)
+	if !strings.EqualFold(format, "svg") {
+		_, err = c.WriteTo(w)
+		return err
+	}
+	var b bytes.Buffer
+	if _, err := c.WriteTo(&b); err != nil {
+		return err
+	}
+	_, err = w.Write(fitTexts(b.Bytes()))
 	return err
+}
+
+// svgText matches a text element as gonum's SVG canvas writes it: its
+// font family, its size in px (= pt of the layout) and its text.
+var svgText = regexp.MustCompile(`(<text [^>]*?)(\s*style="font-family:)([^;"]*)(;[^"]*font-size:)([0-9.]+)(px[^"]*">)([^<]*)(</text>)`)
+
+// fitTexts makes the texts of a gonum SVG take the width they were laid
+// out with: gonum places every text by the metrics of Default.Font, but a
+// browser without that font draws it in a wider fallback, whose texts then
+// leave the picture (titles, axis captions, legend entries). Each text
+// gets textLength, the width gonum measured, and a font family with
+// fallbacks.
+func fitTexts(svg []byte) []byte {
+	return svgText.ReplaceAllFunc(svg, func(m []byte) []byte {
+		p := svgText.FindSubmatch(m)
+		size, err := strconv.ParseFloat(string(p[5]), 64)
+		if err != nil {
+			return m
+		}
+		text := html.UnescapeString(string(p[7]))
+		face := font.DefaultCache.Lookup(Default.Font, vg.Points(size))
+		width := face.Width(text).Points()
+		var out bytes.Buffer
+		out.Write(p[1])
+		fmt.Fprintf(&out, ` textLength="%.2f" lengthAdjust="spacingAndGlyphs"`, width)
+		out.Write(p[2])
+		out.WriteString(strings.ReplaceAll(Default.FontFamily, "'", ""))
+		for _, q := range p[4:] {
+			out.Write(q)
+		}
+		return out.Bytes()
+	})
 }
 
 func (d *Distributions) size() (vg.Length, vg.Length) {
@@ -330,6 +371,9 @@ func (d *Distributions) size() (vg.Length, vg.Length) {
 // legend (empty when there is none) within c: the legend is a column to
 // the right of the axes.
 func (d *Distributions) layout(c draw.Canvas) (*plot.Plot, *plot.Legend, draw.Canvas, draw.Canvas, error) {
+	// A margin all round: a browser's fallback font reaches a little
+	// higher and lower than the metrics texts are placed by.
+	c = draw.Crop(c, margin, -margin, margin, -margin)
 	sh, err := d.shape()
 	if err != nil {
 		return nil, nil, c, draw.Canvas{}, err
@@ -434,6 +478,9 @@ func (d *Distributions) layout(c draw.Canvas) (*plot.Plot, *plot.Legend, draw.Ca
 	}
 	return p, &leg, axes, legend, nil
 }
+
+// margin is the blank border around a figure.
+const margin = vg.Length(4)
 
 // blend makes a translucent colour opaque over white (PDF and PNG then
 // agree with SVG, and overlapping bars stay readable side by side).

@@ -229,8 +229,8 @@ func TestLegendOutsideTheData(t *testing.T) {
 	// Without labels there is no legend column.
 	d := &Distributions{Series: []Series{{Values: []float64{1, 2}}}}
 	_, _, axes, legend, _ := d.layout(draw.New(vgsvg.New(10*vg.Centimeter, 5*vg.Centimeter)))
-	if legend.Canvas != nil || axes.Max.X != 10*vg.Centimeter {
-		t.Errorf("unlabelled series got a legend column")
+	if legend.Canvas != nil || axes.Max.X != 10*vg.Centimeter-margin {
+		t.Errorf("unlabelled series got a legend column (axes end at %v, want the figure's width less the %v margin)", axes.Max.X, margin)
 	}
 }
 
@@ -353,5 +353,42 @@ func TestECDFAndCountProperties(t *testing.T) {
 		if total != int64(n) || edges[0] > sorted[0] || edges[len(edges)-1] < sorted[n-1] {
 			t.Fatalf("trial %d: %d of %d counted in %v", trial, total, n, edges)
 		}
+	}
+}
+
+// TestSVGTextsFit: every text of an SVG figure is laid out inside the
+// figure by the metrics it is drawn with: textLength is the width gonum
+// measured (so a browser's fallback font is squeezed to it), the title
+// starts at x ≥ the margin and ends by the width less the margin, and the
+// font family names fallbacks. By hand: a 510.24 pt wide figure (18 cm)
+// and its 4 pt margin.
+func TestSVGTextsFit(t *testing.T) {
+	d := &Distributions{Title: "ft16.dot, hist_acc_band: 50 runs of bisect_fb_sym on 16 hosts", XLabel: "fraction of peak bandwidth",
+		Kind: Continuous, Series: []Series{{Label: "minhop", Values: []float64{0.6, 0.8, 0.9}}, {Label: "updn = minhop", Values: []float64{0.6, 0.8, 0.9}}}}
+	var b bytes.Buffer
+	if err := d.Write(&b, "svg"); err != nil {
+		t.Fatal(err)
+	}
+	re := regexp.MustCompile(`<text x="([-0-9.]+)" y="[-0-9.]+" transform="[^"]*" textLength="([0-9.]+)" lengthAdjust="spacingAndGlyphs"\s*style="font-family:Liberation Sans, Arial, Helvetica, sans-serif;[^"]*">([^<]*)</text>`)
+	all := regexp.MustCompile(`<text `).FindAll(b.Bytes(), -1)
+	got := re.FindAllSubmatch(b.Bytes(), -1)
+	if len(got) == 0 || len(got) != len(all) {
+		t.Fatalf("%d of %d texts carry textLength and the fallback fonts:\n%s", len(got), len(all), b.String())
+	}
+	const width = 510.24 // 18 cm in pt
+	found := false
+	for _, m := range got {
+		if string(m[3]) != d.Title {
+			continue
+		}
+		found = true
+		x, _ := strconv.ParseFloat(string(m[1]), 64)
+		w, _ := strconv.ParseFloat(string(m[2]), 64)
+		if x < 4 || x+w > width-4 {
+			t.Errorf("title at x %.2f … %.2f, want inside [4, %.2f]", x, x+w, width-4)
+		}
+	}
+	if !found {
+		t.Errorf("no title text in\n%s", b.String())
 	}
 }

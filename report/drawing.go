@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"fmt"
 	"html/template"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -107,8 +108,9 @@ func edges(t *metrics.Topology) (pairs []*edge, hostLeaf []int) {
 }
 
 // edgeSVG draws e from p to q, with a tooltip and the links it stands for
-// (the hot-cable table marks them).
-func edgeSVG(sv *plot.SVG, t *metrics.Topology, e *edge, p, q [2]float64, peak float64) {
+// (the hot-cable table marks them); arc draws a cable between two nodes of
+// one row of the layered drawing as an arc above it.
+func edgeSVG(sv *plot.SVG, t *metrics.Topology, e *edge, p, q [2]float64, peak float64, arc bool) {
 	fr := e.load() / peak
 	title := e.aggregate
 	if title == "" {
@@ -122,9 +124,22 @@ func edgeSVG(sv *plot.SVG, t *metrics.Topology, e *edge, p, q [2]float64, peak f
 	for i, l := range e.links {
 		ids[i] = strconv.Itoa(l)
 	}
+	if arc && p[1] == q[1] && p[0] != q[0] {
+		// Two nodes of one row: an arc above the row (a straight line
+		// would run along the row, over the other nodes and cables).
+		h := min(10+0.35*math.Abs(q[0]-p[0]), 2*(p[1]-arcTop))
+		sv.Raw(fmt.Sprintf(`<path d="M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f" fill="none" stroke="%s" stroke-width="%.2f" data-links="%s"><title>%s</title></path>`+"\n",
+			p[0], p[1], (p[0]+q[0])/2, p[1]-h, q[0], q[1], plot.Hex(plot.LoadColor(fr)), plot.LoadWidth(fr), strings.Join(ids, " "), plot.Escape(title)))
+		return
+	}
 	sv.Raw(fmt.Sprintf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="%.2f" data-links="%s"><title>%s</title></line>`+"\n",
 		p[0], p[1], q[0], q[1], plot.Hex(plot.LoadColor(fr)), plot.LoadWidth(fr), strings.Join(ids, " "), plot.Escape(title)))
 }
+
+// arcTop is the highest y an arc between two nodes of one row reaches
+// (its control point; the arc itself stays halfway), below the colour
+// scale.
+const arcTop = 44.0
 
 // byLoad orders edges lightest first, so that loaded ones lie on top.
 func byLoad(pairs []*edge) {
@@ -289,7 +304,7 @@ func drawLayers(t *metrics.Topology, peak float64, maxLines int) (string, string
 	byLoad(drawn)
 	unitLoad := make([][2]float64, len(units)) // the largest load up and down of a unit's cables
 	for _, e := range drawn {
-		edgeSVG(sv, t, e, pos[e.ua], pos[e.ub], peak)
+		edgeSVG(sv, t, e, pos[e.ua], pos[e.ub], peak, true)
 		for _, u := range []int{e.ua, e.ub} {
 			unitLoad[u] = [2]float64{max(unitLoad[u][0], e.up), max(unitLoad[u][1], e.down)}
 		}
@@ -394,10 +409,10 @@ func drawGrid(t *metrics.Topology, peak float64) string {
 			if diff < 0 {
 				d = -d
 			}
-			edgeSVG(sv, t, e, p, [2]float64{p[0] + d, p[1] - d}, peak)
-			edgeSVG(sv, t, e, q, [2]float64{q[0] - d, q[1] + d}, peak)
+			edgeSVG(sv, t, e, p, [2]float64{p[0] + d, p[1] - d}, peak, false)
+			edgeSVG(sv, t, e, q, [2]float64{q[0] - d, q[1] + d}, peak, false)
 		case diff == 1 || diff == -1:
-			edgeSVG(sv, t, e, p, q, peak)
+			edgeSVG(sv, t, e, p, q, peak, false)
 		default: // wrap-around: stubs leaving each border
 			dir := [2]float64{-half, 0}
 			if dim == 1 {
@@ -406,8 +421,8 @@ func drawGrid(t *metrics.Topology, peak float64) string {
 			if diff < 0 {
 				dir[0], dir[1] = -dir[0], -dir[1]
 			}
-			edgeSVG(sv, t, e, p, [2]float64{p[0] + dir[0], p[1] + dir[1]}, peak)
-			edgeSVG(sv, t, e, q, [2]float64{q[0] - dir[0], q[1] - dir[1]}, peak)
+			edgeSVG(sv, t, e, p, [2]float64{p[0] + dir[0], p[1] + dir[1]}, peak, false)
+			edgeSVG(sv, t, e, q, [2]float64{q[0] - dir[0], q[1] - dir[1]}, peak, false)
 		}
 	}
 	for i, n := range t.Nodes {

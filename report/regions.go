@@ -6,6 +6,8 @@ import (
 	"html/template"
 	"slices"
 	"strconv"
+	"strings"
+	"unicode/utf8"
 
 	"orcs/plot"
 )
@@ -112,18 +114,38 @@ func timeline(r *Regions) (template.HTML, string) {
 	const left, rowH, top = 80.0, 18.0, 40.0
 	n := len(r.Windows)
 	cw := min(60, max(3, 900/float64(n)))
-	width := left + cw*float64(n) + 20
+	// Where each track is: the switches and hosts of its largest region.
+	where := make([]string, len(ids))
+	whereW := 0.0
+	for i, id := range ids {
+		peak := byTrack[id][0].reg
+		for _, c := range byTrack[id] {
+			if c.reg.Size > peak.Size {
+				peak = c.reg
+			}
+		}
+		where[i] = location(peak)
+		whereW = max(whereW, textWidth(where[i], plot.Default.TickSize))
+	}
+	caption := "window start time (" + timeUnit(r.Source) + "; box height: region size relative to the track's largest)"
+	legendW := 0.0
+	for _, class := range Severities {
+		legendW += 16 + textWidth(class, plot.Default.TickSize) + 14
+	}
+	boxesEnd := left + cw*float64(n)
+	width := max(boxesEnd+8+whereW, left+textWidth(caption, plot.Default.LabelSize), left+legendW) + 12
 	height := top + rowH*float64(len(ids)) + 40
 	sv := plot.NewSVG(width, height, false)
 	x := 0.0
 	for _, class := range Severities {
 		sv.Rect(left+x, 8, 12, 12, severityColor(class), plot.Hex(plot.Default.Muted), "")
 		sv.Text(left+x+16, 18, plot.Default.TickSize, "start", false, class)
-		x += 16 + 8*float64(len(class)) + 14
+		x += 16 + textWidth(class, plot.Default.TickSize) + 14
 	}
 	for row, id := range ids {
 		y := top + float64(row)*rowH
 		sv.Text(left-6, y+12, plot.Default.TickSize, "end", false, "region "+strconv.FormatInt(id, 10))
+		sv.Text(boxesEnd+8, y+12, plot.Default.TickSize, "start", false, where[row])
 		for _, c := range byTrack[id] {
 			reg := c.reg
 			h := rowH - 4
@@ -143,6 +165,52 @@ func timeline(r *Regions) (template.HTML, string) {
 		sv.Line(xi, yAxis, xi, yAxis+4, plot.Hex(plot.Default.Ink), 0.6, "")
 		sv.Text(xi, yAxis+15, plot.Default.TickSize, "middle", false, num(r.Windows[i].Time))
 	}
-	sv.Text(left+cw*float64(n)/2, yAxis+30, plot.Default.LabelSize, "middle", false, "window start time (box height: region size relative to the track's largest)")
+	sv.Text(left, yAxis+30, plot.Default.LabelSize, "start", false, caption)
 	return template.HTML(sv.String()), note // drawn here, texts escaped
+}
+
+// timeUnit names the unit of the window times of a regions result by its
+// source (orcs regions writes the source's name first).
+func timeUnit(source string) string {
+	switch {
+	case strings.HasPrefix(source, "samplingsim"):
+		return "µs"
+	case strings.HasPrefix(source, "counters"):
+		return "perfquery snapshot"
+	case strings.HasPrefix(source, "synthetic"):
+		return "sample"
+	case strings.HasPrefix(source, "analyzer"):
+		return "one static window"
+	default:
+		return "the input's time column"
+	}
+}
+
+// location says where a region is: its first two switches and its hosts,
+// with how many more there are.
+func location(reg Region) string {
+	list := func(names []string, what string) string {
+		switch len(names) {
+		case 0:
+			return ""
+		case 1, 2:
+			return strings.Join(names, ", ")
+		default:
+			return fmt.Sprintf("%s, %s +%d %s", names[0], names[1], len(names)-2, what)
+		}
+	}
+	sw, h := list(reg.Switches, "switches"), list(reg.Hosts, "hosts")
+	switch {
+	case sw != "" && h != "":
+		return sw + "; " + h
+	case sw != "":
+		return sw
+	}
+	return h
+}
+
+// textWidth is a generous estimate of the width in px of text at size
+// (0.62 em a character: wider than Liberation Sans and DejaVu Sans).
+func textWidth(text string, size float64) float64 {
+	return 0.62 * size * float64(utf8.RuneCountInString(text))
 }
