@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 
 	"github.com/urfave/cli/v2"
 
@@ -37,7 +38,7 @@ func loadFabric(c *cli.Context, need source.Need, keepAttrs, positional bool) (*
 		LMCSpread: c.Bool("lmc-spread"),
 		KeepAttrs: keepAttrs,
 		Need:      need,
-		Warn:      func(msg string) { fmt.Fprintf(errWriter(c), "orcs: warning: %s\n", msg) },
+		Warn:      func(msg string) { warnOnce(c, msg) },
 
 		IncludeAggregationNodes: c.Bool("include-aggregation-nodes"),
 	}
@@ -58,6 +59,33 @@ func loadFabric(c *cli.Context, need source.Need, keepAttrs, positional bool) (*
 	}
 	return source.Load(a)
 }
+
+// warnOnce prints a warning about the input once per run of the app: a
+// command that reads a file twice (compare reads --topo for the
+// emulation and again with --lfts for the row "current") says it once.
+func warnOnce(c *cli.Context, msg string) {
+	if c.App != nil {
+		warnMu.Lock()
+		if c.App.Metadata == nil {
+			c.App.Metadata = map[string]any{}
+		}
+		seen, _ := c.App.Metadata["warned"].(map[string]bool)
+		if seen == nil {
+			seen = map[string]bool{}
+			c.App.Metadata["warned"] = seen
+		}
+		done := seen[msg]
+		seen[msg] = true
+		warnMu.Unlock()
+		if done {
+			return
+		}
+	}
+	fmt.Fprintf(errWriter(c), "orcs: warning: %s\n", msg)
+}
+
+// warnMu guards the warnings already printed (App.Metadata["warned"]).
+var warnMu sync.Mutex
 
 // errWriter is where warnings go.
 func errWriter(c *cli.Context) io.Writer {

@@ -324,6 +324,19 @@ func TestFullDisk(t *testing.T) {
 	}
 }
 
+// TestCompareWarnsOnce: compare reads --topo twice (the emulation, and
+// with --lfts the row "current"); the warning that it leaves out the two
+// aggregation nodes of cluster/minhop comes once.
+func TestCompareWarnsOnce(t *testing.T) {
+	needIBTools(t)
+	dir := "../testdata/ib/cluster/minhop/"
+	_, stderr, status := runStatus(t, "compare", "--topo", dir+"ibnetdiscover.txt", "--lfts", dir+"opensm-lfts.dump",
+		"--engines", "minhop", "-n", "1", "-o", filepath.Join(t.TempDir(), "c.txt"))
+	if n := strings.Count(stderr, "left out 2 SHARP aggregation nodes"); status != 0 || n != 1 {
+		t.Errorf("exit %d, the warning %d times, want once:\n%s", status, n, stderr)
+	}
+}
+
 // TestCompareCurrentIsEngine: on fabrics made by the real tools (ibsim,
 // OpenSM, ibnetdiscover), compare --topo with the tables an engine made
 // (--lfts) prints the row "current" equal to that engine's row — SHARP
