@@ -401,6 +401,10 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 	}
 	res.Log = ParseLog(logData)
 	res.Used = res.Log.Used
+	// An SM that could not bind may exit before a poll read its log.
+	if err := r.smDown(res.Log); err != nil && !res.Log.SubnetUp {
+		return nil, r.withLog(err, "opensm.log")
+	}
 	if !res.Log.SubnetUp || res.Used == "" {
 		return nil, r.withLog(fmt.Errorf("OpenSM did not bring the subnet up with %s", r.opt.Engine), "opensm.log")
 	}
