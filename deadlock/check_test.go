@@ -255,14 +255,7 @@ func TestJSON(t *testing.T) {
 // the one clockwise loop; none is on VL 0.
 func TestNoTablesVLIsSL(t *testing.T) {
 	f := ring(t, 3)
-	lanes := NewLanes(f)
-	for s := range int32(3) {
-		for d := range int32(3) {
-			if s != d {
-				lanes.SetSL(s, d, 1)
-			}
-		}
-	}
+	lanes := lanesOnSL(f, 1)
 	r := check(t, f, lanes)
 	if want := []LayerStats{{VL: 1, Channels: 9, Dependencies: 9, Loops: 1}}; fmt.Sprint(r.Layers) != fmt.Sprint(want) {
 		t.Errorf("layers %+v, want %+v", r.Layers, want)
@@ -285,14 +278,7 @@ func TestNoTablesVLIsSL(t *testing.T) {
 // dependencies and the loop, and 3 dependencies from VL 1 to VL 2.
 func TestCAWithoutTablesVLIsSL(t *testing.T) {
 	f := ring(t, 3)
-	lanes := NewLanes(f)
-	for s := range int32(3) {
-		for d := range int32(3) {
-			if s != d {
-				lanes.SetSL(s, d, 1)
-			}
-		}
-	}
+	lanes := lanesOnSL(f, 1)
 	for v := range f.Nodes {
 		if f.HostIndex(int32(v)) >= 0 {
 			continue
@@ -314,4 +300,18 @@ func TestCAWithoutTablesVLIsSL(t *testing.T) {
 	if fmt.Sprint(r.Layers) != fmt.Sprint(want) || r.CrossVL != 3 {
 		t.Errorf("layers %+v, %d dependencies across VLs; want %+v, 3", r.Layers, r.CrossVL, want)
 	}
+}
+
+// lanesOnSL returns one-lane lanes of f with every host pair on SL sl.
+func lanesOnSL(f *lft.Fabric, sl uint8) *Lanes {
+	lanes := NewLanes(f)
+	H := int32(f.NumHosts())
+	for s := range H {
+		for d := range H {
+			if s != d {
+				lanes.SetSL(s, d, sl)
+			}
+		}
+	}
+	return lanes
 }

@@ -138,16 +138,27 @@ func ReadRoutingFile(path string) (*Routing, error) {
 // builds the routed fabric (see Build). At most one of the two may be
 // standard input ("-").
 func ReadFiles(topoPath, routingPath string, opt Options) (*lft.Fabric, error) {
-	if topoPath == "-" && routingPath == "-" {
-		return nil, fmt.Errorf("the topology and the routing dump cannot both be standard input")
-	}
-	t, err := ReadTopologyFile(topoPath)
-	if err != nil {
-		return nil, err
-	}
-	r, err := ReadRoutingFile(routingPath)
+	t, r, err := ReadPair(topoPath, routingPath)
 	if err != nil {
 		return nil, err
 	}
 	return Build(t, r, opt)
+}
+
+// ReadPair reads a topology and a routing dump of the same fabric, for a
+// caller that keeps the topology beside the fabric Build makes. At most
+// one of the two may be standard input ("-").
+func ReadPair(topoPath, routingPath string) (*Topology, *Routing, error) {
+	if topoPath == "-" && routingPath == "-" {
+		return nil, nil, fmt.Errorf("the topology and the routing dump cannot both be standard input")
+	}
+	t, err := ReadTopologyFile(topoPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	r, err := ReadRoutingFile(routingPath)
+	if err != nil {
+		return nil, nil, err
+	}
+	return t, r, nil
 }

@@ -309,3 +309,14 @@ func TestIBUnroutedLID(t *testing.T) {
 		t.Errorf("message %q", msg)
 	}
 }
+
+// TestReadPairBothStdin: the topology and the routing dump cannot both
+// come from standard input; the error says so before reading either.
+func TestReadPairBothStdin(t *testing.T) {
+	if _, _, err := ReadPair("-", "-"); err == nil || !strings.Contains(err.Error(), "cannot both be standard input") {
+		t.Errorf("ReadPair(-, -) = %v", err)
+	}
+	if _, err := ReadFiles("-", "-", Options{}); err == nil || !strings.Contains(err.Error(), "cannot both be standard input") {
+		t.Errorf("ReadFiles(-, -) = %v", err)
+	}
+}

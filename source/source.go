@@ -169,14 +169,7 @@ func readIB(a Args) (*Fabric, error) {
 		}
 		return &Fabric{Fabric: f, Name: a.Topo, RealPorts: true, Topology: t, LinkRates: ib.LinkRates(t, f)}, nil
 	}
-	if a.Topo == "-" && a.LFTs == "-" {
-		return nil, fmt.Errorf("the topology and the routing dump cannot both be standard input")
-	}
-	t, err := ib.ReadTopologyFile(a.Topo)
-	if err != nil {
-		return nil, err
-	}
-	rt, err := ib.ReadRoutingFile(a.LFTs)
+	t, rt, err := ib.ReadPair(a.Topo, a.LFTs)
 	if err != nil {
 		return nil, err
 	}
