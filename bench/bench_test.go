@@ -10,11 +10,11 @@ import (
 	"sync"
 	"testing"
 
+	"orcs/analyze"
 	"orcs/dot"
 	"orcs/gen"
 	"orcs/lft"
 	"orcs/patterns"
-	"orcs/sim"
 )
 
 // Fabrics used by the benchmarks: a 16-ary 3-tree (4096 hosts, d-mod-k) and
@@ -114,7 +114,7 @@ func benchSim(b *testing.B, size, pattern string, level int) {
 	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		s, err := sim.New(f, sim.Config{Pattern: patterns.Spec{Name: pattern}, Metric: "hist_acc_band",
+		s, err := analyze.New(f, analyze.Config{Pattern: patterns.Spec{Name: pattern}, Metric: "hist_acc_band",
 			Runs: 1000, Seed: 1, Level: level})
 		if err != nil {
 			b.Fatal(err)

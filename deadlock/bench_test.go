@@ -4,7 +4,7 @@ import (
 	"runtime"
 	"testing"
 
-	"orcs/source"
+	"orcs/fabricarg"
 )
 
 // BenchmarkCheckKary16 checks the 4096-host 16-ary 3-tree (768 switches,
@@ -25,7 +25,7 @@ func BenchmarkCheckTorus16(b *testing.B) {
 }
 
 func benchCheck(b *testing.B, spec string, threads int) {
-	src, err := source.Load(source.Args{Input: spec})
+	src, err := fabricarg.Load(fabricarg.Args{Input: spec})
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
-	"orcs/input"
-	"orcs/source"
+	"orcs/fabricarg"
+	"orcs/infile"
 )
 
 // TestSL2VLBounded: an SL2VL file larger than the tables of its fabric
@@ -19,7 +19,7 @@ import (
 func TestSL2VLBounded(t *testing.T) {
 	dir := filepath.Join(ibFixtures, "torus", "lash-sl")
 	lfts := filepath.Join(dir, "opensm-lfts.dump")
-	src, err := source.Load(source.Args{Topo: filepath.Join(dir, "opensm-subnet.lst"), LFTs: lfts, Names: "desc"})
+	src, err := fabricarg.Load(fabricarg.Args{Topo: filepath.Join(dir, "opensm-subnet.lst"), LFTs: lfts, Names: "desc"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,7 +32,7 @@ func TestSL2VLBounded(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, err = Load(src.Fabric, Files{LFTs: lfts, SL2VL: big})
-	if err == nil || !errors.Is(err, input.ErrTooLarge) || !strings.HasPrefix(err.Error(), big+": more than ") ||
+	if err == nil || !errors.Is(err, infile.ErrTooLarge) || !strings.HasPrefix(err.Error(), big+": more than ") ||
 		!strings.Contains(err.Error(), "the most the SL2VL tables of a fabric of 32 nodes (a line per pair of a node's ports) can hold") {
 		t.Errorf("%v", err)
 	}

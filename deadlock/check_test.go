@@ -7,8 +7,8 @@ import (
 	"strings"
 	"testing"
 
+	"orcs/fabricarg"
 	"orcs/lft"
-	"orcs/source"
 )
 
 // ring builds n switches S1…Sn in a ring, each with one host Hi on port 3;
@@ -198,7 +198,7 @@ func TestGenerated(t *testing.T) {
 		{"kary:k=4,n=3", true},
 		{"fattree2:leaves=4,hosts=4,up=2", true},
 	} {
-		src, err := source.Load(source.Args{Input: "gen:" + c.spec})
+		src, err := fabricarg.Load(fabricarg.Args{Input: "gen:" + c.spec})
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -8,8 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"orcs/fabricarg"
 	"orcs/lft"
-	"orcs/source"
 )
 
 // ibFixtures holds the fabrics routed by real OpenSM engines on ibsim
@@ -23,7 +23,7 @@ func loadRun(t *testing.T, run, lanes string) (*lft.Fabric, *Lanes) {
 	t.Helper()
 	dir := filepath.Join(ibFixtures, run)
 	lfts := filepath.Join(dir, "opensm-lfts.dump")
-	src, err := source.Load(source.Args{Topo: filepath.Join(dir, "opensm-subnet.lst"), LFTs: lfts, Names: "desc", IncludeAggregationNodes: true})
+	src, err := fabricarg.Load(fabricarg.Args{Topo: filepath.Join(dir, "opensm-subnet.lst"), LFTs: lfts, Names: "desc", IncludeAggregationNodes: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -132,7 +132,7 @@ func TestFixtureLanes(t *testing.T) {
 			t.Errorf("%s: SL source %q", c.run, fromDump.SLSource)
 		}
 		dir := filepath.Join(ibFixtures, c.run)
-		src, err := source.Load(source.Args{Topo: filepath.Join(dir, "opensm-subnet.lst"), LFTs: filepath.Join(dir, "opensm-lfts.dump")})
+		src, err := fabricarg.Load(fabricarg.Args{Topo: filepath.Join(dir, "opensm-subnet.lst"), LFTs: filepath.Join(dir, "opensm-lfts.dump")})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -202,7 +202,7 @@ func TestAggregationNodes(t *testing.T) {
 	}
 	// ... and the same graph as the fabric read without them (the
 	// aggregation nodes and their cables left out by the reader).
-	src, err := source.Load(source.Args{Topo: filepath.Join(ibFixtures, "sharp-spines/minhop/opensm-subnet.lst"),
+	src, err := fabricarg.Load(fabricarg.Args{Topo: filepath.Join(ibFixtures, "sharp-spines/minhop/opensm-subnet.lst"),
 		LFTs: filepath.Join(ibFixtures, "sharp-spines/minhop/opensm-lfts.dump")})
 	if err != nil {
 		t.Fatal(err)

@@ -11,7 +11,7 @@ import (
 	"testing"
 	"time"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -459,7 +459,7 @@ func TestReadStream(t *testing.T) {
 				if err != nil || !ok {
 					t.Fatalf("%s (buffer %d): streamed read: ok %v, %v", file, size, ok, err)
 				}
-				whole, err := input.ReadAll(file)
+				whole, err := infile.ReadAll(file)
 				if err != nil {
 					t.Fatal(err)
 				}

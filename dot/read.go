@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 
 	"github.com/awalterschulze/gographviz"
@@ -37,7 +37,7 @@ func ReadFile(path string, opt Options) (*lft.Fabric, error) {
 			return f, err
 		}
 	}
-	data, err := input.ReadAll(path)
+	data, err := infile.ReadAll(path)
 	if err != nil {
 		return nil, err
 	}
@@ -56,12 +56,12 @@ var streamBuffer = 4 << 20
 // notes where each routing list is, and Build reads the lists from a
 // second pass. It returns false when the file is in another form.
 func readStream(path string, opt Options) (*lft.Fabric, bool, error) {
-	br, done, err := input.Open(path)
+	br, done, err := infile.Open(path)
 	if err != nil {
 		return nil, false, err
 	}
 	defer done()
-	if err := input.CheckText(br, path); err != nil {
+	if err := infile.CheckText(br, path); err != nil {
 		return nil, false, err
 	}
 	p := dotParser{file: path, opt: opt, b: lft.NewBuilder(), streaming: true}
@@ -74,7 +74,7 @@ func readStream(path string, opt Options) (*lft.Fabric, bool, error) {
 		case err == io.EOF || err == io.ErrUnexpectedEOF:
 			eof = true
 		case err != nil:
-			return nil, false, fmt.Errorf("%s: %w", path, input.StripPath(err))
+			return nil, false, fmt.Errorf("%s: %w", path, infile.StripPath(err))
 		}
 		data := buf
 		if !eof {
@@ -103,14 +103,14 @@ func readStream(path string, opt Options) (*lft.Fabric, bool, error) {
 	if !p.fastEnd() {
 		return nil, false, nil
 	}
-	again, doneAgain, err := input.Open(path)
+	again, doneAgain, err := infile.Open(path)
 	if err != nil {
 		return nil, false, err
 	}
 	defer doneAgain()
 	p.b.SetListSource(again)
 	f, err := p.build(func() []byte {
-		data, _ := input.ReadAll(path) // only to locate a bad host name
+		data, _ := infile.ReadAll(path) // only to locate a bad host name
 		return data
 	})
 	return f, err == nil, err
@@ -190,7 +190,7 @@ func kindOfName(name []byte) lft.NodeKind {
 
 // errorf returns an error located at the current line.
 func (p *dotParser) errorf(format string, args ...any) error {
-	return input.Errorf(p.file, p.line, "%s", fmt.Sprintf(format, args...))
+	return infile.Errorf(p.file, p.line, "%s", fmt.Sprintf(format, args...))
 }
 
 // fast parses data line by line. It returns false (and p.line set to the
@@ -560,7 +560,7 @@ func (p *dotParser) slow(data []byte, fastLine int) error {
 		if m := gographvizLine.FindStringSubmatch(msg); m != nil {
 			line, _ = strconv.Atoi(m[1])
 		}
-		return input.Errorf(p.file, line, "malformed dot: %s", msg)
+		return infile.Errorf(p.file, line, "malformed dot: %s", msg)
 	}
 	if !g.Type {
 		return fmt.Errorf("%s: undirected graph: a fabric must be a digraph (every cable is two directed edges)", p.file)
@@ -699,7 +699,7 @@ func checkHostNames(b *lft.Builder, nodeLines func() []int, file string) error {
 		if lines := nodeLines(); id < len(lines) {
 			line = lines[id]
 		}
-		return input.Errorf(file, line, "host %q: a host name cannot hold blanks or commas, which separate the names in routing comments (no route could lead to it)", name)
+		return infile.Errorf(file, line, "host %q: a host name cannot hold blanks or commas, which separate the names in routing comments (no route could lead to it)", name)
 	}
 	return nil
 }

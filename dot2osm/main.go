@@ -25,7 +25,7 @@ import (
 	"os"
 
 	"orcs/ib"
-	"orcs/input"
+	"orcs/infile"
 	"orcs/internal/outfile"
 )
 
@@ -67,7 +67,7 @@ func run(args []string, stderr io.Writer) int {
 // convert reads the dot file in and writes its net file to out ("-" =
 // standard output), atomically.
 func convert(in, out string) error {
-	data, err := input.ReadAll(in)
+	data, err := infile.ReadAll(in)
 	if err != nil {
 		return err
 	}

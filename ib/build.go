@@ -6,7 +6,7 @@ import (
 	"sort"
 	"strings"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -189,7 +189,7 @@ func (b *ibBuild) nodeWho(i int) string {
 func (b *ibBuild) index() error {
 	t := b.t
 	if len(t.Nodes) == 0 {
-		return input.Errorf(t.File, 0, "no nodes")
+		return infile.Errorf(t.File, 0, "no nodes")
 	}
 	b.byGUID = make(map[uint64]int, len(t.Nodes))
 	b.portOf = map[uint64]int{}
@@ -197,29 +197,29 @@ func (b *ibBuild) index() error {
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
 		if n.NPorts < 1 || n.NPorts > MaxPorts {
-			return input.Errorf(t.fileOf(n), n.Line, "%s has %d ports", b.nodeWho(i), n.NPorts)
+			return infile.Errorf(t.fileOf(n), n.Line, "%s has %d ports", b.nodeWho(i), n.NPorts)
 		}
 		if j, dup := b.byGUID[n.GUID]; dup {
-			return input.Errorf(t.fileOf(n), n.Line, "node GUID 0x%016x also belongs to the node at line %d", n.GUID, t.Nodes[j].Line)
+			return infile.Errorf(t.fileOf(n), n.Line, "node GUID 0x%016x also belongs to the node at line %d", n.GUID, t.Nodes[j].Line)
 		}
 		b.byGUID[n.GUID] = i
 		b.ownerOf[i] = make([]int32, n.NPorts+1)
 		for j := range n.Ports {
 			p := &n.Ports[j]
 			if p.Num < 1 || p.Num > n.NPorts || j > 0 && n.Ports[j-1].Num >= p.Num {
-				return input.Errorf(t.fileOf(n), p.Line, "%s: bad or unsorted port %d", b.nodeWho(i), p.Num)
+				return infile.Errorf(t.fileOf(n), p.Line, "%s: bad or unsorted port %d", b.nodeWho(i), p.Num)
 			}
 			if p.Peer < 0 || p.Peer >= len(t.Nodes) {
-				return input.Errorf(t.fileOf(n), p.Line, "%s port %d: no node at the other end", b.nodeWho(i), p.Num)
+				return infile.Errorf(t.fileOf(n), p.Line, "%s port %d: no node at the other end", b.nodeWho(i), p.Num)
 			}
 			back := t.Nodes[p.Peer].Port(p.PeerPort)
 			if back == nil || back.Peer != i || back.PeerPort != p.Num {
-				return input.Errorf(t.fileOf(n), p.Line, "%s port %d connects to port %d of %s, which does not connect back", b.nodeWho(i), p.Num, p.PeerPort, b.nodeWho(p.Peer))
+				return infile.Errorf(t.fileOf(n), p.Line, "%s port %d connects to port %d of %s, which does not connect back", b.nodeWho(i), p.Num, p.PeerPort, b.nodeWho(p.Peer))
 			}
 		}
 		add := func(port int, p *TopoPort) error {
 			if p.LMC > 7 {
-				return input.Errorf(t.fileOf(n), max(p.Line, n.Line), "%s port %d: LMC %d out of range 0-7", b.nodeWho(i), port, p.LMC)
+				return infile.Errorf(t.fileOf(n), max(p.Line, n.Line), "%s port %d: LMC %d out of range 0-7", b.nodeWho(i), port, p.LMC)
 			}
 			o := len(b.owners)
 			b.owners = append(b.owners, ibOwner{node: i, port: port, guid: p.GUID, base: int(p.LID),
@@ -230,7 +230,7 @@ func (b *ibBuild) index() error {
 			b.ownerOf[i][port] = int32(o + 1)
 			if p.GUID != 0 {
 				if prev, dup := b.portOf[p.GUID]; dup {
-					return input.Errorf(b.ownerFile(o), b.owners[o].line, "port GUID 0x%016x of %s is also that of %s (line %d)", p.GUID, b.who(o), b.who(prev), b.owners[prev].line)
+					return infile.Errorf(b.ownerFile(o), b.owners[o].line, "port GUID 0x%016x of %s is also that of %s (line %d)", p.GUID, b.who(o), b.who(prev), b.owners[prev].line)
 				}
 				b.portOf[p.GUID] = o
 			}
@@ -272,11 +272,11 @@ func (b *ibBuild) topologyLIDs() error {
 // claim gives LIDs lo…hi to owner o.
 func (b *ibBuild) claim(o, lo, hi int) error {
 	if hi > maxUnicastLID {
-		return input.Errorf(b.ownerFile(o), b.owners[o].line, "%s: LIDs %d-%d go beyond the last unicast LID", b.who(o), lo, hi)
+		return infile.Errorf(b.ownerFile(o), b.owners[o].line, "%s: LIDs %d-%d go beyond the last unicast LID", b.who(o), lo, hi)
 	}
 	for lid := lo; lid <= hi; lid++ {
 		if prev := int(b.lidOwner[lid]) - 1; prev >= 0 && prev != o {
-			return input.Errorf(b.ownerFile(o), b.owners[o].line, "duplicate LID %d: %s and %s (line %d) both have it", lid, b.who(o), b.who(prev), b.owners[prev].line).With(ErrDuplicateLID)
+			return infile.Errorf(b.ownerFile(o), b.owners[o].line, "duplicate LID %d: %s and %s (line %d) both have it", lid, b.who(o), b.who(prev), b.owners[prev].line).With(ErrDuplicateLID)
 		}
 		b.lidOwner[lid] = int32(o + 1)
 	}
@@ -294,20 +294,20 @@ func (b *ibBuild) labelLIDs() error {
 		}
 		o, ok := b.portOf[lab.guid]
 		if !ok {
-			return input.Errorf(rt.File, int(lab.line), "LID 0x%04x belongs to port GUID 0x%016x, which is not in %s: the files do not describe the same fabric", lid, lab.guid, b.t.File).With(ErrMismatch)
+			return infile.Errorf(rt.File, int(lab.line), "LID 0x%04x belongs to port GUID 0x%016x, which is not in %s: the files do not describe the same fabric", lid, lab.guid, b.t.File).With(ErrMismatch)
 		}
 		ow := &b.owners[o]
 		if k := b.t.Nodes[ow.node].Kind; lab.kind <= lft.Router && lab.kind != k {
-			return input.Errorf(rt.File, int(lab.line), "LID 0x%04x: the dump calls port GUID 0x%016x a %s, %s says %s", lid, lab.guid, kindWord(lab.kind), b.t.File, b.who(o))
+			return infile.Errorf(rt.File, int(lab.line), "LID 0x%04x: the dump calls port GUID 0x%016x a %s, %s says %s", lid, lab.guid, kindWord(lab.kind), b.t.File, b.who(o))
 		}
 		switch cur := int(b.lidOwner[lid]) - 1; {
 		case cur == o:
 		case cur >= 0:
-			return input.Errorf(rt.File, int(lab.line), "LID 0x%04x is port GUID 0x%016x (%s) here but %s in %s (line %d)", lid, lab.guid, b.who(o), b.who(cur), b.t.File, b.owners[cur].line)
+			return infile.Errorf(rt.File, int(lab.line), "LID 0x%04x is port GUID 0x%016x (%s) here but %s in %s (line %d)", lid, lab.guid, b.who(o), b.who(cur), b.t.File, b.owners[cur].line)
 		case ow.base != 0 && ow.lmcKnown:
-			return input.Errorf(rt.File, int(lab.line), "LID 0x%04x is given to %s, whose LIDs are %d-%d in %s", lid, b.who(o), ow.base, ow.base+1<<ow.lmc-1, b.t.File)
+			return infile.Errorf(rt.File, int(lab.line), "LID 0x%04x is given to %s, whose LIDs are %d-%d in %s", lid, b.who(o), ow.base, ow.base+1<<ow.lmc-1, b.t.File)
 		case ow.base != 0 && lid < ow.base:
-			return input.Errorf(rt.File, int(lab.line), "LID 0x%04x is given to %s, whose base LID is %d in %s", lid, b.who(o), ow.base, b.t.File)
+			return infile.Errorf(rt.File, int(lab.line), "LID 0x%04x is given to %s, whose base LID is %d in %s", lid, b.who(o), ow.base, b.t.File)
 		default:
 			b.lidOwner[lid] = int32(o + 1)
 		}
@@ -329,7 +329,7 @@ func (b *ibBuild) labelLIDs() error {
 			ow.lmc = max(ow.lmc, bits.Len(uint(ow.labHi-ow.base)))
 			if ow.lmc > 7 {
 				_, line := b.rt.LIDLabel(ow.labHi)
-				return input.Errorf(b.rt.File, line, "LID 0x%04x is given to %s, whose base LID is %d: a port owns at most 128 LIDs (LMC 7)", ow.labHi, b.who(o), ow.base)
+				return infile.Errorf(b.rt.File, line, "LID 0x%04x is given to %s, whose base LID is %d: a port owns at most 128 LIDs (LMC 7)", ow.labHi, b.who(o), ow.base)
 			}
 		}
 	}
@@ -351,14 +351,14 @@ func (b *ibBuild) matchTables() error {
 			if lt.Desc != "" {
 				desc = fmt.Sprintf(" (%q)", lt.Desc)
 			}
-			return input.Errorf(rt.File, lt.Line, "switch 0x%016x%s is not in %s: the files do not describe the same fabric", lt.GUID, desc, t.File).With(ErrMismatch)
+			return infile.Errorf(rt.File, lt.Line, "switch 0x%016x%s is not in %s: the files do not describe the same fabric", lt.GUID, desc, t.File).With(ErrMismatch)
 		}
 		n := &t.Nodes[i]
 		if n.Kind == lft.Host {
-			return input.Errorf(rt.File, lt.Line, "table for 0x%016x, which is a CA in %s (line %d)", lt.GUID, t.File, n.Line)
+			return infile.Errorf(rt.File, lt.Line, "table for 0x%016x, which is a CA in %s (line %d)", lt.GUID, t.File, n.Line)
 		}
 		if prev := b.tables[i]; prev >= 0 {
-			return input.Errorf(rt.File, lt.Line, "second table for switch 0x%016x (first at line %d)", lt.GUID, rt.Switches[prev].Line)
+			return infile.Errorf(rt.File, lt.Line, "second table for switch 0x%016x (first at line %d)", lt.GUID, rt.Switches[prev].Line)
 		}
 		b.tables[i] = k
 		if lt.LID != 0 && n.Kind == lft.Switch {
@@ -367,18 +367,18 @@ func (b *ibBuild) matchTables() error {
 			switch {
 			case ow.base == 0:
 				if cur := int(b.lidOwner[lt.LID]) - 1; cur >= 0 && cur != o {
-					return input.Errorf(rt.File, lt.Line, "the header gives switch 0x%016x LID %d, which is %s's in %s (line %d)", lt.GUID, lt.LID, b.who(cur), t.File, b.owners[cur].line)
+					return infile.Errorf(rt.File, lt.Line, "the header gives switch 0x%016x LID %d, which is %s's in %s (line %d)", lt.GUID, lt.LID, b.who(cur), t.File, b.owners[cur].line)
 				}
 				ow.base = int(lt.LID)
 				b.lidOwner[lt.LID] = int32(o + 1)
 			case int(lt.LID) < ow.base || int(lt.LID) >= ow.base+1<<ow.lmc:
-				return input.Errorf(rt.File, lt.Line, "the header gives switch 0x%016x LID %d, %s says %d (line %d)", lt.GUID, lt.LID, t.File, ow.base, ow.line)
+				return infile.Errorf(rt.File, lt.Line, "the header gives switch 0x%016x LID %d, %s says %d (line %d)", lt.GUID, lt.LID, t.File, ow.base, ow.line)
 			}
 		}
 	}
 	for i := range t.Nodes {
 		if t.Nodes[i].Kind == lft.Switch && b.tables[i] < 0 {
-			return input.Errorf(rt.File, 0, "%s (%s:%d) has no table in the dump: the files do not describe the same fabric, or the dump is incomplete",
+			return infile.Errorf(rt.File, 0, "%s (%s:%d) has no table in the dump: the files do not describe the same fabric, or the dump is incomplete",
 				b.nodeWho(i), t.fileOf(&t.Nodes[i]), t.Nodes[i].Line).With(ErrMismatch)
 		}
 	}
@@ -408,7 +408,7 @@ func (b *ibBuild) entryLIDs() error {
 					continue
 				}
 			}
-			return input.Errorf(b.rt.File, int(e.Line), "LID 0x%04x is not in %s: no port has it", e.LID, b.t.File)
+			return infile.Errorf(b.rt.File, int(e.Line), "LID 0x%04x is not in %s: no port has it", e.LID, b.t.File)
 		}
 	}
 	return nil
@@ -510,7 +510,7 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 			t.File, left, "Mellanox Technologies Aggregation Node")
 	}
 	if len(hosts) == 0 {
-		return nil, input.Errorf(t.File, 0, "no connected CA ports: the fabric has no hosts")
+		return nil, infile.Errorf(t.File, 0, "no connected CA ports: the fabric has no hosts")
 	}
 	sort.Slice(hosts, func(i, j int) bool {
 		a, c := t.Nodes[hosts[i].topo].GUID, t.Nodes[hosts[j].topo].GUID
@@ -542,7 +542,7 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 		n := &t.Nodes[fn.topo]
 		id := bld.Node(names[i], n.Kind)
 		if int(id) != i {
-			return nil, input.Errorf(t.File, 0, "node name %q used twice", names[i])
+			return nil, infile.Errorf(t.File, 0, "node name %q used twice", names[i])
 		}
 		bld.SetNodeInfo(id, n.GUID, n.Desc)
 		if fn.owner >= 0 {
@@ -707,17 +707,17 @@ func (b *ibBuild) checkTable(lt *LFT, node int, outLink []int32, hostLID []bool)
 		}
 		switch {
 		case int(e.Port) > n.NPorts:
-			return input.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port %d out of range: %s has ports 1-%d", e.LID, e.Port, b.nodeWho(node), n.NPorts)
+			return infile.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port %d out of range: %s has ports 1-%d", e.LID, e.Port, b.nodeWho(node), n.NPorts)
 		case e.Port == 0:
 			if o := b.lidOwner[e.LID]; o != self || o == 0 {
 				owner := "no port"
 				if o != 0 {
 					owner = b.who(int(o) - 1)
 				}
-				return input.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port 0 (the switch itself) in the table of %s, but the LID is %s's", e.LID, b.nodeWho(node), owner)
+				return infile.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port 0 (the switch itself) in the table of %s, but the LID is %s's", e.LID, b.nodeWho(node), owner)
 			}
 		case outLink[e.Port] < 0 && hostLID[e.LID] && b.lidOwner[e.LID] != 0:
-			return input.Errorf(rt.File, int(e.Line), "LID 0x%04x (%s): out port %d of %s has no cable in %s", e.LID, b.who(int(b.lidOwner[e.LID])-1), e.Port, b.nodeWho(node), b.t.File)
+			return infile.Errorf(rt.File, int(e.Line), "LID 0x%04x (%s): out port %d of %s has no cable in %s", e.LID, b.who(int(b.lidOwner[e.LID])-1), e.Port, b.nodeWho(node), b.t.File)
 		}
 	}
 	if lt.readBack && lt.Top > 0 && lt.Top%64 == 0 && !hasTop {

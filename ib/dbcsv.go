@@ -3,7 +3,7 @@ package ib
 import (
 	"bytes"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -125,7 +125,7 @@ func readDBCSV(r *lines) (topo *Topology, err error) {
 	}
 	for _, name := range []string{"NODES", "LINKS"} {
 		if tables[name] == nil {
-			return nil, input.Errorf(r.file, 0, "no START_%s table: ibdiagnet2.db_csv lists the nodes (NODES) and cables (LINKS) of the fabric", name).With(ErrFormat)
+			return nil, infile.Errorf(r.file, 0, "no START_%s table: ibdiagnet2.db_csv lists the nodes (NODES) and cables (LINKS) of the fabric", name).With(ErrFormat)
 		}
 	}
 	if tables["PORTS"] == nil {
@@ -203,7 +203,7 @@ func dbcsvTopology(file string, tables map[string]*csvTable) (*Topology, error) 
 	num := func(tb *csvTable, row csvRow, name string, limit uint64) (uint64, error) {
 		v, present, ok := csvNumber(tb.col(row, name))
 		if !ok || !present || v > limit {
-			return 0, input.Errorf(file, row.line, "bad %s %s", name, tok(tb.col(row, name)))
+			return 0, infile.Errorf(file, row.line, "bad %s %s", name, tok(tb.col(row, name)))
 		}
 		return v, nil
 	}
@@ -223,12 +223,12 @@ func dbcsvTopology(file string, tables map[string]*csvTable) (*Topology, error) 
 		}
 		kinds := [...]lft.NodeKind{1: lft.Host, 2: lft.Switch, 3: lft.Router}
 		if typ == 0 || guid == 0 || nports == 0 {
-			return nil, input.Errorf(file, row.line, "node 0x%016x: NodeType %d, NumPorts %d", guid, typ, nports)
+			return nil, infile.Errorf(file, row.line, "node 0x%016x: NodeType %d, NumPorts %d", guid, typ, nports)
 		}
 		n := TopoNode{Kind: kinds[typ], GUID: guid, Desc: string(nodes.col(row, "NodeDesc")), NPorts: int(nports), Line: row.line, File: file}
 		if i, dup := byGUID[guid]; dup {
 			if o := &t.Nodes[i]; o.Kind != n.Kind || o.NPorts != n.NPorts || o.Desc != n.Desc {
-				return nil, input.Errorf(file, row.line, "node 0x%016x differs from its row at line %d", guid, o.Line)
+				return nil, infile.Errorf(file, row.line, "node 0x%016x differs from its row at line %d", guid, o.Line)
 			}
 			continue
 		}
@@ -237,7 +237,7 @@ func dbcsvTopology(file string, tables map[string]*csvTable) (*Topology, error) 
 		t.Nodes = append(t.Nodes, n)
 	}
 	if len(t.Nodes) == 0 {
-		return nil, input.Errorf(file, nodes.line, "the START_NODES table is empty").With(ErrFormat)
+		return nil, infile.Errorf(file, nodes.line, "the START_NODES table is empty").With(ErrFormat)
 	}
 	// Ports: GUID, LID and LMC of every port (port 0 of switches).
 	type portKey struct {
@@ -260,7 +260,7 @@ func dbcsvTopology(file string, tables map[string]*csvTable) (*Topology, error) 
 		lid, _, ok2 := csvNumber(pt.col(row, "LID"))
 		lmc, _, ok3 := csvNumber(pt.col(row, "LMC"))
 		if !ok || !ok2 || !ok3 || lid > maxUnicastLID || lmc > 7 {
-			return nil, input.Errorf(file, row.line, "node 0x%016x port %d: bad PortGuid, LID or LMC", node, port)
+			return nil, infile.Errorf(file, row.line, "node 0x%016x port %d: bad PortGuid, LID or LMC", node, port)
 		}
 		ports[portKey{node, int(port)}] = TopoPort{GUID: guid, LID: uint16(lid), LMC: uint8(lmc), LMCKnown: hasLMC && lid != 0, Line: row.line}
 	}
@@ -290,17 +290,17 @@ func dbcsvTopology(file string, tables map[string]*csvTable) (*Topology, error) 
 			}
 			i, ok := byGUID[v]
 			if !ok {
-				return nil, input.Errorf(file, row.line, "node 0x%016x is not in the START_NODES table (line %d)", v, nodes.line)
+				return nil, infile.Errorf(file, row.line, "node 0x%016x is not in the START_NODES table (line %d)", v, nodes.line)
 			}
 			if pn < 1 || int(pn) > t.Nodes[i].NPorts {
-				return nil, input.Errorf(file, row.line, "port %d of %s: the node has ports 1-%d", pn, nodeName(&t.Nodes[i]), t.Nodes[i].NPorts)
+				return nil, infile.Errorf(file, row.line, "port %d of %s: the node has ports 1-%d", pn, nodeName(&t.Nodes[i]), t.Nodes[i].NPorts)
 			}
 			g[e], p[e], idx[e] = v, int(pn), i
 		}
 		for e := 0; e < 2; e++ {
 			n := &t.Nodes[idx[e]]
 			if n.Port(p[e]) != nil {
-				return nil, input.Errorf(file, row.line, "port %d of %s is in two START_LINKS rows", p[e], nodeName(n))
+				return nil, infile.Errorf(file, row.line, "port %d of %s is in two START_LINKS rows", p[e], nodeName(n))
 			}
 		}
 		for e := 0; e < 2; e++ {

@@ -15,7 +15,7 @@
 // shell prompt lines and the messages the tools print on standard error
 // (ibwarn:, iberror:, libibnetdisc's "<file>.c:<line>; ...") are skipped,
 // and listed in Topology.Warnings and Routing.Warnings, which Build passes
-// to Options.Warn. Errors are *input.ParseError values naming the file and
+// to Options.Warn. Errors are *infile.ParseError values naming the file and
 // line, classified by the sentinels of errors.go; a reader returns a
 // complete result or an error, never part of one.
 //

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io/fs"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -64,26 +64,26 @@ func wrongKind(file string, f Format, want string, empty bool) error {
 	}
 	switch {
 	case f == FormatUnknown && empty:
-		return input.Errorf(file, 0, "empty file: want %s%s", want, hint).With(ErrFormat)
+		return infile.Errorf(file, 0, "empty file: want %s%s", want, hint).With(ErrFormat)
 	case f == FormatUnknown:
-		return input.Errorf(file, 0, "unrecognised content: want %s%s", want, hint).With(ErrFormat)
+		return infile.Errorf(file, 0, "unrecognised content: want %s%s", want, hint).With(ErrFormat)
 	case f.IsRouting():
-		return input.Errorf(file, 0, "this is a routing dump (%s), not a topology: want %s", f, want).With(ErrFormat)
+		return infile.Errorf(file, 0, "this is a routing dump (%s), not a topology: want %s", f, want).With(ErrFormat)
 	case f.IsTopology():
-		return input.Errorf(file, 0, "this is a topology (%s), not a routing dump: want %s", f, want).With(ErrFormat)
+		return infile.Errorf(file, 0, "this is a topology (%s), not a routing dump: want %s", f, want).With(ErrFormat)
 	}
-	return input.Errorf(file, 0, "this is %s: want %s", f, want).With(ErrFormat)
+	return infile.Errorf(file, 0, "this is %s: want %s", f, want).With(ErrFormat)
 }
 
 // ReadTopologyFile reads a topology file ("-" for standard input, gzip
 // accepted) in any supported format, streaming it line by line. ibsim
 // include directives are followed, relative to the including file.
 func ReadTopologyFile(path string) (*Topology, error) {
-	br, done, err := input.Open(path)
+	br, done, err := infile.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	name := input.Name(path)
+	name := infile.Name(path)
 	defer done()
 	head, _ := br.Peek(1 << 16) // a short file ends the peek early; read errors recur below
 	switch f := DetectFormat(head); f {
@@ -114,14 +114,14 @@ func ReadTopologyFile(path string) (*Topology, error) {
 // error (wrapping fs.ErrNotExist) that says which files hold tables:
 // OpenSM writes opensm-lfts.dump only with log flag 0x40.
 func ReadRoutingFile(path string) (*Routing, error) {
-	br, done, err := input.Open(path)
+	br, done, err := infile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, input.Errorf(input.Name(path), 0, "%w; %s", errors.Unwrap(err), routingHint)
+		return nil, infile.Errorf(infile.Name(path), 0, "%w; %s", errors.Unwrap(err), routingHint)
 	}
 	if err != nil {
 		return nil, err
 	}
-	name := input.Name(path)
+	name := infile.Name(path)
 	defer done()
 	head, _ := br.Peek(1 << 16)
 	switch f := DetectFormat(head); f {

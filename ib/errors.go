@@ -3,7 +3,7 @@ package ib
 import "errors"
 
 // Sentinel causes of the errors of this package's readers and of Build. A
-// reader's error is an *input.ParseError (file, line, cause); errors.Is
+// reader's error is an *infile.ParseError (file, line, cause); errors.Is
 // tells these kinds apart.
 var (
 	// ErrTruncated: a dump or file ends in the middle of a table.

@@ -10,7 +10,7 @@ import (
 	"strings"
 	"testing"
 
-	"orcs/input"
+	"orcs/infile"
 )
 
 // fixtureLines returns a fixture file of dualport/minhop (or another run)
@@ -275,7 +275,7 @@ func TestIBStreamedFiles(t *testing.T) {
 	}
 	// A missing routing file: say where tables come from.
 	_, err = ReadRoutingFile(filepath.Join(dir, "nothere"))
-	var pe *input.ParseError
+	var pe *infile.ParseError
 	if !errors.As(err, &pe) || !errors.Is(err, fs.ErrNotExist) ||
 		!strings.Contains(err.Error(), "nothere: open: no such file or directory; OpenSM writes opensm-lfts.dump and opensm.fdbs only when its log flags include 0x40") ||
 		!strings.Contains(err.Error(), "dump_fts > dump_fts.txt") || !strings.Contains(err.Error(), "ibdiagnet2.fdbs") {

@@ -3,7 +3,7 @@ package ib
 import (
 	"bytes"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -105,7 +105,7 @@ func readLinkInfo(r *lines) (topo *Topology, err error) {
 		ports = append(ports, p)
 	}
 	if len(ports) == 0 {
-		return nil, input.Errorf(r.file, 0, "no ports listed").With(ErrFormat)
+		return nil, infile.Errorf(r.file, 0, "no ports listed").With(ErrFormat)
 	}
 	if cur < 0 {
 		groupLineMode(t, ports, r.file)
@@ -327,7 +327,7 @@ func linkNodes(t *Topology, ports []linkLine) error {
 			if n.Port0.LID == 0 {
 				n.Port0.LID = p.lid
 			} else if n.Port0.LID != p.lid {
-				return input.Errorf(t.fileOf(n), p.line, "%s has LID %d here, %d on another port line", nodeName(n), p.lid, n.Port0.LID)
+				return infile.Errorf(t.fileOf(n), p.line, "%s has LID %d here, %d on another port line", nodeName(n), p.lid, n.Port0.LID)
 			}
 		} else if n.GUID == 0 {
 			n.GUID = caNodeGUID(p.guid, p.port)
@@ -377,19 +377,19 @@ func linkRemotes(t *Topology, ports []linkLine, file string) error {
 		if p.rguid != 0 {
 			e, ok = byGUID[p.rguid]
 			if !ok {
-				return input.Errorf(file, p.line, "port %d connects to port GUID 0x%016x (%q), which the file does not list", p.port, p.rguid, p.rdesc)
+				return infile.Errorf(file, p.line, "port %d connects to port GUID 0x%016x (%q), which the file does not list", p.port, p.rguid, p.rdesc)
 			}
 		} else {
 			if p.rlid == 0 {
-				return input.Errorf(file, p.line, "port %d connects to %q, which has LID 0: plain iblinkinfo names remote ports by LID, so run it once the SM has assigned LIDs, or use iblinkinfo -l", p.port, p.rdesc)
+				return infile.Errorf(file, p.line, "port %d connects to %q, which has LID 0: plain iblinkinfo names remote ports by LID, so run it once the SM has assigned LIDs, or use iblinkinfo -l", p.port, p.rdesc)
 			}
 			e, ok = byLID[p.rlid]
 			if !ok {
-				return input.Errorf(file, p.line, "port %d connects to LID %d (%q), which the file does not list: iblinkinfo --switches-only (and old versions) omit the CAs; give its full output or iblinkinfo -l", p.port, p.rlid, p.rdesc)
+				return infile.Errorf(file, p.line, "port %d connects to LID %d (%q), which the file does not list: iblinkinfo --switches-only (and old versions) omit the CAs; give its full output or iblinkinfo -l", p.port, p.rlid, p.rdesc)
 			}
 		}
 		if e.port != 0 && e.port != p.rport {
-			return input.Errorf(file, p.line, "port %d connects to port %d of %q, but that LID or GUID is its port %d", p.port, p.rport, p.rdesc, e.port)
+			return infile.Errorf(file, p.line, "port %d connects to port %d of %q, but that LID or GUID is its port %d", p.port, p.rport, p.rdesc, e.port)
 		}
 		pt := portAt(&t.Nodes[p.node], p.port, p.line)
 		pt.Peer, pt.PeerPort = e.node, p.rport

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"sort"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -107,12 +107,12 @@ func readPortsReport(r *lines) (topo *Topology, err error) {
 		pending = append(pending, pendingEnd{node: i, port: p.port, remote: keyOf(p.rkind, p.rguid, p.rport), rport: p.rport, line: r.n})
 	}
 	if len(t.Nodes) == 0 {
-		return nil, input.Errorf(r.file, 0, "no ports listed").With(ErrFormat)
+		return nil, infile.Errorf(r.file, 0, "no ports listed").With(ErrFormat)
 	}
 	for _, pe := range pending {
 		j, ok := byKey[pe.remote]
 		if !ok {
-			return nil, input.Errorf(r.file, pe.line, "port %d connects to a %s (node GUID 0x%016x), which the report does not list", pe.port, kindWord(pe.remote.kind), pe.remote.guid)
+			return nil, infile.Errorf(r.file, pe.line, "port %d connects to a %s (node GUID 0x%016x), which the report does not list", pe.port, kindWord(pe.remote.kind), pe.remote.guid)
 		}
 		pt := portAt(&t.Nodes[pe.node], pe.port, pe.line)
 		pt.Peer, pt.PeerPort = j, pe.rport
@@ -231,7 +231,7 @@ func checkCables(t *Topology) error {
 		for k := 1; k < len(n.Ports); k++ {
 			if n.Ports[k].Num == n.Ports[k-1].Num {
 				first, second := n.Ports[k-1].Line, n.Ports[k].Line
-				return input.Errorf(t.fileOf(n), max(first, second), "port %d of %s listed twice (first at line %d)", n.Ports[k].Num, nodeName(n), min(first, second))
+				return infile.Errorf(t.fileOf(n), max(first, second), "port %d of %s listed twice (first at line %d)", n.Ports[k].Num, nodeName(n), min(first, second))
 			}
 		}
 	}
@@ -241,14 +241,14 @@ func checkCables(t *Topology) error {
 			p := &n.Ports[k]
 			rn := &t.Nodes[p.Peer]
 			if p.PeerPort > rn.NPorts {
-				return input.Errorf(t.fileOf(n), p.Line, "port %d of %s connects to port %d of %s, which has ports 1-%d", p.Num, nodeName(n), p.PeerPort, nodeName(rn), rn.NPorts)
+				return infile.Errorf(t.fileOf(n), p.Line, "port %d of %s connects to port %d of %s, which has ports 1-%d", p.Num, nodeName(n), p.PeerPort, nodeName(rn), rn.NPorts)
 			}
 			back := rn.Port(p.PeerPort)
 			switch {
 			case back == nil:
-				return input.Errorf(t.fileOf(n), p.Line, "port %d of %s connects to port %d of %s, which is not listed as connected", p.Num, nodeName(n), p.PeerPort, nodeName(rn))
+				return infile.Errorf(t.fileOf(n), p.Line, "port %d of %s connects to port %d of %s, which is not listed as connected", p.Num, nodeName(n), p.PeerPort, nodeName(rn))
 			case back.Peer != i || back.PeerPort != p.Num:
-				return input.Errorf(t.fileOf(n), p.Line, "port %d of %s connects to port %d of %s, but that port connects to port %d of %s (line %d)",
+				return infile.Errorf(t.fileOf(n), p.Line, "port %d of %s connects to port %d of %s, but that port connects to port %d of %s (line %d)",
 					p.Num, nodeName(n), p.PeerPort, nodeName(rn), back.PeerPort, nodeName(&t.Nodes[back.Peer]), back.Line)
 			}
 		}

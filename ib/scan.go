@@ -7,7 +7,7 @@ import (
 	"io"
 	"strconv"
 
-	"orcs/input"
+	"orcs/infile"
 )
 
 // This file holds the small line and token scanners shared by the readers
@@ -184,19 +184,19 @@ func (r *lines) readErr() error {
 		return nil
 	}
 	if r.err == errLineTooLong {
-		return input.Errorf(r.file, r.phys+1, "%w", r.err).With(ErrFormat)
+		return infile.Errorf(r.file, r.phys+1, "%w", r.err).With(ErrFormat)
 	}
-	return input.Errorf(r.file, 0, "after line %d: %w", r.n, r.err).With(ErrTruncated)
+	return infile.Errorf(r.file, 0, "after line %d: %w", r.n, r.err).With(ErrTruncated)
 }
 
 // errorf returns an error located at the line last returned.
-func (r *lines) errorf(format string, args ...any) *input.ParseError {
-	return input.Errorf(r.file, r.n, "%s", fmt.Sprintf(format, args...))
+func (r *lines) errorf(format string, args ...any) *infile.ParseError {
+	return infile.Errorf(r.file, r.n, "%s", fmt.Sprintf(format, args...))
 }
 
 // errorAt returns an error located at line n of the same file.
-func (r *lines) errorAt(n int, format string, args ...any) *input.ParseError {
-	return input.Errorf(r.file, n, "%s", fmt.Sprintf(format, args...))
+func (r *lines) errorAt(n int, format string, args ...any) *infile.ParseError {
+	return infile.Errorf(r.file, n, "%s", fmt.Sprintf(format, args...))
 }
 
 // tok quotes a token for an error message, shortened when long.

@@ -6,7 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -627,20 +627,20 @@ func lidLMC(c *cursor) (lid, lmc int, hasLID, hasLMC bool, err string) {
 func (p *netParser) finish() (*Topology, error) {
 	t := p.topo
 	if len(t.Nodes) == 0 {
-		return nil, input.Errorf(t.File, 0, "no nodes (want Switch, Hca, Ca or Rt records)").With(ErrFormat)
+		return nil, infile.Errorf(t.File, 0, "no nodes (want Switch, Hca, Ca or Rt records)").With(ErrFormat)
 	}
 	for _, pp := range p.pending {
 		ri, ok := p.ids[pp.remote]
 		if !ok {
-			return nil, input.Errorf(pp.file, pp.line, "port %d connects to unknown node id %q", pp.port, pp.remote)
+			return nil, infile.Errorf(pp.file, pp.line, "port %d connects to unknown node id %q", pp.port, pp.remote)
 		}
 		n, rn := &t.Nodes[pp.node], &t.Nodes[ri]
 		if pp.remotePort > rn.NPorts {
-			return nil, input.Errorf(pp.file, pp.line, "port %d connects to port %d of %q, which has ports 1-%d", pp.port, pp.remotePort, pp.remote, rn.NPorts)
+			return nil, infile.Errorf(pp.file, pp.line, "port %d connects to port %d of %q, which has ports 1-%d", pp.port, pp.remotePort, pp.remote, rn.NPorts)
 		}
 		back := rn.Port(pp.remotePort)
 		if back == nil {
-			return nil, input.Errorf(pp.file, pp.line, "port %d of %q connects to %q[%d], which does not list that port (both ends of a cable must be listed)", pp.port, n.ID, pp.remote, pp.remotePort)
+			return nil, infile.Errorf(pp.file, pp.line, "port %d of %q connects to %q[%d], which does not list that port (both ends of a cable must be listed)", pp.port, n.ID, pp.remote, pp.remotePort)
 		}
 		pt := n.Port(pp.port)
 		pt.Peer, pt.PeerPort = ri, pp.remotePort
@@ -653,7 +653,7 @@ func (p *netParser) finish() (*Topology, error) {
 			rn := &t.Nodes[pt.Peer]
 			back := rn.Port(pt.PeerPort)
 			if back.Peer != i || back.PeerPort != pt.Num {
-				return nil, input.Errorf(p.fileOf(pt.Line, i), pt.Line, "port %d of %q connects to %q[%d], but that port connects to %q[%d] (line %d)", pt.Num, n.ID, rn.ID, pt.PeerPort,
+				return nil, infile.Errorf(p.fileOf(pt.Line, i), pt.Line, "port %d of %q connects to %q[%d], but that port connects to %q[%d] (line %d)", pt.Num, n.ID, rn.ID, pt.PeerPort,
 					t.Nodes[back.Peer].ID, back.PeerPort, back.Line)
 			}
 		}
@@ -681,7 +681,7 @@ func includeFromDisk(name, from string) ([]byte, string, error) {
 	}
 	data, err := os.ReadFile(path)
 	if err != nil {
-		return nil, "", input.StripPath(err)
+		return nil, "", infile.StripPath(err)
 	}
 	return data, path, nil
 }

@@ -8,7 +8,7 @@ import (
 	"strings"
 
 	"orcs/dot"
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -76,7 +76,7 @@ func (o *SimOptions) errorf(f *lft.Fabric, v, l int32, format string, args ...an
 	}
 	switch {
 	case o.File != "" && line > 0:
-		return input.Errorf(o.File, line, "%s", msg)
+		return infile.Errorf(o.File, line, "%s", msg)
 	case o.File != "":
 		return fmt.Errorf("%s: %s", o.File, msg)
 	}

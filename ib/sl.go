@@ -7,7 +7,7 @@ import (
 	"io"
 	"strconv"
 
-	"orcs/input"
+	"orcs/infile"
 )
 
 // This file reads what a credit-loop check needs beside the forwarding
@@ -108,14 +108,14 @@ func ScanPathSLs(r io.Reader, file string, fn func(PathSL) error) error {
 					missing += " " + name
 				}
 			}
-			return input.Errorf(file, cur.Line, "PathRecord without%s", missing).With(ErrTruncated)
+			return infile.Errorf(file, cur.Line, "PathRecord without%s", missing).With(ErrTruncated)
 		}
 		for _, l := range []struct {
 			name string
 			lid  uint16
 		}{{"slid", cur.SLID}, {"dlid", cur.DLID}} {
 			if l.lid == 0 || l.lid > maxUnicastLID {
-				return input.Errorf(file, cur.Line, "PathRecord with %s %d: not a unicast LID (a truncated SA answer? "+
+				return infile.Errorf(file, cur.Line, "PathRecord with %s %d: not a unicast LID (a truncated SA answer? "+
 					"under libumad2sim query one path at a time: saquery PR --slid S --dlid D)", l.name, l.lid)
 			}
 		}
@@ -134,7 +134,7 @@ func ScanPathSLs(r io.Reader, file string, fn func(PathSL) error) error {
 		if isLog {
 			p, ok, err := parseDFSSSPRoute(l)
 			if err != nil {
-				return input.Errorf(file, n, "%v", err).With(ErrFormat)
+				return infile.Errorf(file, n, "%v", err).With(ErrFormat)
 			}
 			if !ok {
 				continue
@@ -144,7 +144,7 @@ func ScanPathSLs(r io.Reader, file string, fn func(PathSL) error) error {
 				lid  uint16
 			}{{"src_lid", p.SLID}, {"dest_lid", p.DLID}} {
 				if x.lid == 0 || x.lid > maxUnicastLID {
-					return input.Errorf(file, n, "%s %d: not a unicast LID", x.name, x.lid).With(ErrFormat)
+					return infile.Errorf(file, n, "%s %d: not a unicast LID", x.name, x.lid).With(ErrFormat)
 				}
 			}
 			p.Line, p.Log = n, true
@@ -163,7 +163,7 @@ func ScanPathSLs(r io.Reader, file string, fn func(PathSL) error) error {
 		}
 		dot := bytes.IndexByte(l, '.')
 		if !inRecord || dot <= 0 {
-			return input.Errorf(file, n, "unexpected line %s: want saquery PathRecord output (\"PathRecord dump:\" records)", tok(l)).With(ErrFormat)
+			return infile.Errorf(file, n, "unexpected line %s: want saquery PathRecord output (\"PathRecord dump:\" records)", tok(l)).With(ErrFormat)
 		}
 		name, value := l[:dot], bytes.TrimLeft(l[dot:], ".")
 		var bit uint8
@@ -180,7 +180,7 @@ func ScanPathSLs(r io.Reader, file string, fn func(PathSL) error) error {
 		}
 		v, ok := parseUint(value)
 		if !ok || v > limit {
-			return input.Errorf(file, n, "%s %s: want a number up to %d", name, tok(value), limit)
+			return infile.Errorf(file, n, "%s %s: want a number up to %d", name, tok(value), limit)
 		}
 		switch bit {
 		case 1:
@@ -193,17 +193,17 @@ func ScanPathSLs(r io.Reader, file string, fn func(PathSL) error) error {
 		have |= bit
 	}
 	if err := sc.Err(); err != nil {
-		return input.Errorf(file, 0, "after line %d: %w", n, err).With(ErrTruncated)
+		return infile.Errorf(file, 0, "after line %d: %w", n, err).With(ErrTruncated)
 	}
 	if err := finish(); err != nil {
 		return err
 	}
 	if records == 0 && isLog {
-		return input.Errorf(file, 0, "an OpenSM log without dfsssp's path layers (\"route from src_lid=S to dest_lid=D on vl=V\"): "+
+		return infile.Errorf(file, 0, "an OpenSM log without dfsssp's path layers (\"route from src_lid=S to dest_lid=D on vl=V\"): "+
 			"route with dfsssp and per_module_logging_file naming a file with the line \"osm_ucast_dfsssp.c 0x0f\"").With(ErrFormat)
 	}
 	if records == 0 {
-		return input.Errorf(file, 0, "no PathRecords: want saquery PathRecord output").With(ErrFormat)
+		return infile.Errorf(file, 0, "no PathRecords: want saquery PathRecord output").With(ErrFormat)
 	}
 	return nil
 }
@@ -222,12 +222,12 @@ func ReadPathSLs(data []byte, file string) ([]PathSL, error) {
 // ScanPathSLsFile is ScanPathSLs on a file ("-" for standard input, gzip
 // accepted).
 func ScanPathSLsFile(path string, fn func(PathSL) error) error {
-	br, done, err := input.Open(path)
+	br, done, err := infile.Open(path)
 	if err != nil {
 		return err
 	}
 	defer done()
-	return ScanPathSLs(br, input.Name(path), fn)
+	return ScanPathSLs(br, infile.Name(path), fn)
 }
 
 // parseUint parses a decimal number or a hexadecimal one with 0x.
@@ -319,7 +319,7 @@ func ReadSL2VL(data []byte, file string) (*SL2VL, error) {
 				c.blank()
 			}
 			if !ok || !c.done() || lid <= 0 || lid > 0xffff {
-				return nil, input.Errorf(file, n, "SL2VL table header %s: want \"# SL2VL table: Lid <LID>\"", tok(l))
+				return nil, infile.Errorf(file, n, "SL2VL table header %s: want \"# SL2VL table: Lid <LID>\"", tok(l))
 			}
 			i, seen := byLID[uint16(lid)]
 			if !seen {
@@ -330,7 +330,7 @@ func ReadSL2VL(data []byte, file string) (*SL2VL, error) {
 			cur = i
 		case bytes.HasPrefix(l, []byte("ports:")):
 			if s.Format != "smpquery sl2vl" || cur < 0 {
-				return nil, input.Errorf(file, n, "SL2VL line before any \"# SL2VL table: Lid <LID>\" header").With(ErrFormat)
+				return nil, infile.Errorf(file, n, "SL2VL line before any \"# SL2VL table: Lid <LID>\" header").With(ErrFormat)
 			}
 			e, err := parseSMPSL2VL(l, file, n)
 			if err != nil {
@@ -352,7 +352,7 @@ func ReadSL2VL(data []byte, file string) (*SL2VL, error) {
 			s.Nodes = append(s.Nodes, node)
 		default:
 			if s.Format != "opensm-sl2vl.dump" || cur < 0 {
-				return nil, input.Errorf(file, n, "unexpected line %s: want opensm-sl2vl.dump or smpquery sl2vl output", tok(l)).With(ErrFormat)
+				return nil, infile.Errorf(file, n, "unexpected line %s: want opensm-sl2vl.dump or smpquery sl2vl output", tok(l)).With(ErrFormat)
 			}
 			e, err := parseOSMSL2VL(l, file, n)
 			if err != nil {
@@ -362,11 +362,11 @@ func ReadSL2VL(data []byte, file string) (*SL2VL, error) {
 		}
 	}
 	if len(s.Nodes) == 0 {
-		return nil, input.Errorf(file, 0, "no SL2VL tables: want opensm-sl2vl.dump or smpquery sl2vl output").With(ErrFormat)
+		return nil, infile.Errorf(file, 0, "no SL2VL tables: want opensm-sl2vl.dump or smpquery sl2vl output").With(ErrFormat)
 	}
 	for _, nd := range s.Nodes {
 		if len(nd.Entries) == 0 {
-			return nil, input.Errorf(file, nd.Line, "SL2VL tables of LID %d: no entries", nd.LID).With(ErrTruncated)
+			return nil, infile.Errorf(file, nd.Line, "SL2VL tables of LID %d: no entries", nd.LID).With(ErrTruncated)
 		}
 	}
 	return s, nil
@@ -374,18 +374,18 @@ func ReadSL2VL(data []byte, file string) (*SL2VL, error) {
 
 // ReadSL2VLFile reads SL-to-VL tables from a file ("-" for standard input,
 // gzip accepted), at most lim's bytes (see SL2VLLimit); see ReadSL2VL.
-func ReadSL2VLFile(path string, lim input.Limit) (*SL2VL, error) {
-	data, err := input.ReadAllLimit(path, lim)
+func ReadSL2VLFile(path string, lim infile.Limit) (*SL2VL, error) {
+	data, err := infile.ReadAllLimit(path, lim)
 	if err != nil {
 		return nil, err
 	}
-	return ReadSL2VL(data, input.Name(path))
+	return ReadSL2VL(data, infile.Name(path))
 }
 
 // setFormat records the file's format and refuses a mix of both.
 func (s *SL2VL) setFormat(f string, line int) error {
 	if s.Format != "" && s.Format != f {
-		return input.Errorf(s.File, line, "a %s line in %s output", f, s.Format).With(ErrFormat)
+		return infile.Errorf(s.File, line, "a %s line in %s output", f, s.Format).With(ErrFormat)
 	}
 	s.Format = f
 	return nil
@@ -402,7 +402,7 @@ func parseOSMSL2VLHeader(l []byte, file string, n int) (SL2VLNode, error) {
 		}
 	}
 	bad := func() (SL2VLNode, error) {
-		return nd, input.Errorf(file, n, "SL2VL header %s: want %s 0x<port GUID>, base LID <LID>, \"<description>\"", tok(l), nd.Kind)
+		return nd, infile.Errorf(file, n, "SL2VL header %s: want %s 0x<port GUID>, base LID <LID>, \"<description>\"", tok(l), nd.Kind)
 	}
 	c.blank()
 	guid, ok := c.hex0x()
@@ -436,20 +436,20 @@ func parseOSMSL2VL(l []byte, file string, n int) (SL2VLEntry, error) {
 	out, ok2 := c.dec()
 	c.blank()
 	if !ok1 || !ok2 || in > 255 || out > 255 || !c.lit(":") {
-		return e, input.Errorf(file, n, "SL2VL line %s: want <in port> <out port> : <16 VLs>", tok(l))
+		return e, infile.Errorf(file, n, "SL2VL line %s: want <in port> <out port> : <16 VLs>", tok(l))
 	}
 	e.In, e.Out = uint8(in), uint8(out)
 	for sl := 0; sl < NumSLs; sl++ {
 		c.blank()
 		vl, ok := c.dec()
 		if !ok || vl > 15 {
-			return e, input.Errorf(file, n, "SL2VL line %s: want 16 VLs (0-15)", tok(l))
+			return e, infile.Errorf(file, n, "SL2VL line %s: want 16 VLs (0-15)", tok(l))
 		}
 		e.VL[sl] = uint8(vl)
 	}
 	c.blank()
 	if !c.done() {
-		return e, input.Errorf(file, n, "SL2VL line %s: more than 16 VLs", tok(l))
+		return e, infile.Errorf(file, n, "SL2VL line %s: more than 16 VLs", tok(l))
 	}
 	return e, nil
 }
@@ -458,7 +458,7 @@ func parseOSMSL2VL(l []byte, file string, n int) (SL2VLEntry, error) {
 func parseSMPSL2VL(l []byte, file string, n int) (SL2VLEntry, error) {
 	e := SL2VLEntry{Line: n}
 	bad := func(what string) (SL2VLEntry, error) {
-		return e, input.Errorf(file, n, "SL2VL line %s: %s", tok(l), what)
+		return e, infile.Errorf(file, n, "SL2VL line %s: %s", tok(l), what)
 	}
 	c := &cursor{b: l, i: len("ports:")}
 	c.blank()
@@ -510,10 +510,10 @@ const sl2vlLineBytes = 128
 // SL2VLLimit bounds the SL-to-VL tables of a fabric whose nodes have the
 // given numbers of ports: a table line per pair of a node's ports (port 0
 // included) and a header per node, with 1 MiB for comments.
-func SL2VLLimit(ports []int) input.Limit {
+func SL2VLLimit(ports []int) infile.Limit {
 	n := int64(1 << 20)
 	for _, p := range ports {
 		n += int64(p+1)*int64(p+1)*sl2vlLineBytes + 4*sl2vlLineBytes
 	}
-	return input.Limit{Bytes: n, Why: fmt.Sprintf("the SL2VL tables of a fabric of %d nodes (a line per pair of a node's ports)", len(ports))}
+	return infile.Limit{Bytes: n, Why: fmt.Sprintf("the SL2VL tables of a fabric of %d nodes (a line per pair of a node's ports)", len(ports))}
 }

@@ -7,7 +7,7 @@ import (
 	"strings"
 	"testing"
 
-	"orcs/input"
+	"orcs/infile"
 )
 
 // TestReadPathSLsFixture reads the PathRecords the SA of a real OpenSM
@@ -69,11 +69,11 @@ func TestReadPathSLsErrors(t *testing.T) {
 // same routing (torus-2QoS on the 4x4 torus) and finds the same tables.
 func TestReadSL2VLFixtures(t *testing.T) {
 	dir := filepath.Join("..", "testdata", "ib", "torus", "torus-2QoS-sl")
-	dump, err := ReadSL2VLFile(filepath.Join(dir, "opensm-sl2vl.dump"), input.Limit{})
+	dump, err := ReadSL2VLFile(filepath.Join(dir, "opensm-sl2vl.dump"), infile.Limit{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	smp, err := ReadSL2VLFile(filepath.Join(dir, "smpquery-sl2vl.txt"), input.Limit{})
+	smp, err := ReadSL2VLFile(filepath.Join(dir, "smpquery-sl2vl.txt"), infile.Limit{})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -4,7 +4,7 @@ import (
 	"bytes"
 	"sort"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -111,7 +111,7 @@ func readSubnetLst(r *lines) (topo *Topology, err error) {
 		}
 	}
 	if len(t.Nodes) == 0 {
-		return nil, input.Errorf(file, 0, "no ports listed").With(ErrFormat)
+		return nil, infile.Errorf(file, 0, "no ports listed").With(ErrFormat)
 	}
 	t.Warnings = r.warnings()
 	for i := range t.Nodes {

@@ -5,7 +5,7 @@ import (
 	"fmt"
 	"io"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -56,14 +56,14 @@ func NetLimits(t *Topology) (nodes, switches, ports int) {
 // router's node GUID is 0.
 func WriteTopologyNet(w io.Writer, t *Topology) error {
 	if len(t.Nodes) == 0 {
-		return input.Errorf(t.File, 0, "no nodes to emulate")
+		return infile.Errorf(t.File, 0, "no nodes to emulate")
 	}
 	// The port GUIDs ibsim will give.
 	seen := make(map[uint64]int, len(t.Nodes))
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
 		if n.NPorts < 1 || n.NPorts > MaxPorts {
-			return input.Errorf(t.fileOf(n), n.Line, "%s %q has %d ports; ibsim takes 1 to %d", kindWord(n.Kind), n.Desc, n.NPorts, MaxPorts)
+			return infile.Errorf(t.fileOf(n), n.Line, "%s %q has %d ports; ibsim takes 1 to %d", kindWord(n.Kind), n.Desc, n.NPorts, MaxPorts)
 		}
 		guids := []uint64{n.GUID}
 		if n.Kind != lft.Switch {
@@ -74,7 +74,7 @@ func WriteTopologyNet(w io.Writer, t *Topology) error {
 		}
 		for _, g := range guids {
 			if j, dup := seen[g]; dup {
-				return input.Errorf(t.fileOf(n), n.Line, "cannot emulate %s %q (node GUID 0x%016x): ibsim would give one of its ports the GUID 0x%016x, which it also gives %s %q (line %d)",
+				return infile.Errorf(t.fileOf(n), n.Line, "cannot emulate %s %q (node GUID 0x%016x): ibsim would give one of its ports the GUID 0x%016x, which it also gives %s %q (line %d)",
 					kindWord(n.Kind), n.Desc, n.GUID, g, kindWord(t.Nodes[j].Kind), t.Nodes[j].Desc, t.Nodes[j].Line)
 			}
 			seen[g] = i

@@ -7,16 +7,16 @@ import (
 	"strings"
 	"testing"
 
-	"orcs/input"
+	"orcs/infile"
 )
 
-// parseErr asserts that err is an *input.ParseError at file:line (line 0:
+// parseErr asserts that err is an *infile.ParseError at file:line (line 0:
 // any line) and of the given kind (nil: any).
 func parseErr(t *testing.T, err error, file string, line int, kind error) {
 	t.Helper()
-	var pe *input.ParseError
+	var pe *infile.ParseError
 	if !errors.As(err, &pe) {
-		t.Fatalf("error %v (%T) is not an *input.ParseError", err, err)
+		t.Fatalf("error %v (%T) is not an *infile.ParseError", err, err)
 	}
 	if pe.File != file || line > 0 && pe.Line != line {
 		t.Errorf("error at %s:%d, want %s:%d: %v", pe.File, pe.Line, file, line, err)

@@ -5,10 +5,10 @@ import (
 	"io"
 	"strings"
 
+	"orcs/analyze"
 	"orcs/hostlist"
 	"orcs/internal/outfile"
 	"orcs/lft"
-	"orcs/sim"
 )
 
 // Allocation resolves a --hosts argument (a Slurm host list or @FILE; ""
@@ -19,7 +19,7 @@ func Allocation(f *lft.Fabric, arg string) (hosts []int32, names []string, err e
 		return nil, nil, nil
 	}
 	if names, err = hostlist.Parse(arg); err == nil {
-		hosts, err = sim.ResolveHosts(f, names)
+		hosts, err = analyze.ResolveHosts(f, names)
 	}
 	if err != nil {
 		return nil, nil, fmt.Errorf("--hosts: %w", err)

@@ -5,9 +5,9 @@ import (
 	"runtime"
 	"slices"
 
+	"orcs/analyze"
 	"orcs/gen"
 	"orcs/lft"
-	"orcs/sim"
 )
 
 // Placement maps ranks to hosts: Placement[r] is the host index of rank r.
@@ -33,7 +33,7 @@ type Problem struct {
 	// Mode orders objectives.
 	Mode Mode
 	// Network is the generator's description of the fabric when the
-	// caller has it (source.Fabric.Network); nil: a fabric that the
+	// caller has it (fabricarg.Fabric.Network); nil: a fabric that the
 	// generator built is recognised by its graph name when bisect needs
 	// its coordinates.
 	Network *gen.Network
@@ -74,7 +74,7 @@ func NewProblem(f *lft.Fabric, c *Comm, hosts []int32) (*Problem, error) {
 	}
 	p := &Problem{Fabric: f, Comm: c, Hosts: hosts}
 	pos := make([]int32, f.NumHosts())
-	for i, h := range sim.LinearBFS(f) {
+	for i, h := range analyze.LinearBFS(f) {
 		pos[h] = int32(i)
 	}
 	p.order = slices.Clone(hosts)

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 	"orcs/patterns"
 	"orcs/samplingsim"
@@ -42,12 +42,12 @@ func LoadComm(j Job, hosts int) (*Comm, []int, error) {
 		return nil, nil, fmt.Errorf("give the job's communication: -p PATTERN, -p file:PATH or --traffic FILE (one of them)")
 	}
 	if j.Traffic != "" {
-		r, closeFn, err := input.Open(j.Traffic)
+		r, closeFn, err := infile.Open(j.Traffic)
 		if err != nil {
 			return nil, nil, err
 		}
 		defer closeFn()
-		c, err := ParseTraffic(r, input.Name(j.Traffic))
+		c, err := ParseTraffic(r, infile.Name(j.Traffic))
 		if err != nil {
 			return nil, nil, err
 		}

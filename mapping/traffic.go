@@ -9,7 +9,7 @@ import (
 	"math"
 	"strconv"
 
-	"orcs/input"
+	"orcs/infile"
 )
 
 // MaxRanks bounds the rank numbers of a traffic matrix (a typo such as a
@@ -23,7 +23,7 @@ const MaxRanks = 1 << 22
 // Repeated pairs add up; traffic of a rank to itself uses no cable and is
 // dropped. The job has max rank + 1 ranks. The result is one level of
 // messages weighted by bytes, in (src, dst) order of first appearance.
-// Errors are *input.ParseError values naming the file and line.
+// Errors are *infile.ParseError values naming the file and line.
 func ParseTraffic(r io.Reader, name string) (*Comm, error) {
 	sc := bufio.NewScanner(r)
 	sc.Buffer(make([]byte, 64*1024), 1<<20)
@@ -43,7 +43,7 @@ func ParseTraffic(r io.Reader, name string) (*Comm, error) {
 		}
 		fields := bytes.Split(text, []byte{','})
 		if len(fields) != 3 {
-			return nil, input.Errorf(name, line, "want 3 comma-separated fields src_rank,dst_rank,bytes, got %d", len(fields))
+			return nil, infile.Errorf(name, line, "want 3 comma-separated fields src_rank,dst_rank,bytes, got %d", len(fields))
 		}
 		for i := range fields {
 			fields[i] = bytes.TrimSpace(fields[i])
@@ -58,16 +58,16 @@ func ParseTraffic(r io.Reader, name string) (*Comm, error) {
 		for i, what := range []string{"src_rank", "dst_rank"} {
 			v, err := strconv.ParseInt(string(fields[i]), 10, 64)
 			if err != nil || v < 0 {
-				return nil, input.Errorf(name, line, "%s %q: want a rank ≥ 0", what, fields[i])
+				return nil, infile.Errorf(name, line, "%s %q: want a rank ≥ 0", what, fields[i])
 			}
 			if v >= MaxRanks {
-				return nil, input.Errorf(name, line, "%s %d: ranks go up to %d", what, v, MaxRanks-1)
+				return nil, infile.Errorf(name, line, "%s %d: ranks go up to %d", what, v, MaxRanks-1)
 			}
 			ranks[i] = int32(v)
 		}
 		b, err := strconv.ParseInt(string(fields[2]), 10, 64)
 		if err != nil || b <= 0 {
-			return nil, input.Errorf(name, line, "bytes %q: want an integer > 0", fields[2])
+			return nil, infile.Errorf(name, line, "bytes %q: want an integer > 0", fields[2])
 		}
 		if m := max(ranks[0], ranks[1]); m > maxRank {
 			maxRank, maxLine = m, line
@@ -77,7 +77,7 @@ func ParseTraffic(r io.Reader, name string) (*Comm, error) {
 		}
 		if i, ok := index[ranks]; ok {
 			if c.Msgs[i].Weight > math.MaxInt64-b {
-				return nil, input.Errorf(name, line, "the bytes of %d→%d add up to more than 2^63", ranks[0], ranks[1])
+				return nil, infile.Errorf(name, line, "the bytes of %d→%d add up to more than 2^63", ranks[0], ranks[1])
 			}
 			c.Msgs[i].Weight += b
 			continue
@@ -87,7 +87,7 @@ func ParseTraffic(r io.Reader, name string) (*Comm, error) {
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, input.Errorf(name, line+1, "line longer than 1 MiB")
+			return nil, infile.Errorf(name, line+1, "line longer than 1 MiB")
 		}
 		return nil, fmt.Errorf("%s: %w", name, err)
 	}

@@ -5,7 +5,7 @@ import (
 	"strings"
 	"testing"
 
-	"orcs/input"
+	"orcs/infile"
 )
 
 func TestParseTraffic(t *testing.T) {
@@ -46,7 +46,7 @@ func TestParseTrafficErrors(t *testing.T) {
 		{"0,1," + strings.Repeat("9", 1<<20) + "\n", 1, "longer than 1 MiB"},
 	} {
 		_, err := ParseTraffic(strings.NewReader(tc.in), "m.csv")
-		var pe *input.ParseError
+		var pe *infile.ParseError
 		if !errors.As(err, &pe) || pe.File != "m.csv" || pe.Line != tc.line || !strings.Contains(err.Error(), tc.want) {
 			t.Errorf("%.40q: got %v, want m.csv:%d: …%s…", tc.in, err, tc.line, tc.want)
 		}

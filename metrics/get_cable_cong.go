@@ -91,7 +91,7 @@ func cableCongText(w io.Writer, r *Result, f *lft.Fabric) error {
 // "Cable Congestions:", a blank line, the header " Edge-ID<TAB>acc. cong",
 // then "ID<TAB>SUM" for every edge some route used, by ascending Edge-ID
 // (see ORCSEdgeIDs). SUM is the load accumulated by ORCS 2.0's rule (see
-// sim.Walker.PerRoute). This is what ORCS 2.0 wrote into its result file
+// analyze.Walker.PerRoute). This is what ORCS 2.0 wrote into its result file
 // (-o FILE). On stdout it wrote the coloured dot instead, through a graph
 // library that added its own attributes and looked up idle edges, which
 // have no entry, in vain; that dot is not reproduced.

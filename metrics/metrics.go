@@ -119,7 +119,7 @@ func (m Meta) Diff(o Meta) string {
 }
 
 // CompatORCS2 names the mode in which every metric follows ORCS 2.0's own
-// rules where they differ from the corrected ones (see sim.Config.Compat).
+// rules where they differ from the corrected ones (see analyze.Config.Compat).
 const CompatORCS2 = "orcs2"
 
 // Result holds everything a metric needs to render, for all runs.
@@ -136,7 +136,7 @@ type Result struct {
 	// (only with route errors ignored).
 	RouteErrors int64
 	// Hot lists the most loaded cables with their flows, when asked for
-	// (see sim.Sim.HotCables); nil otherwise.
+	// (see analyze.Analysis.HotCables); nil otherwise.
 	Hot []HotCable
 	// Topology describes the fabric with every cable's load, when asked
 	// for (the analyzer's --cables); nil otherwise.

@@ -52,7 +52,7 @@ type CableLoad struct {
 }
 
 // NewTopology describes f with the loads of its links (indexed by link,
-// as sim.Sim.CableLoads gives them). coord, when not nil, gives a node's
+// as analyze.Analysis.CableLoads gives them). coord, when not nil, gives a node's
 // grid coordinates.
 func NewTopology(f *lft.Fabric, meanPeak []float64, maxLoad []int32, coord func(node int32) []int) *Topology {
 	t := &Topology{Hosts: f.NumHosts(), Switches: f.NumSwitches()}

@@ -16,10 +16,10 @@ import (
 	"text/tabwriter"
 	"time"
 
+	"orcs/analyze"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/plot"
-	"orcs/sim"
 )
 
 // ParseEngines parses a comma-separated list of engine names; each must be
@@ -52,7 +52,7 @@ type CompareOptions struct {
 	// Sim configures the simulation of every routed fabric; every engine
 	// gets the same seed, hence the same mappings. Route errors are
 	// counted, not fatal.
-	Sim sim.Config
+	Sim analyze.Config
 	// Jobs is how many engines are routed at once (at least 1).
 	Jobs int
 	// Timeout bounds each routing.
@@ -183,7 +183,7 @@ func Compare(ctx context.Context, in *Input, opt CompareOptions, report func(eng
 		return nil, err
 	}
 	// Check the simulation's settings before spending time on routing.
-	probe, err := sim.New(in.Fabric, opt.Sim)
+	probe, err := analyze.New(in.Fabric, opt.Sim)
 	if err != nil {
 		return nil, err
 	}
@@ -324,10 +324,10 @@ func slowestFirst(names []string) []int {
 }
 
 // simulateRow simulates a routed fabric and fills the row's statistics.
-func simulateRow(row *EngineRow, f *lft.Fabric, cfg sim.Config) error {
+func simulateRow(row *EngineRow, f *lft.Fabric, cfg analyze.Config) error {
 	check := f.CheckRoutes(nil, 1, cfg.Threads)
 	row.Unroutable, row.Loops = check.Unroutable, check.Loops
-	s, err := sim.New(f, cfg)
+	s, err := analyze.New(f, cfg)
 	if err != nil {
 		return err
 	}

@@ -15,10 +15,10 @@ import (
 	"testing"
 	"time"
 
+	"orcs/analyze"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/plot"
-	"orcs/sim"
 )
 
 // sampleComparison is a comparison of three engines: one routed, one
@@ -142,7 +142,7 @@ func TestBadRouteOptions(t *testing.T) {
 			t.Errorf("%+v: %v, want %q", c.opt, err, c.want)
 		}
 	}
-	if _, err := Compare(context.Background(), &Input{}, CompareOptions{Sim: sim.Config{Metric: "hist_acc_band"}, Jobs: -3}, nil); err == nil || !strings.Contains(err.Error(), "at least 1") {
+	if _, err := Compare(context.Background(), &Input{}, CompareOptions{Sim: analyze.Config{Metric: "hist_acc_band"}, Jobs: -3}, nil); err == nil || !strings.Contains(err.Error(), "at least 1") {
 		t.Errorf("jobs -3: %v", err)
 	}
 }

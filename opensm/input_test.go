@@ -4,12 +4,12 @@ import (
 	"strings"
 	"testing"
 
-	"orcs/source"
+	"orcs/fabricarg"
 )
 
 // load reads a fabric to route as the commands do.
 func load(arg string) (*Input, error) {
-	src, err := source.Load(source.Args{Input: arg, Need: source.Topology})
+	src, err := fabricarg.Load(fabricarg.Args{Input: arg, Need: fabricarg.Topology})
 	if err != nil {
 		return nil, err
 	}

@@ -12,13 +12,13 @@ import (
 	"github.com/urfave/cli/v2"
 	"golang.org/x/term"
 
+	"orcs/analyze"
+	"orcs/fabricarg"
 	"orcs/internal/outfile"
 	"orcs/internal/progress"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/patterns"
-	"orcs/sim"
-	"orcs/source"
 )
 
 func analyzeFlags() []cli.Flag {
@@ -35,7 +35,7 @@ func analyzeFlags() []cli.Flag {
 		&cli.BoolFlag{Name: "cables", Usage: "with --format json: add the fabric (nodes, switch levels, grid coordinates, routing) and every cable's load over the runs, for orcs report"},
 		&cli.StringFlag{Name: "hot-csv", Usage: "with --hot: also write the hot cables and their flows as CSV to `FILE`"},
 		&cli.StringFlag{Name: "hosts", Usage: "only the hosts of a job's allocation: a Slurm host `LIST` (node[001-128,130]) or @FILE (one name per line); with -d rank i runs on the i-th host"},
-		&cli.StringFlag{Name: "subset", Value: sim.SubsetLinearBFS, Usage: "which hosts take part: linear_bfs or rand"},
+		&cli.StringFlag{Name: "subset", Value: analyze.SubsetLinearBFS, Usage: "which hosts take part: linear_bfs or rand"},
 		&cli.BoolFlag{Name: "do_not_shuffle", Aliases: []string{"do-not-shuffle", "d"}, Usage: "keep the subset order instead of a random mapping per run"},
 		&cli.IntFlag{Name: "ptrn_level", Aliases: []string{"ptrn-level", "l"}, Value: -1, Usage: "simulate only level `L` (-1 = all)"},
 		&cli.BoolFlag{Name: "printptrn", Usage: "print the pattern's levels (of run 0) with host names"},
@@ -58,7 +58,7 @@ func analyzeFlags() []cli.Flag {
 
 func analyzeAction(c *cli.Context) error {
 	if c.Args().Len() > 0 {
-		return fmt.Errorf("unexpected argument %q (the fabric is given with -i; commands: merge, gen)", c.Args().First())
+		return fmt.Errorf("unexpected argument %q (the fabric is given with -i or --topo; the commands are listed by orcs --help)", c.Args().First())
 	}
 	format := c.String("format")
 	if format != "text" && format != "json" && format != "csv" {
@@ -74,7 +74,7 @@ func analyzeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	shard, err := sim.ParseShard(c.String("shard"))
+	shard, err := analyze.ParseShard(c.String("shard"))
 	if err != nil {
 		return err
 	}
@@ -82,16 +82,16 @@ func analyzeAction(c *cli.Context) error {
 		return fmt.Errorf("--shard writes a shard file (JSON) for orcs merge, not %s; --format applies to the merge", c.String("output_file"))
 	}
 	sharded := c.IsSet("shard")
-	seed, seedGiven, err := sim.ParseSeed(c.String("seed"))
+	seed, seedGiven, err := analyze.ParseSeed(c.String("seed"))
 	if err != nil {
 		return err
 	}
 	if c.Int("hot") < 0 || c.IsSet("hot-csv") && c.Int("hot") == 0 || sharded && c.Int("hot") > 0 {
 		return fmt.Errorf("--hot N wants N > 0 (--hot-csv needs it), and not with --shard: the flows are found by walking the runs again, which a merge cannot")
 	}
-	var untilCI *sim.UntilCI
+	var untilCI *analyze.UntilCI
 	if c.IsSet("until-ci") {
-		if untilCI, err = sim.ParseUntilCI(c.String("until-ci")); err != nil {
+		if untilCI, err = analyze.ParseUntilCI(c.String("until-ci")); err != nil {
 			return err
 		}
 	}
@@ -108,7 +108,7 @@ func analyzeAction(c *cli.Context) error {
 			}
 		}
 	}
-	src, err := loadFabric(c, source.Tables, metric.NeedsLinkLoad, false)
+	src, err := loadFabric(c, fabricarg.Tables, metric.NeedsLinkLoad, false)
 	if err != nil {
 		return err
 	}
@@ -117,14 +117,14 @@ func analyzeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	alloc, err := sim.Allocation(fabric, hosts)
+	alloc, err := analyze.Allocation(fabric, hosts)
 	if err != nil {
 		return err
 	}
 	if c.Bool("checkinputfile") {
 		return checkInput(c, fabric, input, alloc)
 	}
-	cfg := sim.Config{
+	cfg := analyze.Config{
 		Input: input,
 		Pattern: patterns.Spec{Name: c.String("ptrn"), First: c.String("frstptrn"),
 			Second: c.String("secptrn"), Part: c.Int("part_commsize")},
@@ -144,9 +144,9 @@ func analyzeAction(c *cli.Context) error {
 		UntilCI:           untilCI,
 	}
 	if c.Bool("verbose") {
-		cfg.Verbose = sim.SyncWriter(os.Stderr)
+		cfg.Verbose = analyze.SyncWriter(os.Stderr)
 	}
-	s, err := sim.New(fabric, cfg)
+	s, err := analyze.New(fabric, cfg)
 	if err != nil {
 		return err
 	}
@@ -171,7 +171,7 @@ func analyzeAction(c *cli.Context) error {
 		}
 	}
 	if c.Bool("routequal") {
-		q, err := sim.RouteQuality(fabric, s.Hosts(), c.Int("threads"))
+		q, err := analyze.RouteQuality(fabric, s.Hosts(), c.Int("threads"))
 		if err != nil {
 			return err
 		}
@@ -190,7 +190,7 @@ func analyzeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	seedMatters := !cfg.NoShuffle || cfg.Subset == sim.SubsetRand || s.RandomPattern()
+	seedMatters := !cfg.NoShuffle || cfg.Subset == analyze.SubsetRand || s.RandomPattern()
 	if !seedGiven && seedMatters {
 		fmt.Fprintf(os.Stderr, "orcs: seed %d (repeat with --seed %d)\n", seed, seed)
 	}
@@ -216,7 +216,7 @@ func analyzeAction(c *cli.Context) error {
 		}
 	}
 	if sharded {
-		err = sim.NewShardFile(res, shard).Write(out)
+		err = analyze.NewShardFile(res, shard).Write(out)
 	} else {
 		err = metrics.Render(out, format, metric, res, fabric)
 	}

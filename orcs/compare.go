@@ -10,16 +10,16 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/fabricarg"
 	"orcs/internal/interrupt"
 	"orcs/internal/progress"
 	"orcs/lft"
 	"orcs/plot"
-	"orcs/source"
 
+	"orcs/analyze"
 	"orcs/metrics"
 	"orcs/opensm"
 	"orcs/patterns"
-	"orcs/sim"
 )
 
 func init() { registerCommand(compareCommand()) }
@@ -44,7 +44,7 @@ func compareCommand() *cli.Command {
 			&cli.StringFlag{Name: "metric", Value: "hist_acc_band", Usage: "`METRIC` whose per-run values are compared: " + strings.Join(metrics.Names(), ", ")},
 			&cli.IntFlag{Name: "num_runs", Aliases: []string{"num-runs", "n"}, Value: 100, Usage: "number of runs (random mappings)"},
 			&cli.IntFlag{Name: "commsize", Aliases: []string{"s"}, Usage: "hosts taking part (0 = all, rounded down to even)"},
-			&cli.StringFlag{Name: "subset", Value: sim.SubsetLinearBFS, Usage: "which hosts take part: linear_bfs or rand"},
+			&cli.StringFlag{Name: "subset", Value: analyze.SubsetLinearBFS, Usage: "which hosts take part: linear_bfs or rand"},
 			&cli.StringFlag{Name: "seed", Value: "1", Usage: "random seed `S` of the mappings (the same for every engine)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text (a table), json or csv (one row per engine)"},
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the table to `FILE`"},
@@ -77,7 +77,7 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	seed, _, err := sim.ParseSeed(c.String("seed"))
+	seed, _, err := analyze.ParseSeed(c.String("seed"))
 	if err != nil {
 		return err
 	}
@@ -91,7 +91,7 @@ func compareAction(c *cli.Context) error {
 	}
 	var current *lft.Fabric
 	if c.IsSet("lfts") { // the production tables: the row "current"
-		src, err := loadFabric(c, source.Tables, false, false)
+		src, err := loadFabric(c, fabricarg.Tables, false, false)
 		if err != nil {
 			return err
 		}
@@ -99,7 +99,7 @@ func compareAction(c *cli.Context) error {
 	}
 	opt := opensm.CompareOptions{
 		Engines: engines,
-		Sim: sim.Config{
+		Sim: analyze.Config{
 			Input:    in.Name,
 			Pattern:  patterns.Spec{Name: c.String("ptrn")},
 			Metric:   metric.Name,

@@ -15,7 +15,7 @@ import (
 
 // The three differences between ORCS 2.0 and the corrected semantics,
 // worked out by hand from ORCS 2.0's rules (see the doc comments of
-// metrics.BinEdges, sim.Walker.PerRoute and metrics.DelayTracker) on the
+// metrics.BinEdges, analyze.Walker.PerRoute and metrics.DelayTracker) on the
 // shipped fabrics, run deterministically (--subset linear_bfs -d -n 1; the
 // rank order of every fabric is described in handderived_test.go).
 

@@ -10,8 +10,8 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"orcs/deadlock"
+	"orcs/fabricarg"
 	"orcs/opensm"
-	"orcs/source"
 )
 
 func init() {
@@ -51,7 +51,7 @@ func deadlockAction(c *cli.Context) error {
 			return err
 		}
 	}
-	src, err := loadFabric(c, source.Tables, false, true)
+	src, err := loadFabric(c, fabricarg.Tables, false, true)
 	if err != nil {
 		return err
 	}

@@ -7,9 +7,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/fabricarg"
 	"orcs/ib"
-	"orcs/input"
-	"orcs/source"
+	"orcs/infile"
 )
 
 func init() { registerCommand(dot2osmCommand()) }
@@ -49,17 +49,17 @@ func dot2osmCommand() *cli.Command {
 				in = args[0]
 			}
 			var net *ib.SimNet
-			if in != "" && !strings.HasPrefix(in, source.GenPrefix) {
+			if in != "" && !strings.HasPrefix(in, fabricarg.GenPrefix) {
 				// A dot file: errors name the line of the offending node or edge.
-				data, err := input.ReadAll(in)
+				data, err := infile.ReadAll(in)
 				if err != nil {
 					return err
 				}
-				if net, err = ib.DotToSimNet(data, input.Name(in)); err != nil {
+				if net, err = ib.DotToSimNet(data, infile.Name(in)); err != nil {
 					return err
 				}
 			} else {
-				src, err := loadFabric(c, source.Topology, false, false)
+				src, err := loadFabric(c, fabricarg.Topology, false, false)
 				if err != nil {
 					return fmt.Errorf("dot2osm: %w", err)
 				}

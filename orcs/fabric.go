@@ -8,7 +8,7 @@ import (
 
 	"github.com/urfave/cli/v2"
 
-	"orcs/source"
+	"orcs/fabricarg"
 )
 
 // fabricFlags are the flags that name a fabric, the same in every command
@@ -30,8 +30,8 @@ func fabricFlags(inputDefault string) []cli.Flag {
 // loadFabric reads the fabric that the command line names. positional
 // allows the fabric as the only argument (route, compare: FABRIC), an
 // alias of -i. keepAttrs keeps the edge attributes of a dot file.
-func loadFabric(c *cli.Context, need source.Need, keepAttrs, positional bool) (*source.Fabric, error) {
-	a := source.Args{
+func loadFabric(c *cli.Context, need fabricarg.Need, keepAttrs, positional bool) (*fabricarg.Fabric, error) {
+	a := fabricarg.Args{
 		Input:     c.String("input_file"),
 		Topo:      c.String("topo"),
 		LFTs:      c.String("lfts"),
@@ -57,7 +57,7 @@ func loadFabric(c *cli.Context, need source.Need, keepAttrs, positional bool) (*
 		}
 		a.Input = c.Args().First()
 	}
-	return source.Load(a)
+	return fabricarg.Load(a)
 }
 
 // warnOnce prints a warning about the input once per run of the app: a

@@ -8,7 +8,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"orcs/dot"
-	"orcs/source"
+	"orcs/fabricarg"
 )
 
 func init() { registerCommand(lft2dotCommand()) }
@@ -44,7 +44,7 @@ func lft2dotAction(c *cli.Context) error {
 	case n != 0:
 		return fmt.Errorf("lft2dot: want TOPO LFTS (a topology and the forwarding tables of the same fabric), got %d arguments", n)
 	}
-	src, err := loadFabric(c, source.Tables, false, false)
+	src, err := loadFabric(c, fabricarg.Tables, false, false)
 	if err != nil {
 		return err
 	}

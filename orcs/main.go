@@ -15,7 +15,7 @@ import (
 	"fmt"
 	"os"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/internal/cliargs"
 	"orcs/internal/interrupt"
 
@@ -30,7 +30,7 @@ func main() {
 	app := newApp()
 	if err := app.Run(cliargs.Interspersed(app, cliargs.AttachedValues(app, os.Args))); err != nil {
 		if msg := err.Error(); msg != "" { // an exit status without a message (orcs deadlock: 2)
-			fmt.Fprintf(os.Stderr, "orcs: %s\n", input.ShortenTokens(err.Error()))
+			fmt.Fprintf(os.Stderr, "orcs: %s\n", infile.ShortenTokens(err.Error()))
 		}
 		var ec cli.ExitCoder
 		if errors.As(err, &ec) {

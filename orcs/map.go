@@ -6,11 +6,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/analyze"
+	"orcs/fabricarg"
 	"orcs/internal/outfile"
 	"orcs/mapping"
 	"orcs/samplingsim"
-	"orcs/sim"
-	"orcs/source"
 )
 
 func init() {
@@ -46,7 +46,7 @@ func mapAction(c *cli.Context) error {
 	if c.Args().Len() > 0 {
 		return fmt.Errorf("unexpected argument %q (the fabric is given with -i or --topo/--lfts)", c.Args().First())
 	}
-	src, err := loadFabric(c, source.Tables, false, false)
+	src, err := loadFabric(c, fabricarg.Tables, false, false)
 	if err != nil {
 		return err
 	}
@@ -63,7 +63,7 @@ func mapAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	seed, _, err := sim.ParseSeed(c.String("seed"))
+	seed, _, err := analyze.ParseSeed(c.String("seed"))
 	if err != nil {
 		return err
 	}

@@ -6,10 +6,10 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/analyze"
+	"orcs/fabricarg"
 	"orcs/lft"
 	"orcs/metrics"
-	"orcs/sim"
-	"orcs/source"
 )
 
 func init() { registerCommand(mergeCommand()) }
@@ -32,18 +32,18 @@ func mergeCommand() *cli.Command {
 			// The fabric, when given, is read first: a get_cable_cong shard
 			// holds one load per link of it.
 			var fabric *lft.Fabric
-			var src *source.Fabric
+			var src *fabricarg.Fabric
 			given := c.String("input_file") != "" || c.String("topo") != "" || c.String("lfts") != ""
 			links := -1
 			if given {
 				var err error
-				if src, err = loadFabric(c, source.Tables, true, false); err != nil {
+				if src, err = loadFabric(c, fabricarg.Tables, true, false); err != nil {
 					return err
 				}
 				fabric = src.Fabric
 				links = len(fabric.Links)
 			}
-			res, err := sim.MergeFiles(c.Args().Slice(), links)
+			res, err := analyze.MergeFiles(c.Args().Slice(), links)
 			if err != nil {
 				return fmt.Errorf("merge: %w", err)
 			}

@@ -8,9 +8,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/analyze"
+	"orcs/fabricarg"
 	"orcs/regions"
-	"orcs/sim"
-	"orcs/source"
 )
 
 func init() {
@@ -82,7 +82,7 @@ func regionsAction(c *cli.Context) error {
 		if kind == "torus" {
 			p = regionsParams(c, regions.L1)
 		}
-		seed, _, err := sim.ParseSeed(c.String("seed"))
+		seed, _, err := analyze.ParseSeed(c.String("seed"))
 		reading, rerr := regions.ParseReading(c.String("reading"))
 		res, err := regions.Synthetic(kind, reading, p, c.Int("samples"), seed, errors.Join(err, rerr))
 		if err != nil {
@@ -90,7 +90,7 @@ func regionsAction(c *cli.Context) error {
 		}
 		return writeOutput(c.String("output_file"), func(w io.Writer) error { return res.Write(w, c.String("format")) })
 	}
-	src, err := loadFabric(c, source.Topology, false, false)
+	src, err := loadFabric(c, fabricarg.Topology, false, false)
 	if err != nil {
 		return err
 	}

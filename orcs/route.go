@@ -12,10 +12,10 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"orcs/dot"
+	"orcs/fabricarg"
 	"orcs/internal/interrupt"
 	"orcs/internal/progress"
 	"orcs/opensm"
-	"orcs/source"
 )
 
 func init() { registerCommand(routeCommand()) }
@@ -60,8 +60,8 @@ func routeCommand() *cli.Command {
 // loadRouteInput reads the fabric to route: FABRIC, -i or --topo (the
 // topology alone is enough; tables given are not used).
 func loadRouteInput(c *cli.Context) (*opensm.Input, error) {
-	src, err := loadFabric(c, source.Topology, false, true)
-	if errors.Is(err, source.ErrNoFabric) {
+	src, err := loadFabric(c, fabricarg.Topology, false, true)
+	if errors.Is(err, fabricarg.ErrNoFabric) {
 		return nil, fmt.Errorf("%s: want one FABRIC (a dot file, gen:SPEC, or --topo FILE)", c.Command.Name)
 	}
 	if err != nil {

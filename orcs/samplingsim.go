@@ -8,11 +8,11 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/analyze"
+	"orcs/fabricarg"
 	"orcs/internal/outfile"
 	"orcs/lft"
 	"orcs/samplingsim"
-	"orcs/sim"
-	"orcs/source"
 )
 
 func init() { registerCommand(samplingsimCommand()) }
@@ -85,12 +85,12 @@ func samplingsimAction(c *cli.Context) error {
 		if c.IsSet("input_file") || c.IsSet("topo") {
 			return fmt.Errorf("give the fabric either with --gen SPEC (the same as -i gen:SPEC) or with -i/--topo, not both")
 		}
-		if err := c.Set("input_file", source.GenPrefix+spec); err != nil {
+		if err := c.Set("input_file", fabricarg.GenPrefix+spec); err != nil {
 			return err
 		}
 	}
-	src, err := loadFabric(c, source.Tables, false, false)
-	if errors.Is(err, source.ErrNoFabric) {
+	src, err := loadFabric(c, fabricarg.Tables, false, false)
+	if errors.Is(err, fabricarg.ErrNoFabric) {
 		return fmt.Errorf("no fabric: give --gen SPEC (e.g. kary:k=4,n=3), -i FILE or --topo FILE --lfts FILE")
 	}
 	if err != nil {
@@ -103,7 +103,7 @@ func samplingsimAction(c *cli.Context) error {
 	firstHosts, err := strconv.Atoi(c.String("hosts"))
 	var alloc []int32
 	if err != nil && c.IsSet("hosts") {
-		if alloc, err = sim.Allocation(f, c.String("hosts")); err != nil {
+		if alloc, err = analyze.Allocation(f, c.String("hosts")); err != nil {
 			return err
 		}
 	}
@@ -215,11 +215,11 @@ func sweepSeeds(f *lft.Fabric, cfg samplingsim.Config, jobs []samplingsim.JobSpe
 // samplingsimConfig reads the simulation settings. The links of an
 // InfiniBand topology run at the rates it gives (ib.LinkRates), --gbps
 // where it gives none.
-func samplingsimConfig(c *cli.Context, src *source.Fabric) (samplingsim.Config, error) {
+func samplingsimConfig(c *cli.Context, src *fabricarg.Fabric) (samplingsim.Config, error) {
 	f := src.Fabric
 	cfg := samplingsim.DefaultConfig()
 	var err error
-	if cfg.Seed, _, err = sim.ParseSeed(c.String("seed")); err != nil {
+	if cfg.Seed, _, err = analyze.ParseSeed(c.String("seed")); err != nil {
 		return cfg, err
 	}
 	cfg.Bandwidth = c.Float64("gbps") * 1e9

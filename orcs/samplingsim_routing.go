@@ -6,9 +6,9 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/fabricarg"
 	"orcs/internal/outfile"
 	"orcs/samplingsim"
-	"orcs/source"
 )
 
 // routingFlags are samplingsim's adaptive-routing flags.
@@ -23,7 +23,7 @@ func routingFlags() []cli.Flag {
 
 // applyRouting reads the routing flags into cfg; a generated Dragonfly
 // (or a dot file orcs gen wrote) gives adaptive routing its groups.
-func applyRouting(c *cli.Context, src *source.Fabric, cfg *samplingsim.Config) error {
+func applyRouting(c *cli.Context, src *fabricarg.Fabric, cfg *samplingsim.Config) error {
 	cfg.Routing = c.String("routing")
 	cfg.BackgroundRouting = c.String("background-routing")
 	if cfg.BackgroundRouting != "" && c.String("background") == "" {
@@ -55,7 +55,7 @@ func refuseOneRunOutputs(c *cli.Context) error {
 
 // compareRouting runs --compare-routing and writes its table; it reports
 // whether the flag was given.
-func compareRouting(c *cli.Context, src *source.Fabric, cfg samplingsim.Config, plan *samplingsim.Plan) (bool, error) {
+func compareRouting(c *cli.Context, src *fabricarg.Fabric, cfg samplingsim.Config, plan *samplingsim.Plan) (bool, error) {
 	list := c.String("compare-routing")
 	if list == "" {
 		return false, nil

@@ -10,13 +10,13 @@ import (
 
 	"github.com/urfave/cli/v2"
 
+	"orcs/analyze"
 	"orcs/dot"
+	"orcs/fabricarg"
 	"orcs/ib"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/patterns"
-	"orcs/sim"
-	"orcs/source"
 )
 
 // loadApp is an app with the flags of the classic simulation whose action
@@ -28,7 +28,7 @@ func loadApp(stderr *bytes.Buffer, got func(f *lft.Fabric, name string)) *cli.Ap
 		ErrWriter:      stderr,
 		ExitErrHandler: func(*cli.Context, error) {},
 		Action: func(c *cli.Context) error {
-			src, err := loadFabric(c, source.Tables, false, false)
+			src, err := loadFabric(c, fabricarg.Tables, false, false)
 			if err == nil {
 				got(src.Fabric, src.Name)
 			}
@@ -89,8 +89,8 @@ func simulateForTopo(t *testing.T, f *lft.Fabric, metric, ptrn string) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := sim.New(f, sim.Config{Input: "x", Pattern: patterns.Spec{Name: ptrn}, Metric: metric,
-		Subset: sim.SubsetLinearBFS, NoShuffle: true, Level: -1, Runs: 4, Seed: 7, Threads: runtime.NumCPU()})
+	s, err := analyze.New(f, analyze.Config{Input: "x", Pattern: patterns.Spec{Name: ptrn}, Metric: metric,
+		Subset: analyze.SubsetLinearBFS, NoShuffle: true, Level: -1, Runs: 4, Seed: 7, Threads: runtime.NumCPU()})
 	if err != nil {
 		t.Fatal(err)
 	}

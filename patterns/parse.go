@@ -9,7 +9,7 @@ import (
 	"math"
 	"os"
 
-	"orcs/input"
+	"orcs/infile"
 )
 
 // Parse reads a user pattern file (the file:PATH pattern); file names the
@@ -35,7 +35,7 @@ const maxLine = 1 << 20
 // parse is Parse that also returns, for every pair, its line number.
 func parse(r io.Reader, file string) (levels []Level, lines [][]int, err error) {
 	br := bufio.NewReader(r)
-	if err := input.CheckText(br, file); err != nil {
+	if err := infile.CheckText(br, file); err != nil {
 		return nil, nil, err
 	}
 	sc := bufio.NewScanner(br)
@@ -67,27 +67,27 @@ func parse(r io.Reader, file string) (levels []Level, lines [][]int, err error) 
 			}
 			continue
 		case len(fields) != 2:
-			return nil, nil, input.Errorf(file, lineNo, "want 2 fields \"src dst\", got %d", len(fields))
+			return nil, nil, infile.Errorf(file, lineNo, "want 2 fields \"src dst\", got %d", len(fields))
 		}
 		var p [2]int32
 		for k, tok := range fields {
 			v, problem := parseRank(tok)
 			if problem != "" {
-				return nil, nil, input.Errorf(file, lineNo, "%s", problem)
+				return nil, nil, infile.Errorf(file, lineNo, "%s", problem)
 			}
 			p[k] = v
 		}
 		if p[0] == p[1] {
-			return nil, nil, input.Errorf(file, lineNo, "rank %d sends to itself", p[0])
+			return nil, nil, infile.Errorf(file, lineNo, "rank %d sends to itself", p[0])
 		}
 		cur = append(cur, Pair{p[0], p[1]})
 		curLine = append(curLine, lineNo)
 	}
 	if err := sc.Err(); err != nil {
 		if errors.Is(err, bufio.ErrTooLong) {
-			return nil, nil, input.Errorf(file, lineNo+1, "line longer than %d bytes: not a pattern file", maxLine)
+			return nil, nil, infile.Errorf(file, lineNo+1, "line longer than %d bytes: not a pattern file", maxLine)
 		}
-		return nil, nil, input.Errorf(file, lineNo+1, "%w", err)
+		return nil, nil, infile.Errorf(file, lineNo+1, "%w", err)
 	}
 	endLevel()
 	if len(levels) == 0 {
@@ -137,7 +137,7 @@ func compileFile(path string, n int) (*Source, error) {
 		for i, p := range lv {
 			for _, rank := range [2]int32{p.Src, p.Dst} {
 				if int(rank) >= n {
-					return nil, input.Errorf(path, lines[k][i], "rank %d out of range for commsize %d", rank, n)
+					return nil, infile.Errorf(path, lines[k][i], "rank %d out of range for commsize %d", rank, n)
 				}
 			}
 		}

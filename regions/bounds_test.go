@@ -10,7 +10,7 @@ import (
 	"testing"
 
 	"orcs/gen"
-	"orcs/input"
+	"orcs/infile"
 )
 
 // lines is a reader of n generated lines, counting the lines handed out,
@@ -58,7 +58,7 @@ func TestReadCSVBoundsWindows(t *testing.T) {
 	src := &lines{n: 4 * fit, line: func(i int) string { return fmt.Sprintf("%d,H0,,S0_0,,50\n", i) }}
 	_, err := ReadCSV(src, "w.csv", f)
 	want := fmt.Sprintf("w.csv:%d: time %d: %d windows × 64 cables = %d stall values, more than the 16777216", fit+1, fit, fit+1, (fit+1)*64)
-	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), fmt.Sprintf("the first %d windows fit", fit)) || !errors.Is(err, input.ErrTooLarge) {
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !strings.Contains(err.Error(), fmt.Sprintf("the first %d windows fit", fit)) || !errors.Is(err, infile.ErrTooLarge) {
 		t.Errorf("%v\nwant %s…", err, want)
 	}
 	if src.i > fit+10000 {
@@ -86,7 +86,7 @@ func TestReadSamplingsimJSONBoundsWindows(t *testing.T) {
 		}}
 	_, err = ReadSamplingsimJSON(src, "run.json", f)
 	want := fmt.Sprintf("run.json: window %d: %d windows × %d cables = %d stall values, more than the 16777216", fit, fit+1, len(f.Links), (fit+1)*len(f.Links))
-	if err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, input.ErrTooLarge) {
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, infile.ErrTooLarge) {
 		t.Errorf("%v\nwant %s…", err, want)
 	}
 	if src.i > fit+10000 {
@@ -134,7 +134,7 @@ func TestSourcesBoundStreams(t *testing.T) {
 		t.Fatal(err)
 	}
 	_, _, err := Inputs{Analyzer: rows}.Read(f)
-	if err == nil || !strings.Contains(err.Error(), "the most the get_cable_cong CSV of a fabric of 64 links (a row per link) can hold") || !errors.Is(err, input.ErrTooLarge) {
+	if err == nil || !strings.Contains(err.Error(), "the most the get_cable_cong CSV of a fabric of 64 links (a row per link) can hold") || !errors.Is(err, infile.ErrTooLarge) {
 		t.Errorf("analyzer: %v", err)
 	}
 	// Snapshots for more windows than fit are refused before any is read

@@ -9,7 +9,7 @@ import (
 	"strconv"
 	"strings"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -73,7 +73,7 @@ func ReadPerfquery(r io.Reader, file string) (*Snapshot, error) {
 		if strings.HasPrefix(text, "#") {
 			key, isExt, ok, err := perfHeader(text)
 			if err != nil {
-				return nil, input.Errorf(file, line, "%v", err)
+				return nil, infile.Errorf(file, line, "%v", err)
 			}
 			if !ok {
 				cur = nil // another comment
@@ -85,7 +85,7 @@ func ReadPerfquery(r io.Reader, file string) (*Snapshot, error) {
 			}
 			s := seen[key]
 			if s[kind] {
-				return nil, input.Errorf(file, line, "lid %d port %d read twice", key.LID, key.Port)
+				return nil, infile.Errorf(file, line, "lid %d port %d read twice", key.LID, key.Port)
 			}
 			s[kind] = true
 			seen[key] = s
@@ -102,18 +102,18 @@ func ReadPerfquery(r io.Reader, file string) (*Snapshot, error) {
 		}
 		name, val, ok := strings.Cut(text, ":")
 		if !ok {
-			return nil, input.Errorf(file, line, "want a counter line Name:....value, got %q", short(text))
+			return nil, infile.Errorf(file, line, "want a counter line Name:....value, got %q", short(text))
 		}
 		val = strings.TrimLeft(val, ".")
 		if cur == nil {
-			return nil, input.Errorf(file, line, "counter %q before any '# Port counters' header", short(name))
+			return nil, infile.Errorf(file, line, "counter %q before any '# Port counters' header", short(name))
 		}
 		if name != "PortXmitData" && name != "PortXmitWait" {
 			continue
 		}
 		v, err := strconv.ParseUint(val, 0, 64)
 		if err != nil {
-			return nil, input.Errorf(file, line, "%s: bad value %q", name, short(val))
+			return nil, infile.Errorf(file, line, "%s: bad value %q", name, short(val))
 		}
 		switch {
 		case name == "PortXmitWait" && !ext:
@@ -124,14 +124,14 @@ func ReadPerfquery(r io.Reader, file string) (*Snapshot, error) {
 			cur.XmitData, cur.HasData = v, true
 		}
 		if !ext && v > saturated32 {
-			return nil, input.Errorf(file, line, "%s %d does not fit the 32-bit PortCounters", name, v)
+			return nil, infile.Errorf(file, line, "%s %d does not fit the 32-bit PortCounters", name, v)
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return nil, readErr(file, line+1, err)
 	}
 	if len(snap.Ports) == 0 {
-		return nil, input.Errorf(file, 0, "no perfquery port counters found")
+		return nil, infile.Errorf(file, 0, "no perfquery port counters found")
 	}
 	return snap, nil
 }
@@ -351,7 +351,7 @@ func (pm *portMap) checkSnapshots(snaps []*Snapshot) ([]string, error) {
 		if len(unknown) > 0 {
 			slices.SortFunc(unknown, func(a, b PortKey) int { return s.Ports[a].Line - s.Ports[b].Line })
 			first := s.Ports[unknown[0]]
-			return nil, input.Errorf(s.File, first.Line, "%d of its %d port records name no port of the fabric (first: lid %d port %d): are the snapshots of another fabric than --topo?",
+			return nil, infile.Errorf(s.File, first.Line, "%d of its %d port records name no port of the fabric (first: lid %d port %d): are the snapshots of another fabric than --topo?",
 				len(unknown), len(s.Ports), unknown[0].LID, unknown[0].Port)
 		}
 	}
@@ -422,9 +422,9 @@ func (pm *portMap) key(l int32) PortKey {
 // accepted) of a fabric of ports ports, whose perfquery output it bounds
 // (ports < 1: no bound but input's).
 func ReadPerfqueryFile(path string, ports int) (*Snapshot, error) {
-	lim := input.Limit{}
+	lim := infile.Limit{}
 	if ports > 0 {
-		lim = input.Limit{Bytes: 1<<20 + int64(ports)*perfqueryPortBytes,
+		lim = infile.Limit{Bytes: 1<<20 + int64(ports)*perfqueryPortBytes,
 			Why: fmt.Sprintf("perfquery output of a fabric of %d ports (%d KiB per port)", ports, perfqueryPortBytes>>10)}
 	}
 	r, name, done, err := openFile(path, lim)

@@ -9,17 +9,17 @@ import (
 	"strings"
 	"testing"
 
-	"orcs/input"
-	"orcs/source"
+	"orcs/fabricarg"
+	"orcs/infile"
 )
 
 const fixtures = "../testdata/regions"
 
 // loadFT16 loads the shipped fabric the counter fixtures were read on,
 // with the LIDs ibnetdiscover saw and the node descriptions as names.
-func loadFT16(t *testing.T) *source.Fabric {
+func loadFT16(t *testing.T) *fabricarg.Fabric {
 	t.Helper()
-	src, err := source.Load(source.Args{Topo: filepath.Join(fixtures, "ft16-ibnetdiscover.txt"), Names: "desc", Need: source.Topology})
+	src, err := fabricarg.Load(fabricarg.Args{Topo: filepath.Join(fixtures, "ft16-ibnetdiscover.txt"), Names: "desc", Need: fabricarg.Topology})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -179,7 +179,7 @@ func TestPerfqueryErrors(t *testing.T) {
 		{"empty", "\n", 0},
 	} {
 		_, err := ReadPerfquery(strings.NewReader(tc.text), "snap.txt")
-		var pe *input.ParseError
+		var pe *infile.ParseError
 		if !errors.As(err, &pe) || pe.File != "snap.txt" || pe.Line != tc.line {
 			t.Errorf("%s: %v, want an error at snap.txt:%d", tc.name, err, tc.line)
 		}
@@ -232,7 +232,7 @@ func FuzzReadPerfquery(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ReadPerfquery(bytes.NewReader(data), "fuzz")
 		if err != nil {
-			var pe *input.ParseError
+			var pe *infile.ParseError
 			if !errors.As(err, &pe) {
 				t.Fatalf("error without position: %v", err)
 			}
@@ -286,12 +286,12 @@ func TestPerfqueryTruncatedRefused(t *testing.T) {
 // 1 is a switch of ft16 (8 ports) and a CA there: its ports 2–8 are none
 // of the torus's, 7 of the snapshot's 80 records.
 func TestPerfqueryOtherFabricRefused(t *testing.T) {
-	src, err := source.Load(source.Args{Topo: "../testdata/ib/torus/dor/ibnetdiscover.txt", Need: source.Topology})
+	src, err := fabricarg.Load(fabricarg.Args{Topo: "../testdata/ib/torus/dor/ibnetdiscover.txt", Need: fabricarg.Topology})
 	if err != nil {
 		t.Fatal(err)
 	}
 	_, _, err = CounterWindows(src.Fabric, snapshots(t, "ft16-perfquery-0.txt", "ft16-perfquery-1.txt"))
-	var pe *input.ParseError
+	var pe *infile.ParseError
 	if !errors.As(err, &pe) || !strings.HasSuffix(pe.File, "ft16-perfquery-0.txt") ||
 		!strings.Contains(err.Error(), "7 of its 80 port records name no port of the fabric (first: lid 1 port 2)") {
 		t.Errorf("%v, want 7 of 80 records unknown", err)

@@ -10,7 +10,7 @@ import (
 	"strconv"
 	"strings"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -110,50 +110,50 @@ func ReadCSV(r io.Reader, file string, f *lft.Fabric) (Series, error) {
 		}
 		col := strings.Split(text, ",")
 		if len(col) != 6 {
-			return Series{}, input.Errorf(file, line, "%d columns, want 6: %s", len(col), CSVHeader)
+			return Series{}, infile.Errorf(file, line, "%d columns, want 6: %s", len(col), CSVHeader)
 		}
 		for i := range col {
 			col[i] = strings.TrimSpace(col[i])
 		}
 		t, err := strconv.ParseFloat(col[0], 64)
 		if err != nil || math.IsNaN(t) || math.IsInf(t, 0) {
-			return Series{}, input.Errorf(file, line, "bad time %q", short(col[0]))
+			return Series{}, infile.Errorf(file, line, "bad time %q", short(col[0]))
 		}
 		fp, err := parsePort(col[2])
 		if err != nil {
-			return Series{}, input.Errorf(file, line, "from_port: %v", err)
+			return Series{}, infile.Errorf(file, line, "from_port: %v", err)
 		}
 		tp, err := parsePort(col[4])
 		if err != nil {
-			return Series{}, input.Errorf(file, line, "to_port: %v", err)
+			return Series{}, infile.Errorf(file, line, "to_port: %v", err)
 		}
 		v, err := strconv.ParseFloat(col[5], 64)
 		if err != nil || math.IsNaN(v) || math.IsInf(v, 0) {
-			return Series{}, input.Errorf(file, line, "bad stall_percent %q", short(col[5]))
+			return Series{}, infile.Errorf(file, line, "bad stall_percent %q", short(col[5]))
 		}
 		if v < 0 || v > 100 {
-			return Series{}, input.Errorf(file, line, "stall_percent %s: a share of the time, from 0 to 100", short(col[5]))
+			return Series{}, infile.Errorf(file, line, "stall_percent %s: a share of the time, from 0 to 100", short(col[5]))
 		}
 		l, err := ix.find(col[1], col[3], fp, tp)
 		if err != nil {
-			return Series{}, input.Errorf(file, line, "%v", err)
+			return Series{}, infile.Errorf(file, line, "%v", err)
 		}
 		if _, ok := times[t]; !ok {
 			times[t] = struct{}{}
 			if err := CheckCells("", len(times), len(f.Links)); err != nil {
-				return Series{}, input.Errorf(file, line, "time %s: %v", short(col[0]), err).With(input.ErrTooLarge)
+				return Series{}, infile.Errorf(file, line, "time %s: %v", short(col[0]), err).With(infile.ErrTooLarge)
 			}
 		}
 		rows = append(rows, row{t, l, v, line})
 		if len(rows) > MaxCells {
-			return Series{}, input.Errorf(file, line, "more than %d rows: more stall values than one extraction holds (%d), or a cable given twice", MaxCells, MaxCells).With(input.ErrTooLarge)
+			return Series{}, infile.Errorf(file, line, "more than %d rows: more stall values than one extraction holds (%d), or a cable given twice", MaxCells, MaxCells).With(infile.ErrTooLarge)
 		}
 	}
 	if err := sc.Err(); err != nil {
 		return Series{}, readErr(file, line+1, err)
 	}
 	if len(rows) == 0 {
-		return Series{}, input.Errorf(file, 0, "no rows (want %s)", CSVHeader)
+		return Series{}, infile.Errorf(file, 0, "no rows (want %s)", CSVHeader)
 	}
 	slices.SortStableFunc(rows, func(a, b row) int {
 		switch {
@@ -173,7 +173,7 @@ func ReadCSV(r io.Reader, file string, f *lft.Fabric) (Series, error) {
 			clear(seenAt)
 		}
 		if prev, dup := seenAt[r.link]; dup {
-			return Series{}, input.Errorf(file, r.line, "cable %s given twice for time %v (first on line %d)", f.LinkName(r.link), r.t, prev)
+			return Series{}, infile.Errorf(file, r.line, "cable %s given twice for time %v (first on line %d)", f.LinkName(r.link), r.t, prev)
 		}
 		seenAt[r.link] = r.line
 		out.Values[len(out.Values)-1][r.link] = r.v
@@ -203,7 +203,7 @@ func ReadAnalyzerCSV(r io.Reader, file string, f *lft.Fabric) (Series, error) {
 		text := strings.TrimSpace(sc.Text())
 		if line == 1 {
 			if text != header {
-				return Series{}, input.Errorf(file, line, "want the get_cable_cong CSV header %q, got %q", header, short(text))
+				return Series{}, infile.Errorf(file, line, "want the get_cable_cong CSV header %q, got %q", header, short(text))
 			}
 			continue
 		}
@@ -212,12 +212,12 @@ func ReadAnalyzerCSV(r io.Reader, file string, f *lft.Fabric) (Series, error) {
 		}
 		col := strings.Split(text, ",")
 		if len(col) != 7 {
-			return Series{}, input.Errorf(file, line, "%d columns, want 7: %s", len(col), header)
+			return Series{}, infile.Errorf(file, line, "%d columns, want 7: %s", len(col), header)
 		}
 		fp, e1 := parsePort(col[3])
 		tp, e2 := parsePort(col[4])
 		if e1 != nil || e2 != nil {
-			return Series{}, input.Errorf(file, line, "bad port")
+			return Series{}, infile.Errorf(file, line, "bad port")
 		}
 		// Dot fabrics carry port 0 (unknown) in the analyzer's output.
 		if fp == 0 {
@@ -228,11 +228,11 @@ func ReadAnalyzerCSV(r io.Reader, file string, f *lft.Fabric) (Series, error) {
 		}
 		load, err := strconv.ParseFloat(col[5], 64)
 		if err != nil || load < 0 || math.IsNaN(load) || math.IsInf(load, 0) {
-			return Series{}, input.Errorf(file, line, "bad load %q", short(col[5]))
+			return Series{}, infile.Errorf(file, line, "bad load %q", short(col[5]))
 		}
 		idx, err := strconv.Atoi(col[0])
 		if err != nil || idx < 0 {
-			return Series{}, input.Errorf(file, line, "bad link index %q", short(col[0]))
+			return Series{}, infile.Errorf(file, line, "bad link index %q", short(col[0]))
 		}
 		l := int32(-1)
 		if idx < len(f.Links) {
@@ -244,11 +244,11 @@ func ReadAnalyzerCSV(r io.Reader, file string, f *lft.Fabric) (Series, error) {
 		if l < 0 {
 			l, err = ix.find(col[1], col[2], fp, tp)
 			if err != nil {
-				return Series{}, input.Errorf(file, line, "%v (loads of another fabric?)", err)
+				return Series{}, infile.Errorf(file, line, "%v (loads of another fabric?)", err)
 			}
 		}
 		if seen[l] != 0 {
-			return Series{}, input.Errorf(file, line, "cable %s given twice (first on line %d)", f.LinkName(l), seen[l])
+			return Series{}, infile.Errorf(file, line, "cable %s given twice (first on line %d)", f.LinkName(l), seen[l])
 		}
 		seen[l] = line
 		loads[l] = load
@@ -257,7 +257,7 @@ func ReadAnalyzerCSV(r io.Reader, file string, f *lft.Fabric) (Series, error) {
 		return Series{}, readErr(file, line+1, err)
 	}
 	if line <= 1 {
-		return Series{}, input.Errorf(file, 0, "no rows")
+		return Series{}, infile.Errorf(file, 0, "no rows")
 	}
 	return Series{Source: SourceAnalyzer, Times: []float64{0}, Values: [][]float64{LoadPercent(loads)}}, nil
 }
@@ -296,7 +296,7 @@ func CheckCells(file string, windows, cables int) error {
 	err := fmt.Errorf("%d windows × %d cables = %d stall values, more than the %d (2²⁴, about 450 MiB of memory) one extraction holds: the first %d windows fit, split the input in time",
 		windows, cables, int64(windows)*int64(cables), MaxCells, MaxCells/cables)
 	if file != "" {
-		return input.Errorf(file, 0, "%w", err).With(input.ErrTooLarge)
+		return infile.Errorf(file, 0, "%w", err).With(infile.ErrTooLarge)
 	}
 	return err
 }
@@ -311,14 +311,14 @@ func longestName(f *lft.Fabric) int64 {
 }
 
 // openFile opens an input file for a parser, refusing binary data, with
-// a bound on its bytes (see input.OpenLimit); done closes it.
-func openFile(path string, lim input.Limit) (r io.Reader, name string, done func(), err error) {
-	br, done, err := input.OpenLimit(path, lim)
+// a bound on its bytes (see infile.OpenLimit); done closes it.
+func openFile(path string, lim infile.Limit) (r io.Reader, name string, done func(), err error) {
+	br, done, err := infile.OpenLimit(path, lim)
 	if err != nil {
 		return nil, "", nil, err
 	}
-	name = input.Name(path)
-	if err := input.CheckText(br, name); err != nil {
+	name = infile.Name(path)
+	if err := infile.CheckText(br, name); err != nil {
 		done()
 		return nil, "", nil, err
 	}
@@ -328,9 +328,9 @@ func openFile(path string, lim input.Limit) (r io.Reader, name string, done func
 // readErr locates an error that reading stopped at: an input error (a
 // bound, a gzip error that names the file) as it is, others at line.
 func readErr(file string, line int, err error) error {
-	var pe *input.ParseError
+	var pe *infile.ParseError
 	if errors.As(err, &pe) {
 		return pe
 	}
-	return input.Errorf(file, line, "%v", err)
+	return infile.Errorf(file, line, "%v", err)
 }

@@ -9,16 +9,16 @@ import (
 	"strings"
 	"testing"
 
+	"orcs/fabricarg"
 	"orcs/gen"
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 	"orcs/samplingsim"
-	"orcs/source"
 )
 
 func loadDot(t testing.TB, name string) *lft.Fabric {
 	t.Helper()
-	src, err := source.Load(source.Args{Input: filepath.Join("..", "testdata", name), Need: source.Topology})
+	src, err := fabricarg.Load(fabricarg.Args{Input: filepath.Join("..", "testdata", name), Need: fabricarg.Topology})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -95,7 +95,7 @@ func TestReadCSVErrors(t *testing.T) {
 		{"empty", CSVHeader + "\n", 0, "no rows"},
 	} {
 		_, err := ReadCSV(strings.NewReader(tc.text), "s.csv", f)
-		var pe *input.ParseError
+		var pe *infile.ParseError
 		if !errors.As(err, &pe) || pe.Line != tc.line || !strings.Contains(err.Error(), tc.msg) || !strings.HasPrefix(err.Error(), "s.csv") {
 			t.Errorf("%s: %v, want s.csv:%d … %s", tc.name, err, tc.line, tc.msg)
 		}
@@ -219,7 +219,7 @@ func FuzzReadCSV(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ReadCSV(bytes.NewReader(data), "fuzz.csv", fab)
 		if err != nil {
-			var pe *input.ParseError
+			var pe *infile.ParseError
 			if !errors.As(err, &pe) {
 				t.Fatalf("error without position: %v", err)
 			}
@@ -241,7 +241,7 @@ func FuzzReadAnalyzerCSV(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ReadAnalyzerCSV(bytes.NewReader(data), "fuzz.csv", fab)
 		if err != nil {
-			var pe *input.ParseError
+			var pe *infile.ParseError
 			if !errors.As(err, &pe) {
 				t.Fatalf("error without position: %v", err)
 			}
@@ -269,7 +269,7 @@ func FuzzReadSamplingsimJSON(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		s, err := ReadSamplingsimJSON(bytes.NewReader(data), "fuzz.json", fab)
 		if err != nil {
-			var pe *input.ParseError
+			var pe *infile.ParseError
 			if !errors.As(err, &pe) {
 				t.Fatalf("error without position: %v", err)
 			}

@@ -7,7 +7,7 @@ import (
 	"io"
 	"math"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 	"orcs/samplingsim"
 )
@@ -46,8 +46,8 @@ const samplingsimRowBytes = 1 << 10
 // samplingsimLimit bounds the bytes of samplingsim JSON read for fabric f:
 // a link row per link and window for at most MaxCells of them, and 256 MiB
 // for the rest of the run (jobs, diagnosis).
-func samplingsimLimit(f *lft.Fabric) input.Limit {
-	return input.Limit{Bytes: 256<<20 + MaxCells*(samplingsimRowBytes+2*longestName(f)),
+func samplingsimLimit(f *lft.Fabric) infile.Limit {
+	return infile.Limit{Bytes: 256<<20 + MaxCells*(samplingsimRowBytes+2*longestName(f)),
 		Why: fmt.Sprintf("a samplingsim run of at most %d link rows (windows × links that one extraction holds)", MaxCells)}
 }
 
@@ -61,11 +61,11 @@ func samplingsimLimit(f *lft.Fabric) input.Limit {
 func ReadSamplingsimJSON(r io.Reader, file string, f *lft.Fabric) (Series, error) {
 	dec := json.NewDecoder(r)
 	notJSON := func(err error) error {
-		var pe *input.ParseError
+		var pe *infile.ParseError
 		if errors.As(err, &pe) {
 			return pe
 		}
-		return input.Errorf(file, 0, "not samplingsim JSON: %v", err)
+		return infile.Errorf(file, 0, "not samplingsim JSON: %v", err)
 	}
 	if err := delim(dec, '{'); err != nil {
 		return Series{}, notJSON(err)
@@ -84,7 +84,7 @@ func ReadSamplingsimJSON(r io.Reader, file string, f *lft.Fabric) (Series, error
 			continue
 		}
 		if found {
-			return Series{}, input.Errorf(file, 0, "windows given twice")
+			return Series{}, infile.Errorf(file, 0, "windows given twice")
 		}
 		found = true
 		if err := delim(dec, '['); err != nil {
@@ -96,7 +96,7 @@ func ReadSamplingsimJSON(r io.Reader, file string, f *lft.Fabric) (Series, error
 				return Series{}, notJSON(err)
 			}
 			if err := CheckCells("", len(s.Values)+1, len(f.Links)); err != nil {
-				return Series{}, input.Errorf(file, 0, "window %d: %v", w.Index, err).With(input.ErrTooLarge)
+				return Series{}, infile.Errorf(file, 0, "window %d: %v", w.Index, err).With(infile.ErrTooLarge)
 			}
 			vals, err := samplingsimValues(w, file, f)
 			if err != nil {
@@ -110,7 +110,7 @@ func ReadSamplingsimJSON(r io.Reader, file string, f *lft.Fabric) (Series, error
 		}
 	}
 	if len(s.Values) == 0 {
-		return Series{}, input.Errorf(file, 0, "no windows: want the output of orcs samplingsim --json")
+		return Series{}, infile.Errorf(file, 0, "no windows: want the output of orcs samplingsim --json")
 	}
 	return s, nil
 }
@@ -119,23 +119,23 @@ func ReadSamplingsimJSON(r io.Reader, file string, f *lft.Fabric) (Series, error
 func samplingsimValues(w samplingsimWindow, file string, f *lft.Fabric) ([]float64, error) {
 	span := (w.EndUs - w.StartUs) * 1e3
 	if !(span > 0) || math.IsInf(span, 0) {
-		return nil, input.Errorf(file, 0, "window %d: bad span %v–%v µs", w.Index, w.StartUs, w.EndUs)
+		return nil, infile.Errorf(file, 0, "window %d: bad span %v–%v µs", w.Index, w.StartUs, w.EndUs)
 	}
 	if len(w.Links) > len(f.Links) {
-		return nil, input.Errorf(file, 0, "window %d: %d link rows, but the fabric has %d links (a run of another fabric?)", w.Index, len(w.Links), len(f.Links))
+		return nil, infile.Errorf(file, 0, "window %d: %d link rows, but the fabric has %d links (a run of another fabric?)", w.Index, len(w.Links), len(f.Links))
 	}
 	vals := make([]float64, len(f.Links))
 	for _, l := range w.Links {
 		if l.Link < 0 || int(l.Link) >= len(f.Links) {
-			return nil, input.Errorf(file, 0, "window %d: link %d: the fabric has %d links (a run of another fabric?)", w.Index, l.Link, len(f.Links))
+			return nil, infile.Errorf(file, 0, "window %d: link %d: the fabric has %d links (a run of another fabric?)", w.Index, l.Link, len(f.Links))
 		}
 		lk := f.Links[l.Link]
 		if f.Nodes[lk.From].Name != l.From || f.Nodes[lk.To].Name != l.To {
-			return nil, input.Errorf(file, 0, "window %d: link %d is %s, the run says %s -> %s (a run of another fabric?)",
+			return nil, infile.Errorf(file, 0, "window %d: link %d is %s, the run says %s -> %s (a run of another fabric?)",
 				w.Index, l.Link, f.LinkName(l.Link), short(l.From), short(l.To))
 		}
 		if !(l.StalledNs >= 0) || math.IsInf(l.StalledNs, 0) {
-			return nil, input.Errorf(file, 0, "window %d: link %d: bad truth_stalled_ns %v", w.Index, l.Link, l.StalledNs)
+			return nil, infile.Errorf(file, 0, "window %d: link %d: bad truth_stalled_ns %v", w.Index, l.Link, l.StalledNs)
 		}
 		vals[l.Link] = 100 * l.StalledNs / span
 	}
@@ -216,14 +216,14 @@ func (in Inputs) Read(f *lft.Fabric) (Series, []string, error) {
 	// Each source's bytes are bounded by what it can hold for f.
 	name := 2 * longestName(f)
 	path, rd := in.CSV, ReadCSV
-	lim := input.Limit{Bytes: 1<<20 + MaxCells*(64+name),
+	lim := infile.Limit{Bytes: 1<<20 + MaxCells*(64+name),
 		Why: fmt.Sprintf("a stall CSV of at most %d rows (windows × cables that one extraction holds)", MaxCells)}
 	switch {
 	case in.Samplingsim != "":
 		path, rd, lim = in.Samplingsim, ReadSamplingsimJSON, samplingsimLimit(f)
 	case in.Analyzer != "":
 		path, rd = in.Analyzer, ReadAnalyzerCSV
-		lim = input.Limit{Bytes: 1<<20 + int64(len(f.Links)+1)*(128+name),
+		lim = infile.Limit{Bytes: 1<<20 + int64(len(f.Links)+1)*(128+name),
 			Why: fmt.Sprintf("the get_cable_cong CSV of a fabric of %d links (a row per link)", len(f.Links))}
 	}
 	r, file, done, err := openFile(path, lim)

@@ -5,9 +5,9 @@ import (
 	"io"
 	"testing"
 
+	"orcs/analyze"
 	"orcs/gen"
 	"orcs/metrics"
-	"orcs/sim"
 )
 
 // BenchmarkReport4096 reads and writes the report of a 4096-host 16-ary
@@ -20,10 +20,10 @@ func BenchmarkReport4096(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	cfg := sim.Config{Input: "gen:kary:k=16,n=3", Metric: "hist_acc_band", Subset: sim.SubsetLinearBFS, Level: -1,
+	cfg := analyze.Config{Input: "gen:kary:k=16,n=3", Metric: "hist_acc_band", Subset: analyze.SubsetLinearBFS, Level: -1,
 		Runs: 1000, Seed: 1, Threads: 2}
 	cfg.Pattern.Name = "bisect_fb_sym"
-	sm, err := sim.New(n.Fabric, cfg)
+	sm, err := analyze.New(n.Fabric, cfg)
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -8,7 +8,7 @@ import (
 	"strings"
 	"testing"
 
-	"orcs/input"
+	"orcs/infile"
 )
 
 // TestLoadRefusesHostileAnalysis alters the real ft64 analysis the way
@@ -62,7 +62,7 @@ func TestLoadRefusesHostileAnalysis(t *testing.T) {
 				err = Write(&b, in, Options{})
 				t.Fatalf("Load accepted it (Write: %v)", err)
 			}
-			var pe *input.ParseError
+			var pe *infile.ParseError
 			if !strings.Contains(err.Error(), c.want) || !strings.HasPrefix(err.Error(), p+": ") || !errors.As(err, &pe) || !errors.Is(err, ErrInput) {
 				t.Errorf("%v\nwant %q", err, c.want)
 			}
@@ -84,7 +84,7 @@ func TestLoadBoundsStreams(t *testing.T) {
 	long := writeTemp(t, "long.json", `{"metric": "x", "summary": {}, "values": [`+strings.Repeat("0.5, ", 1<<14)+"0.5]}")
 	_, err := Load([]string{long})
 	want := long + ": more than 65536 bytes (64 KiB), the most a result orcs report reads (an analysis of about ten million runs, read whole) can hold"
-	if err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, input.ErrTooLarge) {
+	if err == nil || !strings.HasPrefix(err.Error(), want) || !errors.Is(err, infile.ErrTooLarge) {
 		t.Errorf("long: %v\nwant %s", err, want)
 	}
 }

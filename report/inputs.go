@@ -10,7 +10,7 @@ import (
 	"slices"
 	"strings"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/opensm"
@@ -224,7 +224,7 @@ type Inputs struct {
 	Files map[string]string
 }
 
-// ErrInput classifies the errors of Load (with input.ParseError).
+// ErrInput classifies the errors of Load (with infile.ParseError).
 var ErrInput = errors.New("not a result orcs report reads")
 
 // Load reads saved JSON results, recognising each by its fields: the
@@ -234,7 +234,7 @@ var ErrInput = errors.New("not a result orcs report reads")
 func Load(paths []string) (*Inputs, error) {
 	in := &Inputs{Files: map[string]string{}}
 	for _, p := range paths {
-		data, err := input.ReadAllLimit(p, input.Limit{Bytes: maxInputBytes, Why: maxInputWhy})
+		data, err := infile.ReadAllLimit(p, infile.Limit{Bytes: maxInputBytes, Why: maxInputWhy})
 		if err != nil {
 			return nil, err
 		}
@@ -271,7 +271,7 @@ var keys = []struct {
 
 // add decodes one file and stores it; it returns the kind.
 func (in *Inputs) add(path string, data []byte) (string, error) {
-	name := input.Name(path)
+	name := infile.Name(path)
 	var top map[string]json.RawMessage
 	if err := json.Unmarshal(data, &top); err != nil {
 		return "", jsonError(name, data, err)
@@ -289,12 +289,12 @@ func (in *Inputs) add(path string, data []byte) (string, error) {
 			names = append(names, k)
 		}
 		slices.Sort(names)
-		return "", input.Errorf(name, 0, "a JSON object with the fields %s is none of the results orcs report reads "+
+		return "", infile.Errorf(name, 0, "a JSON object with the fields %s is none of the results orcs report reads "+
 			"(orcs --format json, --checkinputfile --format json, deadlock, compare, samplingsim --json, regions --format json)",
 			strings.Join(names, ", ")).With(ErrInput)
 	}
 	if prev, ok := in.Files[kind]; ok {
-		return "", input.Errorf(name, 0, "a second %s result (the first was %s): give one of each", kind, prev).With(ErrInput)
+		return "", infile.Errorf(name, 0, "a second %s result (the first was %s): give one of each", kind, prev).With(ErrInput)
 	}
 	var dst any
 	switch kind {
@@ -329,7 +329,7 @@ func (in *Inputs) add(path string, data []byte) (string, error) {
 // check validates what the report relies on.
 func (in *Inputs) check(kind, name string) error {
 	bad := func(format string, args ...any) error {
-		return input.Errorf(name, 0, format, args...).With(ErrInput)
+		return infile.Errorf(name, 0, format, args...).With(ErrInput)
 	}
 	switch kind {
 	case KindAnalysis:
@@ -476,7 +476,7 @@ func checkTopology(t *metrics.Topology) error {
 }
 
 // short shortens a name for a message.
-func short(s string) string { return input.ShortenTokens(s) }
+func short(s string) string { return infile.ShortenTokens(s) }
 
 // jsonError turns a decoding error into a ParseError at the line of the
 // offending byte.
@@ -500,5 +500,5 @@ func jsonError(name string, data []byte, err error) error {
 	if strings.Contains(err.Error(), "unexpected end of JSON input") {
 		line = 1 + bytes.Count(bytes.TrimRight(data, "\n"), []byte("\n"))
 	}
-	return input.Errorf(name, line, "%w", err).With(ErrInput)
+	return infile.Errorf(name, line, "%w", err).With(ErrInput)
 }

@@ -12,11 +12,11 @@ import (
 	"strings"
 	"testing"
 
+	"orcs/analyze"
 	"orcs/gen"
-	"orcs/input"
+	"orcs/infile"
 	"orcs/metrics"
 	"orcs/plot"
-	"orcs/sim"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden report")
@@ -275,9 +275,9 @@ func TestDrawingGroups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := sim.Config{Input: "gen", Metric: "hist_acc_band", Subset: sim.SubsetLinearBFS, Level: -1, Runs: 4, Seed: 1, Threads: 1}
+	cfg := analyze.Config{Input: "gen", Metric: "hist_acc_band", Subset: analyze.SubsetLinearBFS, Level: -1, Runs: 4, Seed: 1, Threads: 1}
 	cfg.Pattern.Name = "bisect"
-	sm, err := sim.New(n.Fabric, cfg)
+	sm, err := analyze.New(n.Fabric, cfg)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -389,7 +389,7 @@ func TestLoadErrors(t *testing.T) {
 			t.Errorf("%v: error %v, want %q", c.paths, err, c.want)
 			continue
 		}
-		var pe *input.ParseError
+		var pe *infile.ParseError
 		if strings.HasSuffix(c.want, "absent.json") {
 			continue
 		}

@@ -8,7 +8,7 @@ import (
 	"strconv"
 	"strings"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -73,10 +73,10 @@ func ReadMapping(r io.Reader, name string, f *lft.Fabric) ([]int32, error) {
 		fields := strings.Fields(text)
 		isRanked := len(fields) == 2
 		if len(fields) > 2 {
-			return nil, input.Errorf(name, line, "want HOST or RANK HOST, got %q", text)
+			return nil, infile.Errorf(name, line, "want HOST or RANK HOST, got %q", text)
 		}
 		if ranked >= 0 && isRanked != (ranked == 1) {
-			return nil, input.Errorf(name, line, "mixes HOST lines and RANK HOST lines")
+			return nil, infile.Errorf(name, line, "mixes HOST lines and RANK HOST lines")
 		}
 		ranked = 0
 		if isRanked {
@@ -85,11 +85,11 @@ func ReadMapping(r io.Reader, name string, f *lft.Fabric) ([]int32, error) {
 		hostName := fields[len(fields)-1]
 		v, ok := f.NodeByName(hostName)
 		if !ok || f.HostIndex(v) < 0 {
-			return nil, input.Errorf(name, line, "unknown host %q", hostName)
+			return nil, infile.Errorf(name, line, "unknown host %q", hostName)
 		}
 		h := f.HostIndex(v)
 		if prev, dup := seen[h]; dup {
-			return nil, input.Errorf(name, line, "host %s already mapped on line %d", hostName, prev)
+			return nil, infile.Errorf(name, line, "host %s already mapped on line %d", hostName, prev)
 		}
 		seen[h] = line
 		if !isRanked {
@@ -98,10 +98,10 @@ func ReadMapping(r io.Reader, name string, f *lft.Fabric) ([]int32, error) {
 		}
 		rank, err := strconv.Atoi(fields[0])
 		if err != nil || rank < 0 {
-			return nil, input.Errorf(name, line, "bad rank %q", fields[0])
+			return nil, infile.Errorf(name, line, "bad rank %q", fields[0])
 		}
 		if _, dup := byRank[rank]; dup {
-			return nil, input.Errorf(name, line, "rank %d mapped twice", rank)
+			return nil, infile.Errorf(name, line, "rank %d mapped twice", rank)
 		}
 		byRank[rank] = h
 	}

@@ -1,4 +1,4 @@
-package sim
+package analyze
 
 import (
 	"cmp"
@@ -21,7 +21,7 @@ import (
 // link id. It walks every run of s again (twice: once for the loads, once
 // for the flows of the chosen cables), with the same mappings as Run, so
 // the result depends only on the seed, never on the thread count.
-func (s *Sim) HotCables(n int) ([]metrics.HotCable, error) {
+func (s *Analysis) HotCables(n int) ([]metrics.HotCable, error) {
 	if n <= 0 {
 		return nil, nil
 	}
@@ -143,7 +143,7 @@ type cableLoads struct {
 // share it at once — and its largest load in any level of any run, indexed
 // by link. It walks every run once (shared with HotCables), with the same
 // mappings as Run: the result depends only on the seed.
-func (s *Sim) CableLoads() (meanPeak []float64, maxLoad []int32) {
+func (s *Analysis) CableLoads() (meanPeak []float64, maxLoad []int32) {
 	cl := s.cableLoads()
 	runs := float64(max(s.runCount(), 1))
 	meanPeak = make([]float64, len(cl.sumPeak))
@@ -156,7 +156,7 @@ func (s *Sim) CableLoads() (meanPeak []float64, maxLoad []int32) {
 // Topology describes the fabric with every cable's load (CableLoads) for
 // drawings; net, when not nil, is the generator's description of the
 // fabric and adds the routing's name and a torus's or mesh's coordinates.
-func (s *Sim) Topology(net *gen.Network) *metrics.Topology {
+func (s *Analysis) Topology(net *gen.Network) *metrics.Topology {
 	mean, peak := s.CableLoads()
 	var coord func(int32) []int
 	if net != nil && net.Grid != nil {
@@ -177,7 +177,7 @@ func (s *Sim) Topology(net *gen.Network) *metrics.Topology {
 }
 
 // cableLoads walks every run and sums each cable's peak load per run.
-func (s *Sim) cableLoads() *cableLoads {
+func (s *Analysis) cableLoads() *cableLoads {
 	if s.loads != nil {
 		return s.loads
 	}
@@ -251,14 +251,14 @@ func (s *Sim) cableLoads() *cableLoads {
 }
 
 // runCount is the number of runs the simulation's shard owns.
-func (s *Sim) runCount() int { return int(s.cfg.Shard.Runs(int64(s.cfg.Runs))) }
+func (s *Analysis) runCount() int { return int(s.cfg.Shard.Runs(int64(s.cfg.Runs))) }
 
 // eachRun draws every owned run's mapping and levels (only the configured
 // level with -l; first is the index of the first level handed over) and
 // hands them to a per-thread function, threads at a time. Which thread gets
 // which run does not matter to callers that only sum and take minima and
 // maxima.
-func (s *Sim) eachRun(threads int, newFn func(t int) func(r, first int, perm []int32, levels []patterns.Level)) {
+func (s *Analysis) eachRun(threads int, newFn func(t int) func(r, first int, perm []int32, levels []patterns.Level)) {
 	var next int64
 	var mu sync.Mutex
 	take := func() int {

@@ -1,13 +1,13 @@
-package sim_test
+package analyze_test
 
 import (
 	"bytes"
 	"errors"
 	"testing"
 
+	"orcs/analyze"
 	"orcs/dot"
 	"orcs/lft"
-	"orcs/sim"
 )
 
 // twoSwitches is two switches with two hosts each and one cable between
@@ -40,7 +40,7 @@ func TestRouteQualityByHand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	q, err := sim.RouteQuality(f, []int32{0, 1, 2, 3}, 2)
+	q, err := analyze.RouteQuality(f, []int32{0, 1, 2, 3}, 2)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -59,7 +59,7 @@ BW: 0.277778
 		t.Errorf("got\n%s\nwant\n%s", b.String(), want)
 	}
 	// Two hosts under one switch: 2 routes, each link load 1.
-	q, err = sim.RouteQuality(f, []int32{0, 1}, 1)
+	q, err = analyze.RouteQuality(f, []int32{0, 1}, 1)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func TestRouteQualityUnroutable(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	_, err = sim.RouteQuality(f, []int32{0, 1}, 1)
+	_, err = analyze.RouteQuality(f, []int32{0, 1}, 1)
 	var re *lft.RouteError
 	if !errors.As(err, &re) || re.Status != lft.Unroutable || err.Error() != "1 of 2 host pairs do not route (1 unroutable, 0 routing loops); first: no route from H1 to H2: node S has no table entry for H2" {
 		t.Errorf("error %v", err)

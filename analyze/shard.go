@@ -1,4 +1,4 @@
-package sim
+package analyze
 
 import (
 	"crypto/rand"
@@ -11,7 +11,7 @@ import (
 	"strconv"
 	"strings"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/metrics"
 )
 
@@ -67,13 +67,13 @@ func (sf *ShardFile) Write(w io.Writer) error {
 // (see DecodeShard), and its bytes are bounded by what a shard of its runs
 // can hold.
 func ReadShardFile(path string, links int) (*ShardFile, error) {
-	br, done, err := input.Open(path)
+	br, done, err := infile.Open(path)
 	if err != nil {
 		return nil, err
 	}
 	defer done()
-	name := input.Name(path)
-	if err := input.CheckText(br, name); err != nil {
+	name := infile.Name(path)
+	if err := infile.CheckText(br, name); err != nil {
 		return nil, err
 	}
 	return DecodeShard(br, name, links)

@@ -1,7 +1,7 @@
-// Package input opens the files a user names on the command line: "-" is
+// Package infile opens the files a user names on the command line: "-" is
 // standard input, and gzip data is decompressed whatever the file is
 // called (recognised by its magic bytes). Errors name the file.
-package input
+package infile
 
 import (
 	"bufio"

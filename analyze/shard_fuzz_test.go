@@ -1,11 +1,11 @@
-package sim
+package analyze
 
 import (
 	"bytes"
 	"errors"
 	"testing"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/patterns"
 )
 
@@ -32,7 +32,7 @@ func FuzzDecodeShard(f *testing.F) {
 	f.Fuzz(func(t *testing.T, data []byte) {
 		sf, err := DecodeShard(bytes.NewReader(data), "fuzz.json", links)
 		if err != nil {
-			var pe *input.ParseError
+			var pe *infile.ParseError
 			if !errors.As(err, &pe) || pe.File != "fuzz.json" {
 				t.Fatalf("error without the file: %v", err)
 			}

@@ -1,4 +1,4 @@
-package sim
+package analyze
 
 import (
 	"encoding/json"
@@ -7,7 +7,7 @@ import (
 	"io"
 	"math"
 
-	"orcs/input"
+	"orcs/infile"
 	"orcs/metrics"
 )
 
@@ -45,16 +45,16 @@ func DecodeShard(r io.Reader, name string, links int) (*ShardFile, error) {
 	d.dec.DisallowUnknownFields()
 	sf, err := d.decode()
 	if err != nil {
-		var pe *input.ParseError
+		var pe *infile.ParseError
 		if errors.As(err, &pe) {
 			return nil, pe
 		}
 		var syn *json.SyntaxError
 		var typ *json.UnmarshalTypeError
 		if errors.As(err, &syn) || errors.As(err, &typ) || errors.Is(err, io.ErrUnexpectedEOF) || errors.Is(err, io.EOF) {
-			return nil, input.Errorf(name, 0, "not a shard file: %w", err)
+			return nil, infile.Errorf(name, 0, "not a shard file: %w", err)
 		}
-		return nil, input.Errorf(name, 0, "shard file: %w", err)
+		return nil, infile.Errorf(name, 0, "shard file: %w", err)
 	}
 	return sf, nil
 }
@@ -85,7 +85,7 @@ func (m *meter) Read(p []byte) (int, error) {
 }
 
 func (m *meter) tooLarge() error {
-	return input.Errorf(m.name, 0, "more than %d bytes, the most %s can hold", m.limit, m.why).With(input.ErrTooLarge)
+	return infile.Errorf(m.name, 0, "more than %d bytes, the most %s can hold", m.limit, m.why).With(infile.ErrTooLarge)
 }
 
 // shardDecoder reads one shard file token by token, so that no array is
@@ -123,7 +123,7 @@ func (d *shardDecoder) decode() (*ShardFile, error) {
 		}
 		switch {
 		case at < 0:
-			return nil, fmt.Errorf("unknown field %q", input.ShortenTokens(key))
+			return nil, fmt.Errorf("unknown field %q", infile.ShortenTokens(key))
 		case at < next:
 			return nil, fmt.Errorf("field %q given twice or out of the writer's order (%v)", key, fieldOrder)
 		case at > 3 && next <= 3:
@@ -134,7 +134,7 @@ func (d *shardDecoder) decode() (*ShardFile, error) {
 		case "format":
 			err = d.dec.Decode(&sf.Format)
 			if err == nil && sf.Format != ShardFormat {
-				err = fmt.Errorf("format %q, want %q", input.ShortenTokens(sf.Format), ShardFormat)
+				err = fmt.Errorf("format %q, want %q", infile.ShortenTokens(sf.Format), ShardFormat)
 			}
 		case "shard":
 			err = d.dec.Decode(&sf.Shard)
@@ -249,7 +249,7 @@ func (d *shardDecoder) header(sf *ShardFile) (int64, *metrics.Metric, error) {
 		return 0, nil, fmt.Errorf("level %d: want −1 (all) or a level", mt.Level)
 	}
 	if mt.Subset != SubsetLinearBFS && mt.Subset != SubsetRand {
-		return 0, nil, fmt.Errorf("subset %q, want %s or %s", input.ShortenTokens(mt.Subset), SubsetLinearBFS, SubsetRand)
+		return 0, nil, fmt.Errorf("subset %q, want %s or %s", infile.ShortenTokens(mt.Subset), SubsetLinearBFS, SubsetRand)
 	}
 	if mt.FabricDigest == "" {
 		return 0, nil, fmt.Errorf("no fabric digest")
@@ -264,10 +264,10 @@ func (d *shardDecoder) header(sf *ShardFile) (int64, *metrics.Metric, error) {
 			return 0, nil, err
 		}
 	} else if mt.BinEdges != "" {
-		return 0, nil, fmt.Errorf("bin_edges %q in a shard of metric %s: only hist_acc_band has bins", input.ShortenTokens(mt.BinEdges), m.Name)
+		return 0, nil, fmt.Errorf("bin_edges %q in a shard of metric %s: only hist_acc_band has bins", infile.ShortenTokens(mt.BinEdges), m.Name)
 	}
 	if c := mt.Compat; c != "" && c != metrics.CompatORCS2 {
-		return 0, nil, fmt.Errorf("unknown compat %q (known: %s)", input.ShortenTokens(c), metrics.CompatORCS2)
+		return 0, nil, fmt.Errorf("unknown compat %q (known: %s)", infile.ShortenTokens(c), metrics.CompatORCS2)
 	}
 	links := int64(0)
 	if m.NeedsLinkLoad {
@@ -369,7 +369,7 @@ func tokenText(tok json.Token) string {
 	case nil:
 		return "null"
 	case string:
-		return fmt.Sprintf("%q", input.ShortenTokens(t))
+		return fmt.Sprintf("%q", infile.ShortenTokens(t))
 	}
 	return fmt.Sprint(tok)
 }

@@ -1,4 +1,4 @@
-package sim
+package analyze
 
 import (
 	"fmt"
@@ -13,7 +13,7 @@ import (
 
 // worker simulates runs with its own scratch state and accumulators.
 type worker struct {
-	s      *Sim
+	s      *Analysis
 	f      *lft.Fabric
 	values []float64 // shared; each run writes only its own slot
 	acc    metrics.Result
@@ -25,7 +25,7 @@ type worker struct {
 	counts []int64 // connections of the run per weight
 }
 
-func (s *Sim) newWorker(values []float64) *worker {
+func (s *Analysis) newWorker(values []float64) *worker {
 	w := &worker{s: s, f: s.fabric, values: values, perm: make([]int32, len(s.hosts))}
 	w.walk.Init(s.fabric, s.metric.NeedsLinkLoad)
 	w.walk.PerRoute = s.cfg.Compat == metrics.CompatORCS2

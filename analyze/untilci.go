@@ -1,4 +1,4 @@
-package sim
+package analyze
 
 import (
 	"errors"
@@ -103,13 +103,13 @@ type CIStop struct {
 }
 
 // CIStop returns where Run stopped under Config.UntilCI (nil otherwise).
-func (s *Sim) CIStop() *CIStop { return s.stopped }
+func (s *Analysis) CIStop() *CIStop { return s.stopped }
 
 // runUntil runs batches of runs until the rule is met or every run of the
 // cap is done, then keeps exactly the runs up to the stopping point: the
 // values beyond it are dropped and, when the last batch went past it, that
 // batch's accumulators are computed again for the runs up to it only.
-func (s *Sim) runUntil(res *metrics.Result, done *atomic.Int64) error {
+func (s *Analysis) runUntil(res *metrics.Result, done *atomic.Int64) error {
 	rule := &ciRule{u: *s.cfg.UntilCI}
 	total := len(res.Values)
 	batch := max(256, 64*s.cfg.Threads)

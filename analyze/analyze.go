@@ -1,11 +1,11 @@
-// Package sim runs ORCS simulations: it chooses and maps hosts, generates
+// Package analyze runs ORCS congestion analyses: it chooses and maps hosts, generates
 // the pattern of every run, walks every route of every level through the
 // compiled forwarding tables, and feeds the per-level congestion to a metric.
 //
 // Runs are independent and each draws from its own random stream derived
 // from (seed, run index), so a result does not depend on the number of
 // threads nor on how runs are split into shards across machines.
-package sim
+package analyze
 
 import (
 	"context"
@@ -139,8 +139,9 @@ type Config struct {
 	UntilCI *UntilCI
 }
 
-// Sim is a prepared simulation.
-type Sim struct {
+// Analysis is a prepared analysis: the fabric, the metric, the pattern source
+// and the hosts, ready to run.
+type Analysis struct {
 	cfg    Config
 	fabric *lft.Fabric
 	metric *metrics.Metric
@@ -155,7 +156,7 @@ type Sim struct {
 }
 
 // New validates cfg against the fabric and prepares the simulation.
-func New(f *lft.Fabric, cfg Config) (*Sim, error) {
+func New(f *lft.Fabric, cfg Config) (*Analysis, error) {
 	m, err := metrics.Lookup(cfg.Metric)
 	if err != nil {
 		return nil, err
@@ -237,7 +238,7 @@ func New(f *lft.Fabric, cfg Config) (*Sim, error) {
 	if cfg.Threads <= 0 {
 		cfg.Threads = runtime.NumCPU()
 	}
-	s := &Sim{cfg: cfg, fabric: f, metric: m, source: src, pairs: pairs}
+	s := &Analysis{cfg: cfg, fabric: f, metric: m, source: src, pairs: pairs}
 	switch cfg.Subset {
 	case SubsetLinearBFS, "":
 		s.cfg.Subset = SubsetLinearBFS
@@ -267,17 +268,17 @@ func New(f *lft.Fabric, cfg Config) (*Sim, error) {
 }
 
 // Hosts returns the hosts taking part (host indices), in subset order.
-func (s *Sim) Hosts() []int32 { return s.hosts }
+func (s *Analysis) Hosts() []int32 { return s.hosts }
 
 // Commsize returns the number of hosts taking part.
-func (s *Sim) Commsize() int { return s.cfg.Commsize }
+func (s *Analysis) Commsize() int { return s.cfg.Commsize }
 
 // Metric returns the simulation's metric.
-func (s *Sim) Metric() *metrics.Metric { return s.metric }
+func (s *Analysis) Metric() *metrics.Metric { return s.metric }
 
 // Draw returns run's mapping (rank → host index) and pattern levels,
 // exactly as the run draws them (for --printptrn).
-func (s *Sim) Draw(run int) (hosts []int32, levels []patterns.Level) {
+func (s *Analysis) Draw(run int) (hosts []int32, levels []patterns.Level) {
 	hosts = make([]int32, len(s.hosts))
 	return hosts, s.draw(run, &rng.Stream{}, hosts, nil)
 }
@@ -286,7 +287,7 @@ func (s *Sim) Draw(run int) (hosts []int32, levels []patterns.Level) {
 // mapping and pattern: it resets st, fills hosts (rank → host index) with
 // the subset, shuffled unless -d, and then draws the levels (reusing
 // scratch).
-func (s *Sim) draw(run int, st *rng.Stream, hosts []int32, scratch []patterns.Level) []patterns.Level {
+func (s *Analysis) draw(run int, st *rng.Stream, hosts []int32, scratch []patterns.Level) []patterns.Level {
 	st.Reset(s.cfg.Seed, uint64(run))
 	copy(hosts, s.hosts)
 	if !s.cfg.NoShuffle {
@@ -297,7 +298,7 @@ func (s *Sim) draw(run int, st *rng.Stream, hosts []int32, scratch []patterns.Le
 
 // CheckRoutes checks every ordered pair of the hosts taking part: any pair
 // of them may be mapped onto each other.
-func (s *Sim) CheckRoutes(maxExamples int) lft.RouteCheck {
+func (s *Analysis) CheckRoutes(maxExamples int) lft.RouteCheck {
 	return s.fabric.CheckRoutes(s.hosts, maxExamples, s.cfg.Threads)
 }
 
@@ -354,7 +355,7 @@ func LinearBFS(f *lft.Fabric) []int32 {
 // without shards, every run. With Config.UntilCI the runs stop at the
 // rule's stopping point (see UntilCI), and the result is that of as many
 // runs.
-func (s *Sim) Run() (*metrics.Result, error) {
+func (s *Analysis) Run() (*metrics.Result, error) {
 	if !s.cfg.IgnoreRouteErrors {
 		if c := s.CheckRoutes(1); !c.OK() {
 			return nil, &RouteError{Check: c}
@@ -386,14 +387,14 @@ func (s *Sim) Run() (*metrics.Result, error) {
 // prepareWalks tells the fabric how many routes the runs are going to
 // walk (runs times the pairs of a run), so that it prepares its walks if
 // that pays.
-func (s *Sim) prepareWalks(runs int) {
+func (s *Analysis) prepareWalks(runs int) {
 	s.fabric.PrepareWalks(int64(runs) * int64(s.pairs))
 }
 
 // runSlots simulates the shard's own runs lo … hi−1 (slots of values) on
 // the worker threads and adds their accumulators to acc; done counts the
 // runs for the progress callback (nil: not reported).
-func (s *Sim) runSlots(values []float64, acc *metrics.Result, lo, hi int, done *atomic.Int64) error {
+func (s *Analysis) runSlots(values []float64, acc *metrics.Result, lo, hi int, done *atomic.Int64) error {
 	const chunk = 8
 	var next atomic.Int64
 	next.Store(int64(lo))
@@ -439,7 +440,7 @@ func (s *Sim) runSlots(values []float64, acc *metrics.Result, lo, hi int, done *
 }
 
 // Meta describes the simulation for results.
-func (s *Sim) Meta() metrics.Meta {
+func (s *Analysis) Meta() metrics.Meta {
 	name := s.cfg.Pattern.Name
 	if name == "ptrnvsptrn" {
 		first, second := s.cfg.Pattern.First, s.cfg.Pattern.Second
@@ -474,14 +475,14 @@ func (s *Sim) Meta() metrics.Meta {
 }
 
 // RandomPattern reports whether the pattern changes from run to run.
-func (s *Sim) RandomPattern() bool { return s.source.Random() }
+func (s *Analysis) RandomPattern() bool { return s.source.Random() }
 
 // SetProgress sets the progress callback.
-func (s *Sim) SetProgress(fn func(done int64)) { s.cfg.Progress = fn }
+func (s *Analysis) SetProgress(fn func(done int64)) { s.cfg.Progress = fn }
 
 // PrintHosts writes the names of the hosts taking part, one per line in
 // subset order (ORCS's --printnamelist).
-func (s *Sim) PrintHosts(w io.Writer) {
+func (s *Analysis) PrintHosts(w io.Writer) {
 	for _, h := range s.hosts {
 		fmt.Fprintln(w, s.fabric.HostName(int(h)))
 	}
@@ -489,7 +490,7 @@ func (s *Sim) PrintHosts(w io.Writer) {
 
 // PrintPattern writes the levels of run r with the hosts the ranks map to
 // (ORCS's --printptrn).
-func (s *Sim) PrintPattern(w io.Writer, r int) error {
+func (s *Analysis) PrintPattern(w io.Writer, r int) error {
 	mapped, levels := s.Draw(r)
 	return patterns.Print(w, levels, func(rank int) string { return s.fabric.HostName(int(mapped[rank])) })
 }

@@ -1,10 +1,10 @@
-// Package source turns the fabric arguments of every orcs command into a
+// Package fabricarg turns the fabric arguments of every orcs command into a
 // fabric: a dot file (-i FILE, "-" for standard input, gzip recognised by
 // content), a generator spec (-i gen:SPEC), or InfiniBand files (--topo
 // FILE with --lfts FILE, or --topo alone where only the topology is
 // needed; every format that package ib reads). One function, Load, serves every command, so every command
 // accepts the same forms.
-package source
+package fabricarg
 
 import (
 	"errors"
