@@ -182,57 +182,73 @@ func (r *Result) WriteText(w io.Writer) error {
 	return err
 }
 
-// JSON types of WriteJSON.
-type (
-	jsonReport struct {
-		Verdict        string      `json:"verdict"`
-		DeadlockFree   bool        `json:"deadlock_free"`
-		Hosts          int         `json:"hosts"`
-		Switches       int         `json:"switches"`
-		Links          int         `json:"directed_cables"`
-		Routes         int64       `json:"routes"`
-		Aggregation    int         `json:"aggregation_nodes"`
-		NeedsAgg       *bool       `json:"loop_needs_aggregation_nodes,omitempty"`
-		Without        string      `json:"verdict_without_aggregation_nodes,omitempty"`
-		SLs            string      `json:"sls"`
-		SL2VL          string      `json:"sl2vl"`
-		VLs            []int       `json:"vls"`
-		Channels       int         `json:"channels"`
-		Dependencies   int         `json:"dependencies"`
-		CrossVL        int         `json:"cross_vl_dependencies"`
-		Layers         []jsonLayer `json:"layers"`
-		LoopComponents int         `json:"loop_components"`
-		LoopChannels   int         `json:"loop_channels"`
-		MixedLoops     int         `json:"loop_components_across_vls"`
-		Loop           []jsonCable `json:"loop,omitempty"`
-		Notes          []string    `json:"notes,omitempty"`
-		Counted        string      `json:"loops_counted_as"`
-	}
-	jsonLayer struct {
-		VL           uint8 `json:"vl"`
-		Channels     int   `json:"channels"`
-		Dependencies int   `json:"dependencies"`
-		Loops        int   `json:"loop_components"`
-	}
-	jsonCable struct {
-		From     string     `json:"from"`
-		FromPort int32      `json:"from_port"`
-		To       string     `json:"to"`
-		ToPort   int32      `json:"to_port"`
-		VL       uint8      `json:"vl"`
-		Flows    []jsonFlow `json:"flows_to_next"`
-	}
-	jsonFlow struct {
-		Src string `json:"src"`
-		Dst string `json:"dst"`
-	}
-)
+// FileVersion is the format version of File: a reader refuses a file of
+// a newer one. Raise it when a field changes its meaning or goes away;
+// added fields keep it.
+const FileVersion = 1
+
+// File is the JSON document of orcs deadlock --format json, written by
+// Result.WriteJSON and read by orcs report; see doc/file-contracts.md.
+type File struct {
+	// FormatVersion is FileVersion when written (0 in files written
+	// before the field existed).
+	FormatVersion  int         `json:"format_version"`
+	Verdict        string      `json:"verdict"`
+	DeadlockFree   bool        `json:"deadlock_free"`
+	Hosts          int         `json:"hosts"`
+	Switches       int         `json:"switches"`
+	Links          int         `json:"directed_cables"`
+	Routes         int64       `json:"routes"`
+	Aggregation    int         `json:"aggregation_nodes"`
+	NeedsAgg       *bool       `json:"loop_needs_aggregation_nodes,omitempty"`
+	Without        string      `json:"verdict_without_aggregation_nodes,omitempty"`
+	SLs            string      `json:"sls"`
+	SL2VL          string      `json:"sl2vl"`
+	VLs            []int       `json:"vls"`
+	Channels       int         `json:"channels"`
+	Dependencies   int         `json:"dependencies"`
+	CrossVL        int         `json:"cross_vl_dependencies"`
+	Layers         []FileLayer `json:"layers"`
+	LoopComponents int         `json:"loop_components"`
+	LoopChannels   int         `json:"loop_channels"`
+	MixedLoops     int         `json:"loop_components_across_vls"`
+	// Loop is a shortest credit loop, each cable with the flows that
+	// create its dependency on the next one.
+	Loop    []FileCable `json:"loop,omitempty"`
+	Notes   []string    `json:"notes,omitempty"`
+	Counted string      `json:"loops_counted_as"`
+}
+
+// FileLayer is one VL's part of the dependency graph in a File.
+type FileLayer struct {
+	VL           uint8 `json:"vl"`
+	Channels     int   `json:"channels"`
+	Dependencies int   `json:"dependencies"`
+	Loops        int   `json:"loop_components"`
+}
+
+// FileCable is a cable of a File's credit loop: its ends with their
+// ports, its VL, and the flows that make it depend on the next cable.
+type FileCable struct {
+	From     string     `json:"from"`
+	FromPort int32      `json:"from_port"`
+	To       string     `json:"to"`
+	ToPort   int32      `json:"to_port"`
+	VL       uint8      `json:"vl"`
+	Flows    []FileFlow `json:"flows_to_next"`
+}
+
+// FileFlow is a flow of a File: source and destination host names.
+type FileFlow struct {
+	Src string `json:"src"`
+	Dst string `json:"dst"`
+}
 
 // WriteJSON writes the report as indented JSON. Each cable of the loop
 // lists the flows that create its dependency on the next cable.
 func (r *Result) WriteJSON(w io.Writer) error {
 	sl, vl := r.sources()
-	out := jsonReport{Verdict: r.Verdict(), DeadlockFree: r.Free(), Hosts: r.Hosts, Switches: r.Switches,
+	out := File{FormatVersion: FileVersion, Verdict: r.Verdict(), DeadlockFree: r.Free(), Hosts: r.Hosts, Switches: r.Switches,
 		Links: r.Links, Routes: r.Routes, SLs: sl, SL2VL: vl, Channels: r.Channels,
 		Dependencies: r.Dependencies, CrossVL: r.CrossVL, LoopComponents: r.LoopComponents,
 		LoopChannels: r.LoopChannels, MixedLoops: r.MixedLoops, Notes: r.notes(),
@@ -247,15 +263,15 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		out.VLs = append(out.VLs, int(v))
 	}
 	for _, l := range r.Layers {
-		out.Layers = append(out.Layers, jsonLayer(l))
+		out.Layers = append(out.Layers, FileLayer(l))
 	}
 	for i, c := range r.Loop {
 		k := r.f.Links[c.Link]
-		jc := jsonCable{From: r.f.Nodes[k.From].Name, FromPort: k.FromPort, To: r.f.Nodes[k.To].Name,
-			ToPort: k.ToPort, VL: c.VL, Flows: []jsonFlow{}}
+		jc := FileCable{From: r.f.Nodes[k.From].Name, FromPort: k.FromPort, To: r.f.Nodes[k.To].Name,
+			ToPort: k.ToPort, VL: c.VL, Flows: []FileFlow{}}
 		if i < len(r.Examples) {
 			for _, fl := range r.Examples[i] {
-				jc.Flows = append(jc.Flows, jsonFlow{Src: r.f.HostName(int(fl.Src)), Dst: r.f.HostName(int(fl.Dst))})
+				jc.Flows = append(jc.Flows, FileFlow{Src: r.f.HostName(int(fl.Src)), Dst: r.f.HostName(int(fl.Dst))})
 			}
 		}
 		out.Loop = append(out.Loop, jc)

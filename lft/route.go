@@ -225,30 +225,47 @@ func (c *RouteCheck) Write(w io.Writer, f *Fabric) error {
 	return err
 }
 
+// RouteCheckVersion is the format version of RouteCheckFile: a reader
+// refuses a file of a newer one. Raise it when a field changes its
+// meaning or goes away; added fields keep it.
+const RouteCheckVersion = 1
+
+// RouteCheckFile is the route check's JSON document (orcs
+// --checkinputfile --format json), written by RouteCheck.WriteJSON and
+// read by orcs report; see doc/file-contracts.md.
+type RouteCheckFile struct {
+	// FormatVersion is RouteCheckVersion when written (0 in files written
+	// before the field existed).
+	FormatVersion int                 `json:"format_version"`
+	Fabric        string              `json:"fabric"`
+	Hosts         int                 `json:"hosts"`
+	Switches      int                 `json:"switches"`
+	Links         int                 `json:"directed_cables"`
+	Pairs         int64               `json:"pairs"`
+	Unroutable    int64               `json:"unroutable"`
+	Loops         int64               `json:"loops"`
+	OK            bool                `json:"ok"`
+	Examples      []RouteCheckExample `json:"examples"`
+}
+
+// RouteCheckExample is one failing pair of a RouteCheckFile: its hosts,
+// its kind ("unroutable" or "routing loop") and the message.
+type RouteCheckExample struct {
+	Src     string `json:"src"`
+	Dst     string `json:"dst"`
+	Kind    string `json:"kind"`
+	Message string `json:"message"`
+}
+
 // WriteJSON reports the check of fabric f (named input) as one JSON
-// document: the counts, the verdict ("ok") and every example kept, each
-// with its hosts, kind ("unroutable" or "routing loop") and message.
+// document (RouteCheckFile): the counts, the verdict ("ok") and every
+// example kept, each with its hosts, kind and message.
 func (c *RouteCheck) WriteJSON(w io.Writer, f *Fabric, input string) error {
-	type example struct {
-		Src     string `json:"src"`
-		Dst     string `json:"dst"`
-		Kind    string `json:"kind"`
-		Message string `json:"message"`
-	}
-	out := struct {
-		Fabric     string    `json:"fabric"`
-		Hosts      int       `json:"hosts"`
-		Switches   int       `json:"switches"`
-		Links      int       `json:"directed_cables"`
-		Pairs      int64     `json:"pairs"`
-		Unroutable int64     `json:"unroutable"`
-		Loops      int64     `json:"loops"`
-		OK         bool      `json:"ok"`
-		Examples   []example `json:"examples"`
-	}{Fabric: input, Hosts: c.Hosts, Switches: f.NumSwitches(), Links: len(f.Links), Pairs: c.Pairs,
-		Unroutable: c.Unroutable, Loops: c.Loops, OK: c.OK(), Examples: []example{}}
+	out := RouteCheckFile{FormatVersion: RouteCheckVersion, Fabric: input, Hosts: c.Hosts, Switches: f.NumSwitches(),
+		Links: len(f.Links), Pairs: c.Pairs, Unroutable: c.Unroutable, Loops: c.Loops, OK: c.OK(),
+		Examples: []RouteCheckExample{}}
 	for _, e := range c.Examples {
-		out.Examples = append(out.Examples, example{Src: f.HostName(int(e.Src)), Dst: f.HostName(int(e.Dst)),
+		out.Examples = append(out.Examples, RouteCheckExample{Src: f.HostName(int(e.Src)), Dst: f.HostName(int(e.Dst)),
 			Kind: e.Status.String(), Message: e.Error()})
 	}
 	enc := json.NewEncoder(w)

@@ -31,12 +31,44 @@ func Render(w io.Writer, format string, m *Metric, r *Result, f *lft.Fabric) err
 	return fmt.Errorf("unknown format %q (known: text, json, csv)", format)
 }
 
-type weightCount struct {
+// AnalysisVersion is the format version of AnalysisFile: a reader
+// refuses a file of a newer one (infile.CheckVersion). Raise it when a
+// field changes its meaning or goes away; added fields keep it.
+const AnalysisVersion = 1
+
+// AnalysisFile is the analyzer's JSON result, written by Render (orcs
+// --format json, and orcs merge --format json) and read by orcs report
+// (report.Load). Its fields are the contract between them; see
+// doc/file-contracts.md.
+type AnalysisFile struct {
+	// FormatVersion is AnalysisVersion when written (0 in files written
+	// before the field existed).
+	FormatVersion int `json:"format_version"`
+	Meta
+	ValueName     string        `json:"value_name"`
+	Summary       Summary       `json:"summary"`
+	Values        []float64     `json:"values"`
+	Connections   int64         `json:"connections"`
+	MeanBandwidth float64       `json:"mean_bandwidth"`
+	Weights       []WeightCount `json:"weights"`
+	// Histogram holds hist_acc_band's bins (only that metric's).
+	Histogram []HistBin `json:"histogram,omitempty"`
+	// Links is get_cable_cong's per-link table (only that metric's).
+	Links       []LinkRow  `json:"links,omitempty"`
+	RouteErrors int64      `json:"route_errors"`
+	Hot         []HotCable `json:"hot_cables,omitempty"`
+	Topology    *Topology  `json:"topology,omitempty"`
+}
+
+// WeightCount is how many connections had congestion Weight.
+type WeightCount struct {
 	Weight int   `json:"weight"`
 	Count  int64 `json:"count"`
 }
 
-type histBin struct {
+// HistBin is one bin of hist_acc_band's histogram: Count runs from Low
+// to High (which edge a bin holds is Meta.BinEdges' convention).
+type HistBin struct {
 	Low   float64 `json:"low"`
 	High  float64 `json:"high"`
 	Count int64   `json:"count"`
@@ -76,20 +108,8 @@ func LinkTable(r *Result, f *lft.Fabric) []LinkRow {
 }
 
 func renderJSON(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
-	out := struct {
-		Meta
-		ValueName     string        `json:"value_name"`
-		Summary       Summary       `json:"summary"`
-		Values        []float64     `json:"values"`
-		Connections   int64         `json:"connections"`
-		MeanBandwidth float64       `json:"mean_bandwidth"`
-		Weights       []weightCount `json:"weights"`
-		Histogram     []histBin     `json:"histogram,omitempty"`
-		Links         []LinkRow     `json:"links,omitempty"`
-		RouteErrors   int64         `json:"route_errors"`
-		Hot           []HotCable    `json:"hot_cables,omitempty"`
-		Topology      *Topology     `json:"topology,omitempty"`
-	}{
+	out := AnalysisFile{
+		FormatVersion: AnalysisVersion,
 		Meta:          r.Meta,
 		ValueName:     m.ValueName,
 		Summary:       Summarize(r.Values),
@@ -100,17 +120,17 @@ func renderJSON(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 		Hot:           r.Hot,
 		Topology:      r.Topology,
 	}
-	out.Weights = []weightCount{}
+	out.Weights = []WeightCount{}
 	for wt, c := range r.Weights {
 		if c > 0 {
-			out.Weights = append(out.Weights, weightCount{wt, c})
+			out.Weights = append(out.Weights, WeightCount{wt, c})
 		}
 	}
 	if m.Name == "hist_acc_band" {
 		e := r.binEdges()
 		out.Meta.BinEdges = string(e)
 		for i, c := range e.Histogram(r.Values) {
-			out.Histogram = append(out.Histogram, histBin{float64(i) / HistBins, float64(i+1) / HistBins, c})
+			out.Histogram = append(out.Histogram, HistBin{float64(i) / HistBins, float64(i+1) / HistBins, c})
 		}
 	}
 	if m.NeedsLinkLoad && f != nil {

@@ -20,6 +20,7 @@ import (
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/plot"
+	"orcs/schema"
 )
 
 // ParseEngines parses a comma-separated list of engine names; each must be
@@ -77,79 +78,13 @@ type CompareOptions struct {
 // CurrentRow names the row of the production tables.
 const CurrentRow = "current"
 
-// EngineRow is the comparison of one engine.
-type EngineRow struct {
-	Requested     string           `json:"requested"`
-	Used          string           `json:"used,omitempty"`
-	Fallback      bool             `json:"fallback"`
-	RouteSeconds  float64          `json:"route_seconds"`
-	SweepSeconds  float64          `json:"sweep_seconds"`
-	MeanBandwidth float64          `json:"mean_bandwidth"`
-	Summary       *metrics.Summary `json:"summary,omitempty"`
-	MaxCongestion int              `json:"max_congestion"`
-	Unroutable    int64            `json:"unroutable_pairs"`
-	Loops         int64            `json:"loop_pairs"`
-	Skipped       int64            `json:"skipped_connections"`
-	Notes         []string         `json:"notes,omitempty"`
-	Error         string           `json:"error,omitempty"`
-	Values        []float64        `json:"values,omitempty"`
+// EngineRow is the comparison of one engine (the row of schema's
+// comparison file).
+type EngineRow = schema.EngineRow
 
-	// Deadlock is the credit-loop check of the routing: "free (K VLs)",
-	// "loop", or "" when unknown (a loop on one lane by an engine that
-	// separates paths by SL, whose SLs were not read).
-	Deadlock string `json:"deadlock"`
-}
-
-// Status names how an engine fared: "ok", "fallback" (another engine
-// routed) or "failed" (see Error).
-func (r *EngineRow) Status() string {
-	switch {
-	case r.Error != "":
-		return "failed"
-	case r.Fallback:
-		return "fallback"
-	}
-	return "ok"
-}
-
-// MarshalJSON writes the row with its status; the numbers of a failed
-// engine are null, not zeros that a table or a mean would take for data.
-func (r EngineRow) MarshalJSON() ([]byte, error) {
-	type plain EngineRow // without this method
-	num := func(x float64) *float64 {
-		if r.Error != "" {
-			return nil
-		}
-		return &x
-	}
-	return json.Marshal(struct {
-		Status string `json:"status"`
-		plain
-		RouteSeconds  *float64 `json:"route_seconds"`
-		SweepSeconds  *float64 `json:"sweep_seconds"`
-		MeanBandwidth *float64 `json:"mean_bandwidth"`
-		MaxCongestion *float64 `json:"max_congestion"`
-		Unroutable    *float64 `json:"unroutable_pairs"`
-		Loops         *float64 `json:"loop_pairs"`
-		Skipped       *float64 `json:"skipped_connections"`
-	}{r.Status(), plain(r), num(r.RouteSeconds), num(r.SweepSeconds), num(r.MeanBandwidth), num(float64(r.MaxCongestion)),
-		num(float64(r.Unroutable)), num(float64(r.Loops)), num(float64(r.Skipped))})
-}
-
-// Comparison is the result of Compare.
-type Comparison struct {
-	Fabric   string      `json:"fabric"`
-	Hosts    int         `json:"hosts"`
-	Switches int         `json:"switches"`
-	Pattern  string      `json:"pattern"`
-	Metric   string      `json:"metric"`
-	Value    string      `json:"value"`
-	Runs     int         `json:"runs"`
-	Commsize int         `json:"commsize"`
-	Seed     uint64      `json:"seed"`
-	Seconds  float64     `json:"seconds"`
-	Engines  []EngineRow `json:"engines"`
-}
+// Comparison is the result of Compare: the file of orcs compare --format
+// json (schema.Comparison) with the methods that write it.
+type Comparison schema.Comparison
 
 // Failed counts the engines that failed to route or to simulate.
 func (c *Comparison) Failed() int {
@@ -187,7 +122,7 @@ func Compare(ctx context.Context, in *Input, opt CompareOptions, report func(eng
 	if err != nil {
 		return nil, err
 	}
-	out := &Comparison{Fabric: in.Name, Hosts: in.Fabric.NumHosts(), Switches: in.Fabric.NumSwitches(),
+	out := &Comparison{FormatVersion: schema.ComparisonVersion, Fabric: in.Name, Hosts: in.Fabric.NumHosts(), Switches: in.Fabric.NumSwitches(),
 		Pattern: opt.Sim.Pattern.Name, Metric: metric.Name, Value: metric.ValueName, Runs: opt.Sim.Runs,
 		Commsize: probe.Commsize(), Seed: opt.Sim.Seed}
 	if cur := opt.Current; cur != nil {
@@ -461,14 +396,6 @@ func num(x float64) string {
 	return fmt.Sprintf("%.4f", x)
 }
 
-// shortFabric returns a fabric's file base name (a gen: spec as it is).
-func shortFabric(fabric string) string {
-	if strings.HasPrefix(fabric, "gen:") {
-		return fabric
-	}
-	return filepath.Base(fabric)
-}
-
 func firstLine(s string) string {
 	if i := strings.IndexByte(s, '\n'); i >= 0 {
 		return s[:i]
@@ -477,37 +404,8 @@ func firstLine(s string) string {
 }
 
 // Plot returns the per-engine distributions of the per-run values as a
-// figure (engines with the very same values are labelled as equal): bars
-// per value for a discrete metric, ECDFs for a continuous one. The title
-// names the fabric by its file's base name (a directory says nothing on a
-// picture and pushes the title off it).
-func (c *Comparison) Plot() *plot.Distributions {
-	d := &plot.Distributions{
-		Title:  fmt.Sprintf("%s, %s: %d runs of %s on %d hosts", shortFabric(c.Fabric), c.Metric, c.Runs, c.Pattern, c.Commsize),
-		XLabel: c.Value,
-		Kind:   plot.Continuous,
-	}
-	if m, err := metrics.Lookup(c.Metric); err == nil && m.Discrete {
-		d.Kind = plot.Discrete
-	}
-	if c.Metric == "hist_acc_band" {
-		d.XLabel = "fraction of peak bandwidth"
-	}
-	for i, r := range c.Engines {
-		label := r.Requested
-		if r.Fallback {
-			label += " (used " + r.Used + ")"
-		}
-		for _, o := range c.Engines[:i] {
-			if len(o.Values) > 0 && slices.Equal(o.Values, r.Values) {
-				label += " = " + o.Requested
-				break
-			}
-		}
-		d.Series = append(d.Series, plot.Series{Label: label, Values: r.Values})
-	}
-	return d
-}
+// figure (see schema.Comparison.Plot).
+func (c *Comparison) Plot() *plot.Distributions { return (*schema.Comparison)(c).Plot() }
 
 // Status follows the routings of a comparison for a progress line: which
 // engines run and for how long, and how many are done. It is safe for

@@ -123,46 +123,173 @@ func Touched(f *lft.Fabric, cables []int32) (hosts, switches []string) {
 	return hosts, switches
 }
 
-type jsonResult struct {
-	Fabric string `json:"fabric"`
+// FileVersion is the format version of File: a reader refuses a file of
+// a newer one. Raise it when a field changes its meaning or goes away;
+// added fields keep it.
+const FileVersion = 1
+
+// File is the JSON document of orcs regions --format json, written by
+// Result.WriteJSON and read by orcs report; see doc/file-contracts.md.
+type File struct {
+	// FormatVersion is FileVersion when written (0 in files written
+	// before the field existed).
+	FormatVersion int    `json:"format_version"`
+	Fabric        string `json:"fabric"`
 	// Hosts and Switches give the fabric's size (left out without one:
 	// the synthetic benchmark), so that a report can tell results of
 	// different fabrics apart.
-	Hosts       int          `json:"hosts,omitempty"`
-	Switches    int          `json:"switches,omitempty"`
-	Source      string       `json:"source"`
-	Metric      Metric       `json:"metric"`
-	Params      Params       `json:"params"`
-	Windows     []jsonWindow `json:"windows"`
-	Tracks      []Track      `json:"tracks"`
-	Transitions jsonTrans    `json:"transitions"`
+	Hosts       int             `json:"hosts,omitempty"`
+	Switches    int             `json:"switches,omitempty"`
+	Source      string          `json:"source"`
+	Metric      Metric          `json:"metric"`
+	Params      Params          `json:"params"`
+	Windows     []FileWindow    `json:"windows"`
+	Tracks      []Track         `json:"tracks"`
+	Transitions FileTransitions `json:"transitions"`
 }
 
-type jsonWindow struct {
+// FileWindow is one window of a File: its regions (those of
+// Result.MinSeverity or higher) and the cables in no region.
+type FileWindow struct {
 	Time    float64      `json:"time"`
-	Regions []jsonRegion `json:"regions"`
+	Regions []FileRegion `json:"regions"`
 	// Dropped counts the cables in no region, DroppedMax their largest
 	// stall; IsolatedHot lists those at or above LowStall.
-	Dropped     int      `json:"dropped"`
-	DroppedMax  float64  `json:"dropped_max_stall"`
-	IsolatedHot [][5]any `json:"isolated_hot"`
+	Dropped     int            `json:"dropped"`
+	DroppedMax  float64        `json:"dropped_max_stall"`
+	IsolatedHot []FileHotCable `json:"isolated_hot"`
 }
 
-type jsonRegion struct {
-	ID       int      `json:"id"`
-	Cables   [][4]any `json:"cables"`
-	Size     int      `json:"size"`
-	Growth   int      `json:"growth"`
-	Mean     float64  `json:"mean_stall"`
-	Max      float64  `json:"max_stall"`
-	Severity string   `json:"severity"`
-	Hosts    []string `json:"hosts"`
-	Switches []string `json:"switches"`
+// FileRegion is one region of a FileWindow: its track's ID, its cables,
+// its size and growth since the track's previous window, its mean and
+// largest stall (percent, 4 decimals), its severity class and the hosts
+// and switches at the ends of its cables.
+type FileRegion struct {
+	ID        int         `json:"id"`
+	Cables    []FileCable `json:"cables"`
+	Size      int         `json:"size"`
+	Growth    int         `json:"growth"`
+	MeanStall float64     `json:"mean_stall"`
+	MaxStall  float64     `json:"max_stall"`
+	Severity  string      `json:"severity"`
+	Hosts     []string    `json:"hosts"`
+	Switches  []string    `json:"switches"`
 }
 
-type jsonTrans struct {
-	Classes []string  `json:"classes"`
-	Counts  [4][4]int `json:"counts"`
+// FileTransitions counts the severity transitions of the tracks:
+// Counts[from][to], the classes in the order of Classes.
+type FileTransitions struct {
+	Classes []string `json:"classes"`
+	Counts  [][]int  `json:"counts"`
+}
+
+// FileCable is a directed cable of a File, written as the array [from,
+// from_port, to, to_port]; a port reads as 0 from null or "".
+type FileCable struct {
+	From, To         string
+	FromPort, ToPort int32
+}
+
+// String names the cable as "S1:3 -> S2:1" (ports left out when 0).
+func (c FileCable) String() string {
+	return lft.CableName(c.From, int(c.FromPort), c.To, int(c.ToPort))
+}
+
+// MarshalJSON writes [from, from_port, to, to_port].
+func (c FileCable) MarshalJSON() ([]byte, error) {
+	return json.Marshal([4]any{c.From, c.FromPort, c.To, c.ToPort})
+}
+
+// UnmarshalJSON reads [from, from_port, to, to_port]; a bad cable is a
+// *CableError.
+func (c *FileCable) UnmarshalJSON(b []byte) error {
+	f, err := cableFields(b, 4, "[from, from_port, to, to_port]")
+	if err != nil {
+		return err
+	}
+	if err := c.set(f); err != nil {
+		return &CableError{Raw: bytes.Clone(b), Err: fmt.Errorf("cable %s: %w", b, err)}
+	}
+	return nil
+}
+
+// set reads the four fields of a cable.
+func (c *FileCable) set(f []json.RawMessage) error {
+	var err error
+	if err = json.Unmarshal(f[0], &c.From); err == nil {
+		if err = json.Unmarshal(f[2], &c.To); err == nil {
+			if c.FromPort, err = cablePort(f[1]); err == nil {
+				c.ToPort, err = cablePort(f[3])
+			}
+		}
+	}
+	return err
+}
+
+// FileHotCable is a cable at or above LowStall in no region, written as
+// [from, from_port, to, to_port, stall].
+type FileHotCable struct {
+	FileCable
+	Stall float64
+}
+
+// MarshalJSON writes [from, from_port, to, to_port, stall].
+func (h FileHotCable) MarshalJSON() ([]byte, error) {
+	return json.Marshal([5]any{h.From, h.FromPort, h.To, h.ToPort, h.Stall})
+}
+
+// UnmarshalJSON reads [from, from_port, to, to_port, stall]; a bad one is
+// a *CableError.
+func (h *FileHotCable) UnmarshalJSON(b []byte) error {
+	f, err := cableFields(b, 5, "[from, from_port, to, to_port, stall]")
+	if err != nil {
+		return err
+	}
+	if err = h.FileCable.set(f[:4]); err == nil {
+		err = json.Unmarshal(f[4], &h.Stall)
+	}
+	if err != nil {
+		return &CableError{Raw: bytes.Clone(b), Err: fmt.Errorf("hot cable %s: %w", b, err)}
+	}
+	return nil
+}
+
+// CableError is a cable of a File that does not read, with its JSON text
+// (for a reader to find its line).
+type CableError struct {
+	Raw []byte
+	Err error
+}
+
+// Error returns the cause.
+func (e *CableError) Error() string { return e.Err.Error() }
+
+// Unwrap returns the cause.
+func (e *CableError) Unwrap() error { return e.Err }
+
+// cableFields splits a JSON array of n fields.
+func cableFields(b []byte, n int, want string) ([]json.RawMessage, error) {
+	var f []json.RawMessage
+	if err := json.Unmarshal(b, &f); err != nil {
+		return nil, &CableError{Raw: bytes.Clone(b), Err: err}
+	}
+	if len(f) != n {
+		return nil, &CableError{Raw: bytes.Clone(b), Err: fmt.Errorf("a cable of %d fields, want %s", len(f), want)}
+	}
+	return f, nil
+}
+
+// cablePort reads a cable's port: a number, or 0 for null or "" (two
+// nodes that share one cable).
+func cablePort(raw json.RawMessage) (int32, error) {
+	if s := string(raw); s == "null" || s == `""` {
+		return 0, nil
+	}
+	var p int32
+	if err := json.Unmarshal(raw, &p); err != nil {
+		return 0, fmt.Errorf("port %s: want a port number", raw)
+	}
+	return p, nil
 }
 
 // round4 rounds to 4 decimals, so that outputs do not carry float noise.
@@ -181,9 +308,12 @@ func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 // The windows are encoded and written one at a time, so that the memory
 // the output takes does not grow with them.
 func (r *Result) WriteJSON(w io.Writer) error {
-	out := jsonResult{Fabric: r.Fabric, Source: r.Source, Metric: r.Metric, Params: r.Params,
-		Windows: []jsonWindow{}, Tracks: r.Tracks,
-		Transitions: jsonTrans{Classes: Classes[:], Counts: r.Transitions}}
+	out := File{FormatVersion: FileVersion, Fabric: r.Fabric, Source: r.Source, Metric: r.Metric, Params: r.Params,
+		Windows: []FileWindow{}, Tracks: r.Tracks,
+		Transitions: FileTransitions{Classes: Classes[:], Counts: make([][]int, len(r.Transitions))}}
+	for i, row := range r.Transitions {
+		out.Transitions.Counts[i] = row[:]
+	}
 	if out.Tracks == nil {
 		out.Tracks = []Track{}
 	}
@@ -212,7 +342,7 @@ func (r *Result) WriteJSON(w io.Writer) error {
 			if i > 0 {
 				bw.WriteByte(',')
 			}
-			b, err := json.MarshalIndent(r.jsonWindow(i), "  ", " ")
+			b, err := json.MarshalIndent(r.fileWindow(i), "  ", " ")
 			if err != nil {
 				return err
 			}
@@ -225,25 +355,29 @@ func (r *Result) WriteJSON(w io.Writer) error {
 	return bw.Flush()
 }
 
-// jsonWindow is window i as WriteJSON writes it.
-func (r *Result) jsonWindow(i int) jsonWindow {
+// fileCable is link c of the fabric as a File names it.
+func (r *Result) fileCable(c int32) FileCable {
+	l := r.f.Links[c]
+	return FileCable{From: r.f.Nodes[l.From].Name, FromPort: l.FromPort, To: r.f.Nodes[l.To].Name, ToPort: l.ToPort}
+}
+
+// fileWindow is window i as WriteJSON writes it.
+func (r *Result) fileWindow(i int) FileWindow {
 	win := r.Windows[i]
-	jw := jsonWindow{Time: win.Time, Regions: []jsonRegion{}, Dropped: len(win.Dropped),
-		DroppedMax: round4(win.droppedMax()), IsolatedHot: [][5]any{}}
+	jw := FileWindow{Time: win.Time, Regions: []FileRegion{}, Dropped: len(win.Dropped),
+		DroppedMax: round4(win.droppedMax()), IsolatedHot: []FileHotCable{}}
 	for _, h := range win.Hot() {
-		l := r.f.Links[h.Cable]
-		jw.IsolatedHot = append(jw.IsolatedHot, [5]any{r.f.Nodes[l.From].Name, l.FromPort, r.f.Nodes[l.To].Name, l.ToPort, round4(h.Stall)})
+		jw.IsolatedHot = append(jw.IsolatedHot, FileHotCable{r.fileCable(h.Cable), round4(h.Stall)})
 	}
 	for i, reg := range win.Regions {
 		if reg.Severity() < r.MinSeverity {
 			continue
 		}
-		jr := jsonRegion{ID: win.Track[i], Size: len(reg.Cables), Growth: win.Growth[i],
-			Mean: round4(reg.Mean), Max: round4(reg.Max), Severity: reg.Severity().String()}
-		jr.Cables = make([][4]any, len(reg.Cables))
+		jr := FileRegion{ID: win.Track[i], Size: len(reg.Cables), Growth: win.Growth[i],
+			MeanStall: round4(reg.Mean), MaxStall: round4(reg.Max), Severity: reg.Severity().String()}
+		jr.Cables = make([]FileCable, len(reg.Cables))
 		for k, c := range reg.Cables {
-			l := r.f.Links[c]
-			jr.Cables[k] = [4]any{r.f.Nodes[l.From].Name, l.FromPort, r.f.Nodes[l.To].Name, l.ToPort}
+			jr.Cables[k] = r.fileCable(c)
 		}
 		jr.Hosts, jr.Switches = Touched(r.f, reg.Cables)
 		jw.Regions = append(jw.Regions, jr)

@@ -25,20 +25,6 @@ func FromSamplingsim(res *samplingsim.Result) Series {
 	return s
 }
 
-// samplingsimWindow is the part of a window of `orcs samplingsim --json
-// FILE` read here.
-type samplingsimWindow struct {
-	Index   int     `json:"index"`
-	StartUs float64 `json:"start_us"`
-	EndUs   float64 `json:"end_us"`
-	Links   []struct {
-		Link      int32   `json:"link"`
-		From      string  `json:"from"`
-		To        string  `json:"to"`
-		StalledNs float64 `json:"truth_stalled_ns"`
-	} `json:"links"`
-}
-
 // samplingsimRowBytes bounds a link row of samplingsim's JSON (about 450
 // bytes with its indentation and names of 20 bytes) with room to spare.
 const samplingsimRowBytes = 1 << 10
@@ -52,7 +38,8 @@ func samplingsimLimit(f *lft.Fabric) infile.Limit {
 }
 
 // ReadSamplingsimJSON reads the windows of a run that `orcs samplingsim
-// --json FILE` wrote for fabric f: per window and link, 100 ·
+// --json FILE` wrote for fabric f (a samplingsim.RunFile; one of a newer
+// format_version is refused): per window and link, 100 ·
 // truth_stalled_ns / window length (links without a row stalled 0). A
 // link whose index names other nodes than the row's (a run of another
 // fabric) is an error. The JSON is read one window at a time (the other
@@ -77,6 +64,16 @@ func ReadSamplingsimJSON(r io.Reader, file string, f *lft.Fabric) (Series, error
 		if err != nil {
 			return Series{}, notJSON(err)
 		}
+		if key == "format_version" {
+			var v int
+			if err := dec.Decode(&v); err != nil {
+				return Series{}, notJSON(fmt.Errorf("format_version: %w", err))
+			}
+			if err := infile.CheckVersion(file, "samplingsim run", v, samplingsim.RunFileVersion); err != nil {
+				return Series{}, err
+			}
+			continue
+		}
 		if key != "windows" {
 			if err := skipValue(dec); err != nil {
 				return Series{}, notJSON(err)
@@ -91,7 +88,7 @@ func ReadSamplingsimJSON(r io.Reader, file string, f *lft.Fabric) (Series, error
 			return Series{}, notJSON(fmt.Errorf("windows: %w", err))
 		}
 		for dec.More() {
-			var w samplingsimWindow
+			var w samplingsim.RunFileWindow
 			if err := dec.Decode(&w); err != nil {
 				return Series{}, notJSON(err)
 			}
@@ -116,7 +113,7 @@ func ReadSamplingsimJSON(r io.Reader, file string, f *lft.Fabric) (Series, error
 }
 
 // samplingsimValues turns one window into stall percentages per link.
-func samplingsimValues(w samplingsimWindow, file string, f *lft.Fabric) ([]float64, error) {
+func samplingsimValues(w samplingsim.RunFileWindow, file string, f *lft.Fabric) ([]float64, error) {
 	span := (w.EndUs - w.StartUs) * 1e3
 	if !(span > 0) || math.IsInf(span, 0) {
 		return nil, infile.Errorf(file, 0, "window %d: bad span %v–%v µs", w.Index, w.StartUs, w.EndUs)

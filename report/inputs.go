@@ -10,11 +10,13 @@ import (
 	"slices"
 	"strings"
 
+	"orcs/deadlock"
 	"orcs/infile"
 	"orcs/lft"
 	"orcs/metrics"
-	"orcs/opensm"
+	"orcs/regions"
 	"orcs/samplingsim"
+	"orcs/schema"
 )
 
 // Kinds of input, by the command that wrote them.
@@ -27,187 +29,23 @@ const (
 	KindRegions     = "regions"     // orcs regions --format json
 )
 
-// Analysis is the part of the analyzer's JSON result the report reads.
-type Analysis struct {
-	Fabric    string          `json:"fabric"`
-	Hosts     int             `json:"hosts"`
-	Pattern   string          `json:"pattern"`
-	Commsize  int             `json:"commsize"`
-	Seed      uint64          `json:"seed"`
-	Runs      int             `json:"runs"`
-	Metric    string          `json:"metric"`
-	ValueName string          `json:"value_name"`
-	BinEdges  string          `json:"bin_edges"`
-	Summary   metrics.Summary `json:"summary"`
-	Values    []float64       `json:"values"`
-	// Histogram holds hist_acc_band's bins as the analyzer counted them.
-	Histogram []struct {
-		Low   float64 `json:"low"`
-		High  float64 `json:"high"`
-		Count int64   `json:"count"`
-	} `json:"histogram"`
-	MeanBandwidth float64            `json:"mean_bandwidth"`
-	RouteErrors   int64              `json:"route_errors"`
-	Hot           []metrics.HotCable `json:"hot_cables"`
-	Topology      *metrics.Topology  `json:"topology"`
-	Links         []metrics.LinkRow  `json:"links"`
-}
-
-// RouteCheck is the analyzer's --checkinputfile JSON.
-type RouteCheck struct {
-	Fabric     string `json:"fabric"`
-	Hosts      int    `json:"hosts"`
-	Switches   int    `json:"switches"`
-	Pairs      int64  `json:"pairs"`
-	Unroutable int64  `json:"unroutable"`
-	Loops      int64  `json:"loops"`
-	OK         bool   `json:"ok"`
-	Examples   []struct {
-		Kind    string `json:"kind"`
-		Message string `json:"message"`
-	} `json:"examples"`
-}
-
-// Deadlock is the part of orcs deadlock's JSON the report reads.
-type Deadlock struct {
-	Verdict        string `json:"verdict"`
-	DeadlockFree   bool   `json:"deadlock_free"`
-	Hosts          int    `json:"hosts"`
-	Switches       int    `json:"switches"`
-	SLs            string `json:"sls"`
-	SL2VL          string `json:"sl2vl"`
-	VLs            []int  `json:"vls"`
-	LoopComponents int    `json:"loop_components"`
-	Loop           []struct {
-		From     string `json:"from"`
-		FromPort int32  `json:"from_port"`
-		To       string `json:"to"`
-		ToPort   int32  `json:"to_port"`
-		VL       int    `json:"vl"`
-		Flows    []struct {
-			Src string `json:"src"`
-			Dst string `json:"dst"`
-		} `json:"flows_to_next"`
-	} `json:"loop"`
-	Notes []string `json:"notes"`
-}
-
-// Samplingsim is the part of samplingsim's JSON the report reads.
-type Samplingsim struct {
-	Fabric    string                   `json:"fabric"`
-	Hosts     int                      `json:"hosts"`
-	Switches  int                      `json:"switches"`
-	View      string                   `json:"view"`
-	EndUs     float64                  `json:"end_us"`
-	Packets   int64                    `json:"packets"`
-	Jobs      []samplingsim.JobSummary `json:"jobs"`
-	Diagnosis *samplingsim.Diagnosis   `json:"diagnosis"`
-	Config    struct {
-		BandwidthGbps float64 `json:"bandwidth_gbps"`
-		Scheme        string  `json:"scheme"`
-		Marking       string  `json:"marking"`
-		WindowUs      float64 `json:"window_us"`
-	} `json:"config"`
-}
-
-// Regions is the congestion-region JSON of orcs regions (only the fields
-// the report reads).
-type Regions struct {
-	Fabric string `json:"fabric"`
-	// Hosts and Switches are the fabric's size (0: not given).
-	Hosts    int    `json:"hosts"`
-	Switches int    `json:"switches"`
-	Source   string `json:"source"`
-	Params   struct {
-		ThetaP float64 `json:"theta_p"`
-		ThetaR float64 `json:"theta_r"`
-		Sigma  float64 `json:"sigma"`
-		Delta  float64 `json:"delta"`
-	} `json:"params"`
-	Windows []struct {
-		Time    float64  `json:"time"`
-		Regions []Region `json:"regions"`
-	} `json:"windows"`
-	Tracks []struct {
-		ID           int64   `json:"id"`
-		FirstTime    float64 `json:"first_time"`
-		LastTime     float64 `json:"last_time"`
-		Windows      int     `json:"windows"`
-		MaxSize      int     `json:"max_size"`
-		PeakSeverity string  `json:"peak_severity"`
-	} `json:"tracks"`
-	Transitions struct {
-		Classes []string  `json:"classes"`
-		Counts  [][]int64 `json:"counts"`
-	} `json:"transitions"`
-}
-
-// Region is one congestion region of one window.
-type Region struct {
-	ID        int64    `json:"id"`
-	Cables    []Cable  `json:"cables"`
-	Size      int      `json:"size"`
-	MeanStall float64  `json:"mean_stall"`
-	MaxStall  float64  `json:"max_stall"`
-	Severity  string   `json:"severity"`
-	Hosts     []string `json:"hosts"`
-	Switches  []string `json:"switches"`
-}
-
-// Cable is a directed cable of a region: [from, from_port, to, to_port],
-// a port 0 when the JSON has null or "" (two nodes that share one cable).
-type Cable struct {
-	From, To         string
-	FromPort, ToPort int
-}
-
-// UnmarshalJSON reads [from, from_port, to, to_port].
-func (c *Cable) UnmarshalJSON(b []byte) error {
-	var f []json.RawMessage
-	if err := json.Unmarshal(b, &f); err != nil {
-		return err
-	}
-	if len(f) != 4 {
-		return &cableError{raw: b, err: fmt.Errorf("a cable of %d fields, want [from, from_port, to, to_port]", len(f))}
-	}
-	port := func(raw json.RawMessage) (int, error) {
-		if s := string(raw); s == "null" || s == `""` {
-			return 0, nil
-		}
-		var p int
-		if err := json.Unmarshal(raw, &p); err != nil {
-			return 0, fmt.Errorf("cable port %s: want a port number", raw)
-		}
-		return p, nil
-	}
-	var err error
-	if err = json.Unmarshal(f[0], &c.From); err == nil {
-		if err = json.Unmarshal(f[2], &c.To); err == nil {
-			if c.FromPort, err = port(f[1]); err == nil {
-				c.ToPort, err = port(f[3])
-			}
-		}
-	}
-	if err != nil {
-		return &cableError{raw: b, err: fmt.Errorf("cable %s: %w", b, err)}
-	}
-	return nil
-}
-
-// cableError is a bad cable with its text, to find its line.
-type cableError struct {
-	raw []byte
-	err error
-}
-
-// Error returns the cause.
-func (e *cableError) Error() string { return e.err.Error() }
-
-// Unwrap returns the cause.
-func (e *cableError) Unwrap() error { return e.err }
-
-// String names the cable as "S1:3 -> S2:1" (ports left out when 0).
-func (c Cable) String() string { return lft.CableName(c.From, c.FromPort, c.To, c.ToPort) }
+// The results the report reads are the file types of their writers
+// (doc/file-contracts.md); a renamed field fails TestFileContracts in
+// orcs/, which feeds every command's current output to Load.
+type (
+	// Analysis is the analyzer's JSON result.
+	Analysis = metrics.AnalysisFile
+	// RouteCheck is the analyzer's --checkinputfile JSON.
+	RouteCheck = lft.RouteCheckFile
+	// Deadlock is orcs deadlock's JSON.
+	Deadlock = deadlock.File
+	// Samplingsim is samplingsim's --json run.
+	Samplingsim = samplingsim.RunFile
+	// Regions is the congestion-region JSON of orcs regions.
+	Regions = regions.File
+	// Region is one congestion region of one window.
+	Region = regions.FileRegion
+)
 
 // Severities are the region severity classes, mildest first.
 var Severities = []string{"negligible", "low", "medium", "high"}
@@ -217,7 +55,7 @@ type Inputs struct {
 	Analysis    *Analysis
 	RouteCheck  *RouteCheck
 	Deadlock    *Deadlock
-	Compare     *opensm.Comparison
+	Compare     *schema.Comparison
 	Samplingsim *Samplingsim
 	Regions     *Regions
 	// Files names the file of each kind given (base names).
@@ -308,7 +146,7 @@ func (in *Inputs) add(path string, data []byte) (string, error) {
 		in.Deadlock = &Deadlock{}
 		dst = in.Deadlock
 	case KindCompare:
-		in.Compare = &opensm.Comparison{}
+		in.Compare = &schema.Comparison{}
 		dst = in.Compare
 	case KindSamplingsim:
 		in.Samplingsim = &Samplingsim{}
@@ -320,10 +158,41 @@ func (in *Inputs) add(path string, data []byte) (string, error) {
 	if err := json.Unmarshal(data, dst); err != nil {
 		return "", jsonError(name, data, err)
 	}
+	if err := in.checkVersion(kind, name); err != nil {
+		return "", err
+	}
 	if err := in.check(kind, name); err != nil {
 		return "", err
 	}
 	return kind, nil
+}
+
+// checkVersion refuses a result of a newer format version than its
+// writer's package (compiled into this orcs) knows.
+func (in *Inputs) checkVersion(kind, name string) error {
+	var got, known int
+	switch kind {
+	case KindAnalysis:
+		got, known = in.Analysis.FormatVersion, metrics.AnalysisVersion
+	case KindRouteCheck:
+		got, known = in.RouteCheck.FormatVersion, lft.RouteCheckVersion
+	case KindDeadlock:
+		got, known = in.Deadlock.FormatVersion, deadlock.FileVersion
+	case KindCompare:
+		got, known = in.Compare.FormatVersion, schema.ComparisonVersion
+	case KindSamplingsim:
+		got, known = in.Samplingsim.FormatVersion, samplingsim.RunFileVersion
+	case KindRegions:
+		got, known = in.Regions.FormatVersion, regions.FileVersion
+	}
+	if err := infile.CheckVersion(name, kind+" result", got, known); err != nil {
+		var pe *infile.ParseError
+		if errors.As(err, &pe) {
+			return pe.With(ErrInput)
+		}
+		return err
+	}
+	return nil
 }
 
 // check validates what the report relies on.
@@ -484,10 +353,10 @@ func jsonError(name string, data []byte, err error) error {
 	var off int64 = -1
 	var syn *json.SyntaxError
 	var typ *json.UnmarshalTypeError
-	var cab *cableError
+	var cab *regions.CableError
 	switch {
 	case errors.As(err, &cab):
-		off = int64(bytes.Index(data, cab.raw))
+		off = int64(bytes.Index(data, cab.Raw))
 	case errors.As(err, &syn):
 		off = syn.Offset
 	case errors.As(err, &typ):

@@ -30,12 +30,12 @@ type regionsView struct {
 
 type matrixRow struct {
 	Class string
-	Total int64
+	Total int
 	Cells []matrixCell
 }
 
 type matrixCell struct {
-	Count int64
+	Count int
 	Share string
 	Fill  template.CSS
 	Ink   template.CSS
@@ -47,11 +47,11 @@ func severityColor(class string) string {
 	return plot.Hex(plot.LoadColor(fr))
 }
 
-// regions draws the timeline of the region tracks and the transition
-// matrix of their severities.
-func regions(r *Regions) *regionsView {
+// regionsSection draws the timeline of the region tracks and the
+// transition matrix of their severities.
+func regionsSection(r *Regions) *regionsView {
 	v := &regionsView{Source: r.Source, Windows: len(r.Windows), Tracks: len(r.Tracks),
-		Params: fmt.Sprintf("θp = %s, θr = %s, σ = %s, δ = %s", num(r.Params.ThetaP), num(r.Params.ThetaR), num(r.Params.Sigma), num(r.Params.Delta))}
+		Params: fmt.Sprintf("θp = %s, θr = %s, σ = %s, δ = %s", num(r.Params.ThetaP), num(r.Params.ThetaR), num(float64(r.Params.Sigma)), num(float64(r.Params.Delta)))}
 	v.Timeline, v.Note = timeline(r)
 	tr := r.Transitions
 	v.Classes = tr.Classes
@@ -90,25 +90,25 @@ func timeline(r *Regions) (template.HTML, string) {
 		window int
 		reg    Region
 	}
-	byTrack := map[int64][]cell{}
-	maxSize := map[int64]int{}
+	byTrack := map[int][]cell{}
+	maxSize := map[int]int{}
 	for wi, w := range r.Windows {
 		for _, reg := range w.Regions {
 			byTrack[reg.ID] = append(byTrack[reg.ID], cell{wi, reg})
 			maxSize[reg.ID] = max(maxSize[reg.ID], reg.Size)
 		}
 	}
-	ids := make([]int64, 0, len(byTrack))
+	ids := make([]int, 0, len(byTrack))
 	for id := range byTrack {
 		ids = append(ids, id)
 	}
 	note := ""
 	if len(ids) > MaxTracks {
-		slices.SortFunc(ids, func(a, b int64) int { return cmp.Or(cmp.Compare(maxSize[b], maxSize[a]), cmp.Compare(a, b)) })
+		slices.SortFunc(ids, func(a, b int) int { return cmp.Or(cmp.Compare(maxSize[b], maxSize[a]), cmp.Compare(a, b)) })
 		note = fmt.Sprintf("the %d largest of %d tracks", MaxTracks, len(ids))
 		ids = ids[:MaxTracks]
 	}
-	slices.SortFunc(ids, func(a, b int64) int {
+	slices.SortFunc(ids, func(a, b int) int {
 		return cmp.Or(cmp.Compare(byTrack[a][0].window, byTrack[b][0].window), cmp.Compare(a, b))
 	})
 	const left, rowH, top = 80.0, 18.0, 40.0
@@ -144,7 +144,7 @@ func timeline(r *Regions) (template.HTML, string) {
 	}
 	for row, id := range ids {
 		y := top + float64(row)*rowH
-		sv.Text(left-6, y+12, plot.Default.TickSize, "end", false, "region "+strconv.FormatInt(id, 10))
+		sv.Text(left-6, y+12, plot.Default.TickSize, "end", false, "region "+strconv.Itoa(id))
 		sv.Text(boxesEnd+8, y+12, plot.Default.TickSize, "start", false, where[row])
 		for _, c := range byTrack[id] {
 			reg := c.reg

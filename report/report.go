@@ -19,8 +19,8 @@ import (
 	"strings"
 
 	"orcs/metrics"
-	"orcs/opensm"
 	"orcs/plot"
+	"orcs/schema"
 )
 
 // Options controls a report.
@@ -127,7 +127,7 @@ func build(in *Inputs, opt Options) (*view, error) {
 		}
 	}
 	if in.Regions != nil {
-		v.Regions = regions(in.Regions)
+		v.Regions = regionsSection(in.Regions)
 	}
 	if c := in.Compare; c != nil {
 		if v.Compare, err = comparison(in); err != nil {
@@ -336,7 +336,7 @@ func comparison(in *Inputs) (*compareView, error) {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	has := slices.ContainsFunc(c.Engines, func(r opensm.EngineRow) bool { return len(r.Values) > 0 })
+	has := slices.ContainsFunc(c.Engines, func(r schema.EngineRow) bool { return len(r.Values) > 0 })
 	if has {
 		p := c.Plot()
 		p.Width, p.Height = 640, 300

@@ -379,7 +379,7 @@ func TestLoadErrors(t *testing.T) {
 		{[]string{file("type.json", "{\"metric\": \"x\", \"values\": \"many\", \"summary\": {}}")}, "type.json:1: json: cannot unmarshal string"},
 		{fixtures("check-ft64.json", "check-torus4x4.json"), "check-torus4x4.json: a second route check result (the first was check-ft64.json)"},
 		{[]string{file("sev.json", strings.Replace(string(regions), `"severity": "high"`, `"severity": "severe"`, 1))}, `sev.json: window 2: region 1 has severity "severe"`},
-		{[]string{file("cab.json", strings.Replace(string(regions), `"S0_0",`, ``, 1))}, "cab.json:17: a cable of 3 fields"},
+		{[]string{file("cab.json", strings.Replace(string(regions), `"S0_0",`, ``, 1))}, "cab.json:18: a cable of 3 fields"},
 		{[]string{file("tr.json", strings.Replace(string(regions), `"classes": [
    "negligible",`, `"classes": [`, 1))}, "tr.json: transitions: 3 classes but 4 rows"},
 		{[]string{filepath.Join(dir, "absent.json")}, "absent.json"},

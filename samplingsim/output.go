@@ -180,24 +180,36 @@ func (r *Result) Jobs() []JobSummary {
 	return out
 }
 
-// jsonReport is the JSON document of WriteJSON.
-type jsonReport struct {
-	Fabric     string       `json:"fabric"`
-	Hosts      int          `json:"hosts"`
-	Switches   int          `json:"switches"`
-	Config     jsonConfig   `json:"config"`
-	View       string       `json:"view"`
-	EndUs      float64      `json:"end_us"`
-	Events     int64        `json:"events"`
-	PacketHops int64        `json:"packet_hops"`
-	Packets    int64        `json:"packets"`
-	WallS      float64      `json:"wall_s"`
-	Jobs       []JobSummary `json:"jobs"`
-	Windows    []jsonWindow `json:"windows"`
-	Diagnosis  *Diagnosis   `json:"diagnosis,omitempty"`
+// RunFileVersion is the format version of RunFile: a reader refuses a
+// file of a newer one. Raise it when a field changes its meaning or goes
+// away; added fields keep it.
+const RunFileVersion = 1
+
+// RunFile is the JSON document of orcs samplingsim --json FILE, written by
+// Result.WriteJSON and read by orcs regions --samplingsim and orcs report;
+// see doc/file-contracts.md.
+type RunFile struct {
+	// FormatVersion is RunFileVersion when written (0 in files written
+	// before the field existed).
+	FormatVersion int             `json:"format_version"`
+	Fabric        string          `json:"fabric"`
+	Hosts         int             `json:"hosts"`
+	Switches      int             `json:"switches"`
+	Config        RunFileConfig   `json:"config"`
+	View          string          `json:"view"`
+	EndUs         float64         `json:"end_us"`
+	Events        int64           `json:"events"`
+	PacketHops    int64           `json:"packet_hops"`
+	Packets       int64           `json:"packets"`
+	WallS         float64         `json:"wall_s"`
+	Jobs          []JobSummary    `json:"jobs"`
+	Windows       []RunFileWindow `json:"windows"`
+	Diagnosis     *Diagnosis      `json:"diagnosis,omitempty"`
 }
 
-type jsonConfig struct {
+// RunFileConfig is the configuration of a RunFile's run, in the units of
+// its names.
+type RunFileConfig struct {
 	BandwidthGbps float64 `json:"bandwidth_gbps"`
 	LatencyNs     float64 `json:"latency_ns"`
 	RouterDelayNs float64 `json:"router_delay_ns"`
@@ -224,7 +236,9 @@ type jsonConfig struct {
 	LinkRates []LinkRateGroup `json:"link_rates,omitempty"`
 }
 
-type jsonWindow struct {
+// RunFileWindow is one window of a RunFile: its span in µs and the link
+// rows of the view (links that carried traffic or have an estimate).
+type RunFileWindow struct {
 	Index   int       `json:"index"`
 	StartUs float64   `json:"start_us"`
 	EndUs   float64   `json:"end_us"`
@@ -236,9 +250,9 @@ type jsonWindow struct {
 // not nil.
 func (r *Result) WriteJSON(out io.Writer, view View, d *Diagnosis) error {
 	c := r.Config
-	rep := jsonReport{
-		Fabric: r.Fabric.GraphName, Hosts: r.Fabric.NumHosts(), Switches: r.Fabric.NumSwitches(),
-		Config: jsonConfig{
+	rep := RunFile{
+		FormatVersion: RunFileVersion, Fabric: r.Fabric.GraphName, Hosts: r.Fabric.NumHosts(), Switches: r.Fabric.NumSwitches(),
+		Config: RunFileConfig{
 			BandwidthGbps: c.Bandwidth / 1e9, LatencyNs: float64(c.Latency) / 1e3, RouterDelayNs: float64(c.RouterDelay) / 1e3,
 			MTU: c.MTU, InputBuffer: c.InputBuffer, OutputQueue: c.OutputQueue, Marking: c.Marking, MarkAt: c.MarkAt.String(),
 			Scheme: c.Scheme, HopBits: c.HopBits, TagFraction: c.TagFraction, Hash: c.Hash, Restrict: c.Restrict,
@@ -263,7 +277,7 @@ func (r *Result) WriteJSON(out io.Writer, view View, d *Diagnosis) error {
 		if links == nil {
 			links = []LinkRow{}
 		}
-		rep.Windows = append(rep.Windows, jsonWindow{Index: w, StartUs: float64(from) / 1e6, EndUs: float64(to) / 1e6, Links: links})
+		rep.Windows = append(rep.Windows, RunFileWindow{Index: w, StartUs: float64(from) / 1e6, EndUs: float64(to) / 1e6, Links: links})
 	}
 	enc := json.NewEncoder(out)
 	enc.SetIndent("", " ")
@@ -272,7 +286,7 @@ func (r *Result) WriteJSON(out io.Writer, view View, d *Diagnosis) error {
 
 // sanitize replaces non-finite floats (which JSON cannot hold); rows never
 // contain them, so it only guards the summary.
-func sanitize(rep jsonReport) jsonReport {
+func sanitize(rep RunFile) RunFile {
 	if math.IsNaN(rep.WallS) || math.IsInf(rep.WallS, 0) {
 		rep.WallS = 0
 	}

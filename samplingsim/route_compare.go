@@ -109,7 +109,7 @@ func AppRatios(rows []RoutingRow) (lambda, sigma float64, ok bool) {
 
 // setRouting records the routing of c in the JSON configuration when a
 // job routes adaptively (static runs keep their JSON as before).
-func (j *jsonConfig) setRouting(c *Config) {
+func (j *RunFileConfig) setRouting(c *Config) {
 	bg := c.BackgroundRouting
 	if bg == "" {
 		bg = c.Routing
