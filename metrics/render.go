@@ -141,6 +141,11 @@ func renderJSON(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 	return enc.Encode(out)
 }
 
+// LinkCSVHeader is the header of get_cable_cong's per-link CSV (one
+// LinkRow a line; with Compat a last column edge_id), which orcs regions
+// --analyzer reads; see doc/file-contracts.md.
+const LinkCSVHeader = "link,from,to,from_port,to_port,load,scaled"
+
 func ftoa(x float64) string { return strconv.FormatFloat(x, 'g', -1, 64) }
 
 // renderCSV writes one `run,<value>` row per run and nothing else, so that
@@ -154,7 +159,7 @@ func renderCSV(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 		if f == nil {
 			return fmt.Errorf("get_cable_cong needs the fabric for its link table")
 		}
-		header := "link,from,to,from_port,to_port,load,scaled"
+		header := LinkCSVHeader
 		if r.Meta.Compat == CompatORCS2 {
 			header += ",edge_id"
 		}

@@ -52,17 +52,17 @@ var contracts = []contract{
 // TestFileContracts runs every command that writes a file another command
 // reads, on the shipped fabrics (ft16, torus4x4, and a generated 4-ary
 // 3-tree whose hot spot stalls for regions; compare with the real OpenSM),
-// and feeds its current output to every reader: orcs report (all
-// six result kinds), orcs regions (samplingsim's run, the analyzer's
+// and feeds its current output to every reader: orcs report (all six
+// result kinds), orcs regions (samplingsim's run, the analyzer's
 // get_cable_cong CSV), orcs merge (shards; the merge must equal the
 // unsplit run byte for byte), samplingsim --mapping (map's rank→host
 // file). For every JSON kind it then checks that
 //   - the file decodes into the writer's type and encodes back to the same
 //     bytes (the type is the whole file, so readers need no copy of it);
-//   - its keys are those of testdata/contracts/KIND.keys: a renamed or
-//     removed field fails here (files of older orcs versions still use the
-//     old name: raise the version and keep reading it), an added one asks
-//     for -update;
+//   - its keys (and the CSV's columns) are those of
+//     testdata/contracts/KIND.keys: a renamed or removed field fails here
+//     (files of older orcs versions still use the old name: raise the
+//     version and keep reading it), an added one asks for -update;
 //   - report.Load fills every field the report shows, from the fresh file
 //     and from the committed fixture an earlier orcs wrote;
 //   - a format_version one above the type's is refused, naming the file.
@@ -129,6 +129,19 @@ func TestFileContracts(t *testing.T) {
 			}
 		})
 	}
+
+	// The get_cable_cong CSV that regions --analyzer reads: its columns.
+	loads, err := os.ReadFile(p("loads.csv"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	header, _, _ := strings.Cut(string(loads), "\n")
+	columns := map[string]any{}
+	for _, c := range strings.Split(header, ",") {
+		columns[c] = 0
+	}
+	doc, _ := json.Marshal(columns)
+	t.Run("cable-loads-csv", func(t *testing.T) { checkKeys(t, "cable-loads-csv", doc) })
 
 	// What the report shows, from the fresh files and from the fixtures an
 	// earlier orcs wrote (report/testdata).
@@ -241,10 +254,10 @@ func checkKeys(t *testing.T, kind string, data []byte) {
 	}
 	if len(gone) > 0 {
 		t.Errorf("%s: fields renamed or removed: %s. Files that an earlier orcs wrote still have them: raise the type's format version, "+
-			"keep reading the old fields, then run go test ./orcs -run FileContracts -update", kind, strings.Join(gone, ", "))
+			"keep reading the old fields, then run go test ./orcs -run FileContracts -args -update", kind, strings.Join(gone, ", "))
 	}
 	if len(added) > 0 {
-		t.Errorf("%s: new fields %s: run go test ./orcs -run FileContracts -update (the format version stays)", kind, strings.Join(added, ", "))
+		t.Errorf("%s: new fields %s: run go test ./orcs -run FileContracts -args -update (the format version stays)", kind, strings.Join(added, ", "))
 	}
 }
 

@@ -12,6 +12,7 @@ import (
 
 	"orcs/infile"
 	"orcs/lft"
+	"orcs/metrics"
 )
 
 // CSVHeader is the header of the stall CSV (optional in the input).
@@ -197,7 +198,7 @@ func ReadAnalyzerCSV(r io.Reader, file string, f *lft.Fabric) (Series, error) {
 	loads := make([]float64, len(f.Links))
 	seen := make([]int, len(f.Links))
 	line := 0
-	const header = "link,from,to,from_port,to_port,load,scaled"
+	const header = metrics.LinkCSVHeader
 	for sc.Scan() {
 		line++
 		text := strings.TrimSpace(sc.Text())
