@@ -1,7 +1,9 @@
 package regions
 
 import (
+	"bytes"
 	"os"
+	"path/filepath"
 	"strconv"
 	"testing"
 
@@ -100,6 +102,25 @@ func BenchmarkSegment4096Hosts(b *testing.B) {
 	b.ResetTimer()
 	for i := range b.N {
 		if _, err := s.Segment(wins[i%len(wins)]); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkReadSamplingsimJSON reads the shipped samplingsim run (the
+// hot spot on a 4-ary 3-tree, 1 MB) into stall values.
+func BenchmarkReadSamplingsimJSON(b *testing.B) {
+	f, err := gen.Generate("kary:k=4,n=3")
+	if err != nil {
+		b.Fatal(err)
+	}
+	data, err := os.ReadFile(filepath.Join(fixtures, "k4n3-hotspot-samplingsim.json"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(int64(len(data)))
+	for b.Loop() {
+		if _, err := ReadSamplingsimJSON(bytes.NewReader(data), "run.json", f); err != nil {
 			b.Fatal(err)
 		}
 	}
