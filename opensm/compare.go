@@ -149,6 +149,21 @@ type Comparison struct {
 	Seed     uint64      `json:"seed"`
 	Seconds  float64     `json:"seconds"`
 	Engines  []EngineRow `json:"engines"`
+	// Verdict is the answer in one or two sentences (see
+	// Comparison.Judge), Best the engine it names best ("" when none).
+	Verdict string `json:"verdict"`
+	Best    string `json:"best,omitempty"`
+}
+
+// withVerdict returns c with Verdict and Best filled in.
+func (c *Comparison) withVerdict() *Comparison {
+	v := *c
+	s, best := c.Judge()
+	v.Verdict, v.Best = s, ""
+	if best >= 0 {
+		v.Best = c.Engines[best].Requested
+	}
+	return &v
 }
 
 // Failed counts the engines that failed to route or to simulate.
@@ -240,7 +255,7 @@ func Compare(ctx context.Context, in *Input, opt CompareOptions, report func(eng
 		return nil, ctx.Err()
 	}
 	out.Seconds = time.Since(t0).Seconds()
-	return out, nil
+	return out.withVerdict(), nil
 }
 
 // routeAll routes the fabric with every engine, at most opt.Jobs at a
@@ -395,7 +410,7 @@ func (c *Comparison) WriteCSV(w io.Writer) error {
 // WriteJSON writes the comparison as indented JSON. Summaries of engines
 // without runs (NaN) are left out: JSON has no NaN.
 func (c *Comparison) WriteJSON(w io.Writer) error {
-	safe := *c
+	safe := *c.withVerdict()
 	safe.Engines = append([]EngineRow(nil), c.Engines...)
 	for i := range safe.Engines {
 		if s := safe.Engines[i].Summary; s != nil && math.IsNaN(s.Mean) {
@@ -407,15 +422,17 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 	return enc.Encode(safe)
 }
 
-// WriteTable prints the comparison as an aligned table, with notes on
-// failures and fallbacks below it.
+// WriteTable prints the comparison as an aligned table (the best engine's
+// row marked "<- best"), with notes on failures and fallbacks below it and
+// the verdict as its last lines.
 func (c *Comparison) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "fabric %s: %d hosts, %d switches; pattern %s on %d hosts, metric %s (%s), %d runs, seed %d\n\n",
 		c.Fabric, c.Hosts, c.Switches, c.Pattern, c.Commsize, c.Metric, c.Value, c.Runs, c.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "engine\tused\troute s\tmean bw\tp5\tmedian\tp95\tmax cong\tunroutable\tdeadlock\t\n")
 	var notes []string
-	for _, r := range c.Engines {
+	verdict, best := c.Judge()
+	for i, r := range c.Engines {
 		if r.Error != "" {
 			fmt.Fprintf(tw, "%s\tfailed\t\t\t\t\t\t\t\t\t\n", r.Requested)
 			notes = append(notes, fmt.Sprintf("%s failed: %s", r.Requested, firstLine(r.Error)))
@@ -439,9 +456,13 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 			dl = "?"
 			notes = append(notes, fmt.Sprintf("? %s: deadlock unknown: a credit loop on one VL, but %s separates paths by SL and its SLs were not read", r.Requested, r.Used))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.4f\t%s\t%s\t%s\t%d\t%d\t%s\t\n", r.Requested, used, r.RouteSeconds,
+		mark := ""
+		if i == best {
+			mark = "  <- best"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.4f\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", r.Requested, used, r.RouteSeconds,
 			r.MeanBandwidth, num(r.Summary.P5), num(r.Summary.Median), num(r.Summary.P95), r.MaxCongestion,
-			r.Unroutable+r.Loops, dl)
+			r.Unroutable+r.Loops, dl, mark)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -449,7 +470,7 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 	if len(notes) > 0 {
 		fmt.Fprintf(w, "\n%s\n", strings.Join(notes, "\n"))
 	}
-	_, err := fmt.Fprintf(w, "\ntotal %.1f s\n", c.Seconds)
+	_, err := fmt.Fprintf(w, "\ntotal %.1f s\n\n%s\n", c.Seconds, verdict)
 	return err
 }
 
@@ -477,7 +498,8 @@ func firstLine(s string) string {
 }
 
 // Plot returns the per-engine distributions of the per-run values as a
-// figure (engines with the very same values are labelled as equal): bars
+// figure (engines with the very same values are labelled as equal, the
+// verdict's best engine "(best)"): bars
 // per value for a discrete metric, ECDFs for a continuous one. The title
 // names the fabric by its file's base name (a directory says nothing on a
 // picture and pushes the title off it).
@@ -493,8 +515,12 @@ func (c *Comparison) Plot() *plot.Distributions {
 	if c.Metric == "hist_acc_band" {
 		d.XLabel = "fraction of peak bandwidth"
 	}
+	_, best := c.Judge()
 	for i, r := range c.Engines {
 		label := r.Requested
+		if i == best {
+			label += " (best)"
+		}
 		if r.Fallback {
 			label += " (used " + r.Used + ")"
 		}

@@ -74,6 +74,7 @@ type distView struct {
 }
 
 type compareView struct {
+	Verdict                 string
 	Fabric, Metric, Pattern string
 	Runs                    int
 	Rows                    [][]string
@@ -317,10 +318,14 @@ func inlinePlot(d *plot.Distributions) (template.HTML, error) {
 // comparison is the engine table and plot of a compare result.
 func comparison(in *Inputs) (*compareView, error) {
 	c := in.Compare
-	v := &compareView{Fabric: c.Fabric, Metric: c.Metric, Pattern: c.Pattern, Runs: c.Runs}
+	verdict, best := c.Judge() // from the numbers, also for a file written before verdicts
+	v := &compareView{Verdict: verdict, Fabric: c.Fabric, Metric: c.Metric, Pattern: c.Pattern, Runs: c.Runs}
 	v.Rows = append(v.Rows, []string{"engine", "used", "status", "OpenSM s", "mean bandwidth", "p5", "median", "p95", "worst congestion", "unroutable pairs", "deadlock"})
-	for _, r := range c.Engines {
+	for i, r := range c.Engines {
 		row := []string{r.Requested, r.Used, r.Status(), "", "", "", "", "", "", "", r.Deadlock}
+		if i == best {
+			row[0] += " (best)"
+		}
 		if r.Error == "" {
 			row[3] = strconv.FormatFloat(r.RouteSeconds, 'f', 2, 64)
 			row[4] = num(r.MeanBandwidth)

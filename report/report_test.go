@@ -210,6 +210,12 @@ func TestContent(t *testing.T) {
 		// The hot cable of the analyzer's result, with the flows of its peak
 		// (max load 3 in run 7; rank 0 → 1 crosses it in 8 of the 200 runs).
 		`<tr data-link="`, "S0_0 → S1_3", "3 flows at its peak, of 62", "<th>hosts (run 7)</th>", "<td>0 → 1</td><td>H3 → H39</td><td class=\"n\">8</td>",
+		// compare: the verdict at the top, from the JSON's summaries: ftree's
+		// mean 0.6415 with CI [0.63485, 0.64817] (half-width 0.00666),
+		// dfsssp's 0.5826 with [0.57646, 0.58882] (0.00618); 0.6415/0.5826 = 1.10.
+		`<p class="answer">Best engine for bisect_fb_sym: ftree, 0.642 mean bandwidth (95 % CI ±0.00666 over 200 runs), ` +
+			`1.1× dfsssp&#39;s 0.583 (95 % CIs ±0.00666 and ±0.00618 do not overlap: the difference is real).</p>`,
+		"<td>ftree (best)</td><td>ftree</td>",
 		// compare: lash's mean bandwidth, 0.1474 in its JSON.
 		"<td>lash</td><td>lash</td><td>ok</td><td>0.34</td><td>0.1474</td>",
 		// samplingsim: the root of the tree.
