@@ -89,6 +89,8 @@ func renderJSON(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 		RouteErrors   int64         `json:"route_errors"`
 		Hot           []HotCable    `json:"hot_cables,omitempty"`
 		Topology      *Topology     `json:"topology,omitempty"`
+		// Verdict answers --hot (HotVerdict); "" without it.
+		Verdict string `json:"verdict,omitempty"`
 	}{
 		Meta:          r.Meta,
 		ValueName:     m.ValueName,
@@ -99,6 +101,9 @@ func renderJSON(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 		RouteErrors:   r.RouteErrors,
 		Hot:           r.Hot,
 		Topology:      r.Topology,
+	}
+	if r.Hot != nil {
+		out.Verdict = HotVerdict(r.Hot, r.Meta.Runs)
 	}
 	out.Weights = []weightCount{}
 	for wt, c := range r.Weights {

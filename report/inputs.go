@@ -62,7 +62,10 @@ type RouteCheck struct {
 	Unroutable int64  `json:"unroutable"`
 	Loops      int64  `json:"loops"`
 	OK         bool   `json:"ok"`
-	Examples   []struct {
+	// Verdict states the answer, what was checked and left out ("" in a
+	// file written before verdicts).
+	Verdict  string `json:"verdict"`
+	Examples []struct {
 		Kind    string `json:"kind"`
 		Message string `json:"message"`
 	} `json:"examples"`
@@ -90,6 +93,10 @@ type Deadlock struct {
 		} `json:"flows_to_next"`
 	} `json:"loop"`
 	Notes []string `json:"notes"`
+	// Checked and LeftOut say what the check walked and what it did not
+	// (empty in a file written before them).
+	Checked string   `json:"checked"`
+	LeftOut []string `json:"left_out"`
 }
 
 // Samplingsim is the part of samplingsim's JSON the report reads.

@@ -57,6 +57,7 @@ type view struct {
 	Deadlock    *Deadlock
 	Dist        *distView
 	Hot         []metrics.HotCable
+	HotVerdict  string
 	HotRuns     int
 	HotGiven    bool
 	Drawing     template.HTML
@@ -123,6 +124,9 @@ func build(in *Inputs, opt Options) (*view, error) {
 			return nil, err
 		}
 		v.Hot, v.HotRuns, v.HotGiven = a.Hot, a.Runs, a.Hot != nil
+		if a.Hot != nil {
+			v.HotVerdict = metrics.HotVerdict(a.Hot, a.Runs)
+		}
 		if a.Topology != nil {
 			v.Drawing, v.DrawingNote = drawFabric(a.Topology, opt.MaxLines)
 		}

@@ -197,6 +197,12 @@ func TestContent(t *testing.T) {
 		// 3 levels of 16 switches (4-ary 3-tree); generator's d-mod-k.
 		"<th>switch levels</th><td>3 (16 &#43; 16 &#43; 16 switches from the hosts up)</td>",
 		"<th>routing engine</th><td>d-mod-k (the generator&#39;s tables)</td>",
+		// The checks' verdicts: 64·63 = 4032 ordered pairs through the 48
+		// switches; 64 host cables and 2·16·4 between levels = 192 cables,
+		// 384 directed.
+		`<p class="answer">Every pair routes without a loop: checked 4032 ordered pairs of 64 hosts, each to its destination&#39;s base LID, hop by hop through the tables of 48 switches.`,
+		`<p class="answer">Deadlock: deadlock-free (1 VL). Checked: 4032 routes (every ordered pair of 64 hosts) through 48 switches and 384 directed cables, on VL 0. ` +
+			`Left out: the paths&#39; SLs (not given: every path on SL 0;`,
 		// 64·63 ordered pairs.
 		"(4032 ordered pairs of 64 hosts)",
 		// Regions: track 1 low→medium→high→medium, track 2 low→medium→negligible:
@@ -209,6 +215,10 @@ func TestContent(t *testing.T) {
 		"region 2 at 1000: 20 cables, mean stall 4.25 %, max 7.5 %, negligible;",
 		// The hot cable of the analyzer's result, with the flows of its peak
 		// (max load 3 in run 7; rank 0 → 1 crosses it in 8 of the 200 runs).
+		// Its verdict at the top of the section (max_load 3, run 7, level 0,
+		// mean_peak_load 1.09, the three peak flows).
+		`<p class="answer">The hottest cable is S0_0 -&gt; S1_3, carrying 3 flows at once in level 0 of run 7 (its peak load averages 1.09 over 200 runs); ` +
+			`its flows: rank 0 -&gt; 1 (H3 -&gt; H39), rank 51 -&gt; 50 (H0 -&gt; H31), rank 52 -&gt; 53 (H1 -&gt; H59).</p>`,
 		`<tr data-link="`, "S0_0 → S1_3", "3 flows at its peak, of 62", "<th>hosts (run 7)</th>", "<td>0 → 1</td><td>H3 → H39</td><td class=\"n\">8</td>",
 		// compare: the verdict at the top, from the JSON's summaries: ftree's
 		// mean 0.6415 with CI [0.63485, 0.64817] (half-width 0.00666),
