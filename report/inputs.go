@@ -124,6 +124,9 @@ type Regions struct {
 	// Hosts and Switches are the fabric's size (0: not given).
 	Hosts    int    `json:"hosts"`
 	Switches int    `json:"switches"`
+	// Verdict is orcs regions' verdict sentence ("" in a file written
+	// before it).
+	Verdict string `json:"verdict"`
 	Source   string `json:"source"`
 	Params   struct {
 		ThetaP float64 `json:"theta_p"`
