@@ -228,6 +228,9 @@ func TestContent(t *testing.T) {
 		"<td>ftree (best)</td><td>ftree</td>",
 		// compare: lash's mean bandwidth, 0.1474 in its JSON.
 		"<td>lash</td><td>lash</td><td>ok</td><td>0.34</td><td>0.1474</td>",
+		// samplingsim: its verdict at the top (root "S0_0" -> "H0", fraction
+		// 1, 3148 packets, gbps 100.0954, line_gbps 100 in its JSON).
+		`<p class="answer">verdict (all view): endpoint congestion: the only congestion tree, rooted at &#34;S0_0&#34; -&gt; &#34;H0&#34;: congested fraction 1.000 of 3148 packets, 100.1 of 100 Gb/s sampled.</p>`,
 		// samplingsim: the root of the tree.
 		"<td>&#34;S0_0&#34; -&gt; &#34;H0&#34;</td><td>endpoint congestion</td>",
 		// Its bandwidth, sampled then line: gbps 100.0954 (shown to 4
