@@ -122,13 +122,13 @@ type Samplingsim struct {
 type Regions struct {
 	Fabric string `json:"fabric"`
 	// Hosts and Switches are the fabric's size (0: not given).
-	Hosts    int    `json:"hosts"`
-	Switches int    `json:"switches"`
+	Hosts    int `json:"hosts"`
+	Switches int `json:"switches"`
 	// Verdict is orcs regions' verdict sentence ("" in a file written
 	// before it).
 	Verdict string `json:"verdict"`
-	Source   string `json:"source"`
-	Params   struct {
+	Source  string `json:"source"`
+	Params  struct {
 		ThetaP float64 `json:"theta_p"`
 		ThetaR float64 `json:"theta_r"`
 		Sigma  float64 `json:"sigma"`
