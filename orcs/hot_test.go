@@ -67,8 +67,13 @@ func TestHotGather(t *testing.T) {
 	}
 	dot := mustRun(t, "-i", "../testdata/ft16.dot", "-p", "gather", "-d", "-n", "1", "--hot", "1", "--metric", "get_cable_cong")
 	if !strings.Contains(dot, `"S0_0" -> "H0" [comment="H0", congestion="1.000000", color="0.000000 0.900000 0.900000", hot_rank="1", hot_mean_peak="15.000000", hot_max="15", hot_peak_at="0/0", hot_flows="H1->H0@0×1 `) ||
-		strings.Count(dot, "hot_rank") != 1 || strings.Contains(dot, "Hot cables") {
+		strings.Count(dot, "hot_rank") != 1 || strings.Contains(dot, "Hot cables") ||
+		!strings.HasSuffix(dot, "}\n// "+res.Verdict+"\n") { // the verdict of --hot 2 and --hot 1: the same first cable
 		t.Errorf("get_cable_cong dot:\n%s", dot)
+	}
+	// The comment line does not stop the dot from being read back.
+	if out := mustRun(t, "--checkinputfile", "-i", writeFile(t, dir, "hot.dot", dot)); !strings.Contains(out, "all pairs route without loops") {
+		t.Errorf("the hot dot does not read back:\n%s", out)
 	}
 }
 
