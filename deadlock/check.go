@@ -114,6 +114,10 @@ type Result struct {
 	// such lanes (ErrIncomplete); the fields describe the refusal.
 	MissingVL    int64
 	MissingPorts []int32
+	// Unrouted is the number of host pairs that do not route, as the
+	// caller's route check found them (LeftOut names them); 0 when not
+	// checked.
+	Unrouted int64
 
 	f     *lft.Fabric
 	lanes *Lanes

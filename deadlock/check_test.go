@@ -87,7 +87,8 @@ flows that create its dependencies (source -> destination host):
   S2:1 -> S3:2 then S3:1 -> S4:2: H2 -> H1, H1 -> H4, H2 -> H4
   S3:1 -> S4:2 then S4:1 -> S1:2: H2 -> H1, H3 -> H1, H3 -> H2
   S4:1 -> S1:2 then S1:1 -> S2:2: H3 -> H2, H4 -> H2, H4 -> H3
-`
+
+` + r.Statement() + "\n"
 	if got != want {
 		t.Errorf("report:\n%s\nwant:\n%s", got, want)
 	}

@@ -36,6 +36,66 @@ func (r *Result) Verdict() string {
 	return v
 }
 
+// Checked says what the check walked: the routes (every ordered pair of
+// hosts, aggregation nodes among them), the switches and cables, the VLs
+// the routes use, and where the SLs and SL2VL tables came from when given
+// (LeftOut says when they were not).
+func (r *Result) Checked() string {
+	agg := ""
+	if r.Aggregation > 0 {
+		agg = fmt.Sprintf(", %d of them SHARP aggregation nodes", r.Aggregation)
+	}
+	vls := make([]string, len(r.VLs))
+	for i, v := range r.VLs {
+		vls[i] = fmt.Sprint(v)
+	}
+	s := fmt.Sprintf("%d routes (every ordered pair of %d hosts%s) through %d switches and %d directed cables, on %s %s",
+		r.Routes, r.Hosts, agg, r.Switches, r.Links, plural(len(r.VLs), "VL", "VLs"), strings.Join(vls, ", "))
+	sl, vl := r.sources()
+	if !strings.HasPrefix(sl, "not given") {
+		s += "; SLs: " + sl
+	}
+	if !strings.HasPrefix(vl, "not given") {
+		s += "; SL2VL: " + vl
+	}
+	return s
+}
+
+// LeftOut lists what the check did not take into account: the paths' SLs
+// or the SL2VL tables when they were not given (every path on SL 0, VL =
+// SL), the host pairs that do not route (Unrouted), and the routes to the
+// switches' own LIDs, which no check walks.
+func (r *Result) LeftOut() []string {
+	sl, vl := r.sources()
+	var out []string
+	if strings.HasPrefix(sl, "not given") {
+		out = append(out, "the paths' SLs (not given: every path on SL 0; an engine that separates paths by SL may avoid a loop found so)")
+	}
+	if strings.HasPrefix(vl, "not given") {
+		out = append(out, "the switches' SL2VL tables (not given: VL = SL)")
+	}
+	if r.Unrouted > 0 {
+		out = append(out, fmt.Sprintf("%d host %s that do not route (orcs --checkinputfile lists them)", r.Unrouted, plural(int(r.Unrouted), "pair", "pairs")))
+	}
+	return append(out, "routes to and from the switches' own LIDs (management traffic)")
+}
+
+// Statement is the verdict with what was checked and what was left out,
+// the last line of the text report: "Deadlock-free (1 VL). Checked: …. Left
+// out: …." The check walks every route: it is exact for what it checked.
+func (r *Result) Statement() string {
+	v := r.Verdict()
+	return strings.ToUpper(v[:1]) + v[1:] + ". Checked: " + r.Checked() + ". Left out: " + strings.Join(r.LeftOut(), "; ") + "."
+}
+
+// plural returns one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}
+
 // Short is the verdict in a word or two, for tables: "free (K VLs)" or
 // "loop".
 func (r *Result) Short() string {
@@ -123,8 +183,9 @@ func (r *Result) sources() (sl, vl string) {
 }
 
 // WriteText writes the report: the verdict, the graph's size per VL, the
-// number of loops (strongly connected components with a cycle), and a
-// shortest credit loop with flows that create its dependencies.
+// number of loops (strongly connected components with a cycle), a
+// shortest credit loop with flows that create its dependencies, and as the
+// last line the Statement (the verdict, what was checked and left out).
 func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintln(&b, r.Verdict())
@@ -178,6 +239,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	for _, n := range r.notes() {
 		fmt.Fprintf(&b, "note: %s\n", n)
 	}
+	fmt.Fprintf(&b, "\n%s\n", r.Statement())
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -217,6 +279,10 @@ type File struct {
 	Loop    []FileCable `json:"loop,omitempty"`
 	Notes   []string    `json:"notes,omitempty"`
 	Counted string      `json:"loops_counted_as"`
+	// Checked says what the check covered (routes, VLs, SLs); LeftOut
+	// what it did not (see Result.Checked and Result.LeftOut).
+	Checked string   `json:"checked"`
+	LeftOut []string `json:"left_out"`
 }
 
 // FileLayer is one VL's part of the dependency graph in a File.
@@ -253,7 +319,7 @@ func (r *Result) WriteJSON(w io.Writer) error {
 		Dependencies: r.Dependencies, CrossVL: r.CrossVL, LoopComponents: r.LoopComponents,
 		LoopChannels: r.LoopChannels, MixedLoops: r.MixedLoops, Notes: r.notes(),
 		Counted:     "strongly connected components of the dependency graph that hold a cycle (not elementary cycles)",
-		Aggregation: r.Aggregation}
+		Aggregation: r.Aggregation, Checked: r.Checked(), LeftOut: r.LeftOut()}
 	if r.Without != nil {
 		needs := r.NeedsAggregation
 		out.NeedsAgg, out.Without = &needs, r.Without.Verdict()

@@ -82,6 +82,22 @@ type Fabric struct {
 	// none), or nil when the input gives no rates (dot files, generated
 	// fabrics, a topology without speeds).
 	LinkRates []ib.LinkRate
+	// AggregationLeftOut counts the SHARP aggregation nodes of an
+	// InfiniBand topology that the fabric leaves out (without
+	// IncludeAggregationNodes), for the checks that say what they left out.
+	AggregationLeftOut int
+}
+
+// aggregationLeftOut counts the aggregation nodes of t that a fabric built
+// with include leaves out.
+func aggregationLeftOut(t *ib.Topology, include bool) int {
+	n := 0
+	for i := range t.Nodes {
+		if !include && ib.IsAggregationNode(&t.Nodes[i]) {
+			n++
+		}
+	}
+	return n
 }
 
 // Generated returns the generator's description of the fabric: Network,
@@ -167,7 +183,8 @@ func readIB(a Args) (*Fabric, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Fabric{Fabric: f, Name: a.Topo, RealPorts: true, Topology: t, LinkRates: ib.LinkRates(t, f)}, nil
+		return &Fabric{Fabric: f, Name: a.Topo, RealPorts: true, Topology: t, LinkRates: ib.LinkRates(t, f),
+			AggregationLeftOut: aggregationLeftOut(t, a.IncludeAggregationNodes)}, nil
 	}
 	t, rt, err := ib.ReadPair(a.Topo, a.LFTs)
 	if err != nil {
@@ -180,5 +197,6 @@ func readIB(a Args) (*Fabric, error) {
 	if a.LMCSpread && !f.LMCSpread() && a.Warn != nil {
 		a.Warn(fmt.Sprintf("--lmc-spread: no CA port of %s has LMC > 0, every host has one LID", a.Topo))
 	}
-	return &Fabric{Fabric: f, Name: a.Topo + "+" + a.LFTs, RealPorts: true, Routed: true, LinkRates: ib.LinkRates(t, f)}, nil
+	return &Fabric{Fabric: f, Name: a.Topo + "+" + a.LFTs, RealPorts: true, Routed: true, LinkRates: ib.LinkRates(t, f),
+		AggregationLeftOut: aggregationLeftOut(t, a.IncludeAggregationNodes)}, nil
 }

@@ -1,6 +1,8 @@
 package lft_test
 
 import (
+	"bytes"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"math/rand/v2"
@@ -612,5 +614,45 @@ func TestDigestFollowsTables(t *testing.T) {
 	}
 	if changed.Digest() == base.Digest() {
 		t.Error("a changed table entry kept the digest")
+	}
+}
+
+// TestRouteCheckVerdict: the verdict of brokenFabric's checks, from the
+// counts TestCheckRoutesCounts derives by hand (5 of 12 pairs fail: 2
+// unroutable, 3 in a loop; H0 and H2 route), with what the caller left out.
+func TestRouteCheckVerdict(t *testing.T) {
+	f := brokenFabric(t)
+	bad := f.CheckRoutes([]int32{0, 1, 2, 3}, 1, 1)
+	bad.LeftOut = []string{"the 2 hosts outside --hosts"}
+	first := bad.Examples[0].Error()
+	want := "5 of 12 host pairs do not route (2 unroutable, 3 in routing loops): checked 12 ordered pairs of 4 hosts, " +
+		"each to its destination's base LID, hop by hop through the tables of 2 switches; first: " + first +
+		". Left out: the 2 hosts outside --hosts; routes to and from the switches' own LIDs (management traffic)."
+	if got := bad.Verdict(f); got != want {
+		t.Errorf("verdict\n got %s\nwant %s", got, want)
+	}
+	ok := f.CheckRoutes([]int32{0, 2}, 1, 1)
+	want = "Every pair routes without a loop: checked 2 ordered pairs of 2 hosts, each to its destination's base LID, " +
+		"hop by hop through the tables of 2 switches. Left out: routes to and from the switches' own LIDs (management traffic)."
+	if got := ok.Verdict(f); got != want {
+		t.Errorf("verdict\n got %s\nwant %s", got, want)
+	}
+	var b bytes.Buffer
+	if err := ok.Write(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasSuffix(b.String(), "\n"+want+"\n") {
+		t.Errorf("the text does not end in the verdict:\n%s", b.String())
+	}
+	b.Reset()
+	if err := bad.WriteJSON(&b, f, "f.dot"); err != nil {
+		t.Fatal(err)
+	}
+	var doc struct {
+		Verdict string   `json:"verdict"`
+		LeftOut []string `json:"left_out"`
+	}
+	if err := json.Unmarshal(b.Bytes(), &doc); err != nil || doc.Verdict != bad.Verdict(f) || len(doc.LeftOut) != 1 {
+		t.Errorf("JSON %v: %s", err, b.String())
 	}
 }

@@ -182,6 +182,45 @@ type RouteCheck struct {
 	Unroutable int64        // pairs with a missing table entry
 	Loops      int64        // pairs caught in a routing loop
 	Examples   []RouteError // up to the requested number of failures, in (dst, src) order
+	// LeftOut names what the input holds but the check did not walk, as
+	// the caller knows it ("8 SHARP aggregation nodes (…)", "the 12 hosts
+	// outside --hosts"); Verdict adds what a route check never walks.
+	LeftOut []string
+}
+
+// Verdict states the check's answer in one or two sentences: whether
+// every checked pair routes (or how many do not, with the first), what
+// was checked (the pairs, the hosts, the switches' tables, the LIDs of an
+// LMC range) and what was left out. Every pair is walked: the counts are
+// exact.
+func (c *RouteCheck) Verdict(f *Fabric) string {
+	lids := "each to its destination's base LID"
+	if f.LMCSpread() {
+		lids = "each over every LID of its destination's LMC range"
+	}
+	checked := fmt.Sprintf("%d ordered %s of %d %s, %s, hop by hop through the tables of %d %s",
+		c.Pairs, plural(c.Pairs, "pair", "pairs"), c.Hosts, plural(int64(c.Hosts), "host", "hosts"), lids,
+		f.NumSwitches(), plural(int64(f.NumSwitches()), "switch", "switches"))
+	var s string
+	if c.OK() {
+		s = "Every pair routes without a loop: checked " + checked
+	} else {
+		s = fmt.Sprintf("%d of %d host pairs do not route (%d unroutable, %d in routing loops): checked %s",
+			c.Failed(), c.Pairs, c.Unroutable, c.Loops, checked)
+		if len(c.Examples) > 0 {
+			s += "; first: " + c.Examples[0].Error()
+		}
+	}
+	left := append(append([]string(nil), c.LeftOut...), "routes to and from the switches' own LIDs (management traffic)")
+	return s + ". Left out: " + strings.Join(left, "; ") + "."
+}
+
+// plural returns one when n is 1, else many.
+func plural(n int64, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // OK reports whether every checked pair routes.
@@ -206,7 +245,8 @@ func (c *RouteCheck) Summary() string {
 }
 
 // Write reports the check of fabric f: the pairs checked, every example
-// kept (one line each), how many more failed, and the verdict.
+// kept (one line each), how many more failed, and the verdict (Verdict)
+// as the last line.
 func (c *RouteCheck) Write(w io.Writer, f *Fabric) error {
 	fmt.Fprintf(w, "checked %d ordered pairs of %d hosts (%d switches, %d links)\n",
 		c.Pairs, c.Hosts, f.NumSwitches(), len(f.Links))
@@ -221,6 +261,9 @@ func (c *RouteCheck) Write(w io.Writer, f *Fabric) error {
 		_, err = fmt.Fprintln(w, "all pairs route without loops")
 	} else {
 		_, err = fmt.Fprintf(w, "%d unroutable pairs, %d routing loops\n", c.Unroutable, c.Loops)
+	}
+	if err == nil {
+		_, err = fmt.Fprintf(w, "\n%s\n", c.Verdict(f))
 	}
 	return err
 }
@@ -246,6 +289,10 @@ type RouteCheckFile struct {
 	Loops         int64               `json:"loops"`
 	OK            bool                `json:"ok"`
 	Examples      []RouteCheckExample `json:"examples"`
+	// LeftOut lists what the caller left out of the check; Verdict is
+	// RouteCheck.Verdict's sentence.
+	LeftOut []string `json:"left_out"`
+	Verdict string   `json:"verdict"`
 }
 
 // RouteCheckExample is one failing pair of a RouteCheckFile: its hosts,
@@ -258,12 +305,13 @@ type RouteCheckExample struct {
 }
 
 // WriteJSON reports the check of fabric f (named input) as one JSON
-// document (RouteCheckFile): the counts, the verdict ("ok") and every
-// example kept, each with its hosts, kind and message.
+// document (RouteCheckFile): the counts, "ok", every example kept, each
+// with its hosts, kind and message, what the caller left out, and the
+// verdict sentence (Verdict).
 func (c *RouteCheck) WriteJSON(w io.Writer, f *Fabric, input string) error {
 	out := RouteCheckFile{FormatVersion: RouteCheckVersion, Fabric: input, Hosts: c.Hosts, Switches: f.NumSwitches(),
 		Links: len(f.Links), Pairs: c.Pairs, Unroutable: c.Unroutable, Loops: c.Loops, OK: c.OK(),
-		Examples: []RouteCheckExample{}}
+		Examples: []RouteCheckExample{}, LeftOut: append([]string{}, c.LeftOut...), Verdict: c.Verdict(f)}
 	for _, e := range c.Examples {
 		out.Examples = append(out.Examples, RouteCheckExample{Src: f.HostName(int(e.Src)), Dst: f.HostName(int(e.Dst)),
 			Kind: e.Status.String(), Message: e.Error()})

@@ -9,6 +9,7 @@ import (
 	"orcs/hostlist"
 	"orcs/internal/outfile"
 	"orcs/lft"
+	"orcs/samplingsim"
 )
 
 // Allocation resolves a --hosts argument (a Slurm host list or @FILE; ""
@@ -135,6 +136,10 @@ func WriteSlurmHostfile(w io.Writer, pl Placement, names []string) error {
 type Report struct {
 	Unit string
 	Rows []Row
+	// Chosen names the strategy whose placement is returned; Mode is how
+	// placements compare.
+	Chosen string
+	Mode   Mode
 	// Times adds each strategy's run time (which varies from run to run).
 	Times bool
 }
@@ -144,11 +149,15 @@ type Row struct {
 	Name    string
 	Obj     Objective
 	Seconds float64
-	// SimTime is the simulated completion time ("" without --verify).
+	// SimTime is the simulated completion time ("" without --verify),
+	// SimEnd the same as a number (0 without --verify).
 	SimTime string
+	SimEnd  samplingsim.Time
 }
 
-// Write prints the report as an aligned table.
+// Write prints the report as an aligned table, the chosen placement's row
+// marked "<- chosen", a line that says what every column is, and the
+// verdict as the last line.
 func (r *Report) Write(w io.Writer) error {
 	secs := func(v float64) string {
 		if !r.Times {
@@ -169,12 +178,18 @@ func (r *Report) Write(w io.Writer) error {
 		if sim == "" {
 			sim = "-"
 		}
-		_, err = fmt.Fprintf(w, "%-10s %12d %10d %10d %16.0f %16.0f %12d%s %s\n", row.Name, row.Obj.Congestion, row.Obj.MaxLoad,
-			row.Obj.LeafUp, row.Obj.SumSq, row.Obj.SumSqJob, row.Obj.Hops, secs(row.Seconds), sim)
+		mark := ""
+		if row.Name == r.Chosen {
+			mark = "  <- chosen"
+		}
+		_, err = fmt.Fprintf(w, "%-10s %12d %10d %10d %16.0f %16.0f %12d%s %s%s\n", row.Name, row.Obj.Congestion, row.Obj.MaxLoad,
+			row.Obj.LeafUp, row.Obj.SumSq, row.Obj.SumSqJob, row.Obj.Hops, secs(row.Seconds), sim, mark)
 	}
 	if err == nil {
-		_, err = fmt.Fprintf(w, "(loads in %s; congestion: the largest cable load of each level, summed over levels; "+
-			"sum_sq_load: squared loads per level; sum_sq_job: squared loads of all levels together)\n", r.Unit)
+		_, err = fmt.Fprintf(w, "(a cable's load: the %s of one level over it; congestion: the largest load of each level, summed over levels; "+
+			"max_load: the largest load of any level; leaf_up: the largest load on a leaf switch's up-cable; "+
+			"sum_sq_load: squared loads summed per level, then over levels; sum_sq_job: squared loads of all levels together, as levels that overlap in time share cables; "+
+			"hops: cables walked by all routes; simulated: samplingsim's completion time of the job)\n\n%s\n", r.Unit, r.Verdict())
 	}
 	return err
 }

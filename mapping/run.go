@@ -155,7 +155,7 @@ func (p *Problem) Run(o Options) (*Report, Placement, error) {
 	if o.Strategy != "linear" && !o.Compare {
 		names = append(names, o.Strategy)
 	}
-	rep := &Report{Unit: p.Comm.Unit, Times: o.Times}
+	rep := &Report{Unit: p.Comm.Unit, Times: o.Times, Chosen: o.Strategy, Mode: p.Mode}
 	var chosen Placement
 	for _, name := range names {
 		t := time.Now()
@@ -172,7 +172,7 @@ func (p *Problem) Run(o Options) (*Report, Placement, error) {
 			if err != nil {
 				return nil, nil, fmt.Errorf("--verify of %s: %w", name, err)
 			}
-			row.SimTime = samplingsim.FormatTime(end)
+			row.SimTime, row.SimEnd = samplingsim.FormatTime(end), end
 		}
 		rep.Rows = append(rep.Rows, row)
 		if name == o.Strategy {

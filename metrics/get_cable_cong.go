@@ -64,7 +64,8 @@ func ORCSEdgeIDs(f *lft.Fabric) []int {
 }
 
 // cableCongText writes the input graph again with `congestion` and `color`
-// attributes on every edge; with Compat ORCS 2.0's edge list instead.
+// attributes on every edge (and --hot's attributes, its verdict as a last
+// comment line); with Compat ORCS 2.0's edge list instead.
 func cableCongText(w io.Writer, r *Result, f *lft.Fabric) error {
 	if f == nil {
 		return fmt.Errorf("get_cable_cong needs the fabric to print")
@@ -76,7 +77,7 @@ func cableCongText(w io.Writer, r *Result, f *lft.Fabric) error {
 		return orcs2EdgeList(w, r, f)
 	}
 	scaled := ScaledLoad(r.LinkLoad)
-	return dot.Write(w, f, dot.WriteOptions{
+	err := dot.Write(w, f, dot.WriteOptions{
 		OriginalAttrs: true,
 		Extra: func(l int32) []lft.Attr {
 			return append([]lft.Attr{
@@ -85,6 +86,11 @@ func cableCongText(w io.Writer, r *Result, f *lft.Fabric) error {
 			}, hotAttrs(r.Hot, l)...)
 		},
 	})
+	if err == nil && r.Hot != nil {
+		// --hot's verdict as the last line, a comment dot readers skip.
+		_, err = fmt.Fprintf(w, "// %s\n", HotVerdict(r.Hot, r.Meta.Runs))
+	}
+	return err
 }
 
 // orcs2EdgeList prints ORCS 2.0's get_cable_cong result: a blank line,

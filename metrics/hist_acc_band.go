@@ -15,11 +15,12 @@ const HistBins = 20
 
 func init() {
 	Register(&Metric{
-		Name:      "hist_acc_band",
-		Doc:       "per run, the mean fraction of peak bandwidth of its connections; histogram over runs",
-		ValueName: "bandwidth",
-		Value:     RunStats.Bandwidth,
-		Text:      histAccBandText,
+		Name:           "hist_acc_band",
+		Doc:            "per run, the mean fraction of peak bandwidth of its connections; histogram over runs",
+		ValueName:      "bandwidth",
+		Value:          RunStats.Bandwidth,
+		HigherIsBetter: true,
+		Text:           histAccBandText,
 	})
 }
 

@@ -10,11 +10,12 @@ import (
 
 func init() {
 	Register(&Metric{
-		Name:      "hist_max_cong",
-		Doc:       "histogram of the congestion of every connection of every run; BW = mean of 1/w",
-		ValueName: "bandwidth",
-		Value:     RunStats.Bandwidth,
-		Text:      histMaxCongText,
+		Name:           "hist_max_cong",
+		Doc:            "histogram of the congestion of every connection of every run; BW = mean of 1/w",
+		ValueName:      "bandwidth",
+		Value:          RunStats.Bandwidth,
+		HigherIsBetter: true,
+		Text:           histMaxCongText,
 	})
 }
 

@@ -79,7 +79,46 @@ func WriteHotText(w io.Writer, hot []HotCable, runs int) error {
 			fmt.Fprintf(bw, "  … and %d more (every flow: --hot-csv, --format json)\n", more)
 		}
 	}
+	fmt.Fprintf(bw, "\n%s\n", HotVerdict(hot, runs))
 	return bw.Flush()
+}
+
+// maxVerdictFlows bounds the flows the verdict names.
+const maxVerdictFlows = 4
+
+// HotVerdict answers --hot's question, which cable is the hottest and
+// whose traffic loads it, in one or two sentences: the hottest cable by
+// name, the flows it carries at once at its peak (level and run), those
+// flows (ranks and hosts, the first maxVerdictFlows), and how typical the
+// peak is: its mean over the runs.
+func HotVerdict(hot []HotCable, runs int) string {
+	if len(hot) == 0 {
+		return "No cable carried a route: nothing is hot."
+	}
+	h := hot[0]
+	s := fmt.Sprintf("The hottest cable is %s, carrying %d %s at once in level %d of run %d (its peak load averages %s over %d %s)",
+		cableName(h), h.MaxLoad, plural(int(h.MaxLoad), "flow", "flows"), h.MaxLevel, h.MaxRun,
+		strconv.FormatFloat(h.MeanPeak, 'g', 3, 64), runs, plural(runs, "run", "runs"))
+	if len(h.PeakFlows) == 0 {
+		return s + "."
+	}
+	var flows []string
+	for _, fl := range h.PeakFlows[:min(len(h.PeakFlows), maxVerdictFlows)] {
+		flows = append(flows, fmt.Sprintf("rank %d -> %d (%s -> %s)", fl.SrcRank, fl.DstRank, fl.SrcHost, fl.DstHost))
+	}
+	s += "; its flows: " + strings.Join(flows, ", ")
+	if more := len(h.PeakFlows) - len(flows); more > 0 {
+		s += fmt.Sprintf(" and %d more", more)
+	}
+	return s + "."
+}
+
+// plural returns one when n is 1, else many.
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
 }
 
 // cableName names a hot cable with its ports (lft.CableName).

@@ -54,6 +54,10 @@ type Metric struct {
 	// Discrete says that the per-run values are integers (counts of
 	// routes or hops), drawn as bars rather than as a continuous curve.
 	Discrete bool
+	// HigherIsBetter says that a larger per-run value is the better
+	// outcome (a bandwidth); otherwise a smaller one is (a congestion, a
+	// delay). Verdicts rank by it.
+	HigherIsBetter bool
 	// NeedsLinkLoad makes the simulation sum every level's link loads.
 	NeedsLinkLoad bool
 	// NeedsDelay makes the simulation compute dependency delays.

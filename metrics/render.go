@@ -58,6 +58,8 @@ type AnalysisFile struct {
 	RouteErrors int64      `json:"route_errors"`
 	Hot         []HotCable `json:"hot_cables,omitempty"`
 	Topology    *Topology  `json:"topology,omitempty"`
+	// Verdict answers --hot (HotVerdict); "" without it.
+	Verdict string `json:"verdict,omitempty"`
 }
 
 // WeightCount is how many connections had congestion Weight.
@@ -119,6 +121,9 @@ func renderJSON(w io.Writer, m *Metric, r *Result, f *lft.Fabric) error {
 		RouteErrors:   r.RouteErrors,
 		Hot:           r.Hot,
 		Topology:      r.Topology,
+	}
+	if r.Hot != nil {
+		out.Verdict = HotVerdict(r.Hot, r.Meta.Runs)
 	}
 	out.Weights = []WeightCount{}
 	for wt, c := range r.Weights {

@@ -76,7 +76,7 @@ type CompareOptions struct {
 }
 
 // CurrentRow names the row of the production tables.
-const CurrentRow = "current"
+const CurrentRow = schema.CurrentRow
 
 // EngineRow is the comparison of one engine (the row of schema's
 // comparison file).
@@ -85,6 +85,22 @@ type EngineRow = schema.EngineRow
 // Comparison is the result of Compare: the file of orcs compare --format
 // json (schema.Comparison) with the methods that write it.
 type Comparison schema.Comparison
+
+// Judge answers the comparison's question in one or two sentences (see
+// schema.Comparison.Judge); best is the index of the best engine, -1 when
+// none is.
+func (c *Comparison) Judge() (sentence string, best int) { return (*schema.Comparison)(c).Judge() }
+
+// withVerdict returns c with Verdict and Best filled in.
+func (c *Comparison) withVerdict() *Comparison {
+	v := *c
+	s, best := c.Judge()
+	v.Verdict, v.Best = s, ""
+	if best >= 0 {
+		v.Best = c.Engines[best].Requested
+	}
+	return &v
+}
 
 // Failed counts the engines that failed to route or to simulate.
 func (c *Comparison) Failed() int {
@@ -175,7 +191,7 @@ func Compare(ctx context.Context, in *Input, opt CompareOptions, report func(eng
 		return nil, ctx.Err()
 	}
 	out.Seconds = time.Since(t0).Seconds()
-	return out, nil
+	return out.withVerdict(), nil
 }
 
 // routeAll routes the fabric with every engine, at most opt.Jobs at a
@@ -330,7 +346,7 @@ func (c *Comparison) WriteCSV(w io.Writer) error {
 // WriteJSON writes the comparison as indented JSON. Summaries of engines
 // without runs (NaN) are left out: JSON has no NaN.
 func (c *Comparison) WriteJSON(w io.Writer) error {
-	safe := *c
+	safe := *c.withVerdict()
 	safe.Engines = append([]EngineRow(nil), c.Engines...)
 	for i := range safe.Engines {
 		if s := safe.Engines[i].Summary; s != nil && math.IsNaN(s.Mean) {
@@ -342,15 +358,17 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 	return enc.Encode(safe)
 }
 
-// WriteTable prints the comparison as an aligned table, with notes on
-// failures and fallbacks below it.
+// WriteTable prints the comparison as an aligned table (the best engine's
+// row marked "<- best"), with notes on failures and fallbacks below it and
+// the verdict as its last lines.
 func (c *Comparison) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "fabric %s: %d hosts, %d switches; pattern %s on %d hosts, metric %s (%s), %d runs, seed %d\n\n",
 		c.Fabric, c.Hosts, c.Switches, c.Pattern, c.Commsize, c.Metric, c.Value, c.Runs, c.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "engine\tused\troute s\tmean bw\tp5\tmedian\tp95\tmax cong\tunroutable\tdeadlock\t\n")
 	var notes []string
-	for _, r := range c.Engines {
+	verdict, best := c.Judge()
+	for i, r := range c.Engines {
 		if r.Error != "" {
 			fmt.Fprintf(tw, "%s\tfailed\t\t\t\t\t\t\t\t\t\n", r.Requested)
 			notes = append(notes, fmt.Sprintf("%s failed: %s", r.Requested, firstLine(r.Error)))
@@ -374,9 +392,13 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 			dl = "?"
 			notes = append(notes, fmt.Sprintf("? %s: deadlock unknown: a credit loop on one VL, but %s separates paths by SL and its SLs were not read", r.Requested, r.Used))
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.4f\t%s\t%s\t%s\t%d\t%d\t%s\t\n", r.Requested, used, r.RouteSeconds,
+		mark := ""
+		if i == best {
+			mark = "  <- best"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.4f\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", r.Requested, used, r.RouteSeconds,
 			r.MeanBandwidth, num(r.Summary.P5), num(r.Summary.Median), num(r.Summary.P95), r.MaxCongestion,
-			r.Unroutable+r.Loops, dl)
+			r.Unroutable+r.Loops, dl, mark)
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -384,7 +406,7 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 	if len(notes) > 0 {
 		fmt.Fprintf(w, "\n%s\n", strings.Join(notes, "\n"))
 	}
-	_, err := fmt.Fprintf(w, "\ntotal %.1f s\n", c.Seconds)
+	_, err := fmt.Fprintf(w, "\ntotal %.1f s\n\n%s\n", c.Seconds, verdict)
 	return err
 }
 
@@ -405,7 +427,9 @@ func firstLine(s string) string {
 
 // Plot returns the per-engine distributions of the per-run values as a
 // figure (see schema.Comparison.Plot).
-func (c *Comparison) Plot() *plot.Distributions { return (*schema.Comparison)(c).Plot() }
+func (c *Comparison) Plot() *plot.Distributions {
+	return (*schema.Comparison)(c.withVerdict()).Plot()
+}
 
 // Status follows the routings of a comparison for a progress line: which
 // engines run and for how long, and how many are done. It is safe for

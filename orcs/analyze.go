@@ -16,7 +16,6 @@ import (
 	"orcs/fabricarg"
 	"orcs/internal/outfile"
 	"orcs/internal/progress"
-	"orcs/lft"
 	"orcs/metrics"
 	"orcs/patterns"
 )
@@ -122,7 +121,7 @@ func analyzeAction(c *cli.Context) error {
 		return err
 	}
 	if c.Bool("checkinputfile") {
-		return checkInput(c, fabric, input, alloc)
+		return checkInput(c, src, alloc)
 	}
 	cfg := analyze.Config{
 		Input: input,
@@ -226,13 +225,21 @@ func analyzeAction(c *cli.Context) error {
 	return out.Commit()
 }
 
-// checkInput routes every ordered host pair and reports failures.
-func checkInput(c *cli.Context, f *lft.Fabric, input string, hosts []int32) error {
+// checkInput routes every ordered host pair and reports failures, with
+// what the input holds that the check leaves out.
+func checkInput(c *cli.Context, src *fabricarg.Fabric, hosts []int32) error {
+	f, input := src.Fabric, src.Name
 	limit := 20
 	if c.Bool("verbose") {
 		limit = 1 << 30
 	}
 	check := f.CheckRoutes(hosts, limit, c.Int("threads"))
+	if hosts != nil && len(hosts) < f.NumHosts() {
+		check.LeftOut = append(check.LeftOut, fmt.Sprintf("the %d hosts outside --hosts", f.NumHosts()-len(hosts)))
+	}
+	if n := src.AggregationLeftOut; n > 0 {
+		check.LeftOut = append(check.LeftOut, fmt.Sprintf("%d SHARP aggregation nodes of the topology (--include-aggregation-nodes checks their paths too)", n))
+	}
 	err := writeOutput(c.String("output_file"), func(out io.Writer) error {
 		if c.String("format") == "json" {
 			return check.WriteJSON(out, f, input)

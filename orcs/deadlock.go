@@ -55,7 +55,8 @@ func deadlockAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if check := src.CheckRoutes(nil, 1, nthreads); !check.OK() {
+	check := src.CheckRoutes(nil, 1, nthreads)
+	if !check.OK() {
 		fmt.Fprintf(errWriter(c), "orcs deadlock: warning: %s\n", check.Summary())
 	}
 	lanes, err := deadlock.Load(src.Fabric, deadlock.Files{SL: c.String("sl"), SL2VL: c.String("sl2vl"), LFTs: c.String("lfts")})
@@ -71,6 +72,7 @@ func deadlockAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	res.Unrouted = check.Failed()
 	if err := writeOutput(c.String("output_file"), func(w io.Writer) error { return res.Write(w, c.String("format")) }); err != nil {
 		return err
 	}

@@ -34,6 +34,9 @@ func TestHotGather(t *testing.T) {
 		"1. S0_0 -> H0: 15 flows over 1 runs; at its peak (load 15, run 0, level 0):\n  rank 1 -> 0 (H1 -> H0)\n",
 		"  rank 15 -> 0 (H15 -> H0)\n\n2. S1_0 -> S0_0: 12 flows",
 		"3. S0_1 -> S1_0: 4 flows over 1 runs; at its peak (load 4, run 0, level 0):\n  rank 4 -> 0 (H4 -> H0)\n",
+		// The verdict, the last line.
+		"\n\nThe hottest cable is S0_0 -> H0, carrying 15 flows at once in level 0 of run 0 (its peak load averages 15 over 1 run); " +
+			"its flows: rank 1 -> 0 (H1 -> H0), rank 2 -> 0 (H2 -> H0), rank 3 -> 0 (H3 -> H0), rank 4 -> 0 (H4 -> H0) and 11 more.\n",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("output lacks %q:\n%s", want, out)
@@ -50,20 +53,27 @@ func TestHotGather(t *testing.T) {
 	// JSON carries them; get_cable_cong's dot gets them as attributes.
 	js := mustRun(t, "-i", "../testdata/ft16.dot", "-p", "gather", "-d", "-n", "1", "--hot", "2", "--format", "json")
 	var res struct {
-		Hot []struct {
+		Verdict string `json:"verdict"`
+		Hot     []struct {
 			Rank    int    `json:"rank"`
 			From    string `json:"from"`
 			MaxLoad int    `json:"max_load"`
 			Flows   []any  `json:"flows"`
 		} `json:"hot_cables"`
 	}
-	if err := json.Unmarshal([]byte(js), &res); err != nil || len(res.Hot) != 2 || res.Hot[1].From != "S1_0" || res.Hot[1].MaxLoad != 12 || len(res.Hot[1].Flows) != 12 {
+	if err := json.Unmarshal([]byte(js), &res); err != nil || len(res.Hot) != 2 || res.Hot[1].From != "S1_0" || res.Hot[1].MaxLoad != 12 || len(res.Hot[1].Flows) != 12 ||
+		!strings.HasPrefix(res.Verdict, "The hottest cable is S0_0 -> H0, carrying 15 flows at once in level 0 of run 0") || !strings.HasSuffix(out, res.Verdict+"\n") {
 		t.Errorf("json: %v %+v", err, res.Hot)
 	}
 	dot := mustRun(t, "-i", "../testdata/ft16.dot", "-p", "gather", "-d", "-n", "1", "--hot", "1", "--metric", "get_cable_cong")
 	if !strings.Contains(dot, `"S0_0" -> "H0" [comment="H0", congestion="1.000000", color="0.000000 0.900000 0.900000", hot_rank="1", hot_mean_peak="15.000000", hot_max="15", hot_peak_at="0/0", hot_flows="H1->H0@0×1 `) ||
-		strings.Count(dot, "hot_rank") != 1 || strings.Contains(dot, "Hot cables") {
+		strings.Count(dot, "hot_rank") != 1 || strings.Contains(dot, "Hot cables") ||
+		!strings.HasSuffix(dot, "}\n// "+res.Verdict+"\n") { // the verdict of --hot 2 and --hot 1: the same first cable
 		t.Errorf("get_cable_cong dot:\n%s", dot)
+	}
+	// The comment line does not stop the dot from being read back.
+	if out := mustRun(t, "--checkinputfile", "-i", writeFile(t, dir, "hot.dot", dot)); !strings.Contains(out, "all pairs route without loops") {
+		t.Errorf("the hot dot does not read back:\n%s", out)
 	}
 }
 
@@ -226,7 +236,8 @@ func TestHotPeakLevel(t *testing.T) {
 	}
 	js := mustRun(t, append(args, "--format", "json")...)
 	var res struct {
-		Hot []struct {
+		Verdict string `json:"verdict"`
+		Hot     []struct {
 			Flows     []struct{ Level, Run int } `json:"flows"`
 			PeakFlows []struct {
 				Level   int    `json:"level"`

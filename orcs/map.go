@@ -35,6 +35,7 @@ func init() {
 			&cli.StringFlag{Name: "verify-workload", Usage: "simulate this samplingsim workload `SPEC` (e.g. stencil:x=64,y=72) instead of the communication itself"},
 			&cli.Int64Flag{Name: "verify-size", Value: 65536, Usage: "bytes per message of a pattern in --verify"},
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the report to `FILE`"},
+			&cli.StringFlag{Name: "format", Value: "text", Usage: "report `FORMAT`: text (a table and the verdict) or json"},
 			&cli.StringFlag{Name: "rank-hosts", Usage: "write the placement as RANK HOST lines to `FILE` (samplingsim --mapping reads it)"},
 			&cli.StringFlag{Name: "slurm-hostfile", Usage: "write the placement as a Slurm host `FILE`: SLURM_HOSTFILE=FILE srun --distribution=arbitrary"},
 		),
@@ -45,6 +46,10 @@ func init() {
 func mapAction(c *cli.Context) error {
 	if c.Args().Len() > 0 {
 		return fmt.Errorf("unexpected argument %q (the fabric is given with -i or --topo/--lfts)", c.Args().First())
+	}
+	format := c.String("format")
+	if format != "text" && format != "json" {
+		return fmt.Errorf("--format %q: want text or json", format)
 	}
 	src, err := loadFabric(c, fabricarg.Tables, false, false)
 	if err != nil {
@@ -90,7 +95,11 @@ func mapAction(c *cli.Context) error {
 	if err := p.WriteFiles(pl, names, c.String("rank-hosts"), c.String("slurm-hostfile")); err != nil {
 		return err
 	}
-	if err := rep.Write(out); err != nil {
+	write := rep.Write
+	if format == "json" {
+		write = rep.WriteJSON
+	}
+	if err := write(out); err != nil {
 		return err
 	}
 	return out.Commit()

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -208,5 +210,39 @@ func TestMapRefusesPtrnvsptrn(t *testing.T) {
 	_, err := runMap(t, "-i", "gen:kary:k=4,n=2", "-p", "ptrnvsptrn")
 	if err == nil || !strings.Contains(err.Error(), "-p file:PATH") {
 		t.Errorf("map -p ptrnvsptrn: %v", err)
+	}
+}
+
+// TestMapVerdictCLI: orcs map ends its report in the verdict, which the
+// JSON carries too, with the numbers of the placements' rows. The tree
+// pattern on the 16 hosts of a two-level fat tree: search brings the
+// congestion from 6 to 4.
+func TestMapVerdictCLI(t *testing.T) {
+	args := []string{"-i", "gen:fattree2:leaves=4,hosts=4,up=2", "-p", "tree", "--budget", "3000", "--verify"}
+	text := mustMap(t, args...)
+	lines := strings.Split(strings.TrimSpace(text), "\n")
+	verdict := lines[len(lines)-1]
+	out := mustMap(t, append(args, "--format", "json")...)
+	var rep struct {
+		Chosen     string `json:"chosen"`
+		Verdict    string `json:"verdict"`
+		Placements []struct {
+			Name       string  `json:"placement"`
+			Chosen     bool    `json:"chosen"`
+			Congestion int64   `json:"congestion"`
+			SimUs      float64 `json:"simulated_us"`
+		} `json:"placements"`
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if rep.Verdict != verdict || rep.Chosen != "search" || len(rep.Placements) != 2 || !rep.Placements[1].Chosen {
+		t.Fatalf("text verdict %q, JSON %s", verdict, out)
+	}
+	lin, s := rep.Placements[0], rep.Placements[1]
+	want := fmt.Sprintf("Placement search congests %s× less than the given one (%d vs %d); simulated completion %.4g µs vs %.4g µs (",
+		strconv.FormatFloat(float64(lin.Congestion)/float64(s.Congestion), 'g', 3, 64), s.Congestion, lin.Congestion, s.SimUs, lin.SimUs)
+	if lin.Congestion != 6 || s.Congestion != 4 || !strings.HasPrefix(verdict, want) || !strings.Contains(text, "  <- chosen\n") {
+		t.Errorf("verdict %q, want it to start %q", verdict, want)
 	}
 }

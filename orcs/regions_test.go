@@ -26,7 +26,10 @@ func TestRegionsGolden(t *testing.T) {
 	csvArgs := []string{"regions", "-i", "../testdata/ft16.dot", "--counters", filepath.Join(regionsData, "ft16-stalls.csv"), "--sigma", "3"}
 	text := string(runBin(t, csvArgs...))
 	checkGolden(t, filepath.Join("testdata", "golden", "regions-ft16-csv.txt"), text)
-	if !strings.Contains(text, "track 2         5 cables (+0)  mean  32.60 %  max  42.00 %  high") {
+	// With σ 3 the hot spot at 120 is one region: S0_0 -> H0 and the four
+	// spines' cables into S0_0 (spines on level 2), new at 120.
+	if !strings.Contains(text, "track 2         5 cables (+0)  mean  32.60 %  max  42.00 %  high") ||
+		!strings.Contains(text, "over 5 cables, in window 120 at switches S0_0 S1_0 S1_1 S1_2 S1_3 (levels 1, 2), hosts H0; its track 2 started in window 120, peaked in window 120") {
 		t.Errorf("the hand-derived region is missing:\n%s", text)
 	}
 	js := string(runBin(t, append(perfqueryArgs(), "--format", "json")...))
@@ -48,7 +51,10 @@ func TestRegionsHotCablesShown(t *testing.T) {
 		"window 60: 2 regions\n  track 1        63 cables (+0)  mean   0.02 %  max   1.50 %  negligible",
 		"  track 2         1 cables (+0)  mean  40.00 %  max  40.00 %  high        1 hosts, 1 switches: S0_0 H0\n",
 		"         4 cables (+0)  mean  30.25 %  max  31.00 %  high",
-		"verdict: the most congested region is high, mean 42.00 % (max 42.00 %) over 1 cables, in window 120; every cable at ≥ 5 % stall is in a region",
+		// The verdict: where (S0_0 is a leaf switch, level 1) and when (the
+		// cable is alone at 40 % at 60, then 42 % at 120).
+		"verdict: the most congested region is high, mean 42.00 % (max 42.00 %) over 1 cable, in window 120 at switches S0_0 (level 1), hosts H0; " +
+			"its track 2 started in window 60, peaked in window 120 and lasted to window 120 (2 windows, up to 1 cable); every cable at ≥ 5 % stall is in a region",
 	} {
 		if !strings.Contains(out, want) {
 			t.Errorf("default: missing %q in\n%s", want, out)

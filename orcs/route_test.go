@@ -173,8 +173,17 @@ func TestCompareCommand(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, out)
 		}
 	}
-	if svg, err := os.ReadFile(plotFile); err != nil || !strings.Contains(string(svg), "<svg") {
+	svg, err := os.ReadFile(plotFile)
+	if err != nil || !strings.Contains(string(svg), "<svg") {
 		t.Errorf("plot: %v", err)
+	}
+	// The verdict is the last line; torus-2QoS fell back and is named as
+	// such. minhop and ftree route this fat tree alike: they tie, and no
+	// row or curve is marked best.
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if v := lines[len(lines)-1]; !strings.HasPrefix(v, "No single best engine for bisect_fb_sym: minhop and ftree tie at ") ||
+		!strings.Contains(v, "Not ranked: torus-2QoS (OpenSM fell back to minhop).") || strings.Contains(out, "<- best") || strings.Contains(string(svg), "(best)") {
+		t.Errorf("the table does not end in the verdict:\n%s", out)
 	}
 	out, err = runCmd(t, "compare", "--engines", "minhop,updn", "gen:kary:k=4,n=2", "-p", "bisect_fb_sym", "-n", "20",
 		"--format", "json", "--seed", "7")
@@ -188,6 +197,9 @@ func TestCompareCommand(t *testing.T) {
 	if len(c.Engines) != 2 || c.Seed != 7 || c.Hosts != 16 || len(c.Engines[1].Values) != 20 ||
 		c.Engines[0].Used != "minhop" || c.Engines[1].Summary == nil || c.Engines[0].MaxCongestion < 1 {
 		t.Errorf("json: %+v", c)
+	}
+	if want, best := c.Judge(); c.Verdict != want || (best < 0) != (c.Best == "") || (best >= 0 && c.Best != c.Engines[best].Requested) {
+		t.Errorf("JSON verdict %q (best %q), recomputed from its numbers %q", c.Verdict, c.Best, want)
 	}
 }
 

@@ -174,6 +174,7 @@ func samplingsimAction(c *cli.Context) error {
 			return err
 		}
 		diag.Seeds.Write(out, diag.View)
+		diag.Verdict = diag.Sentence() // with the seeds' support, for --json
 	}
 	files := samplingsim.Files{LinksCSV: c.String("csv"), JSON: c.String("json"), Messages: c.String("messages"),
 		SVG: c.String("svg"), PlotSource: c.String("plot-source")}

@@ -146,6 +146,8 @@ type File struct {
 	Windows     []FileWindow    `json:"windows"`
 	Tracks      []Track         `json:"tracks"`
 	Transitions FileTransitions `json:"transitions"`
+	// Verdict is the text's last line (Result.Verdict).
+	Verdict string `json:"verdict"`
 }
 
 // FileWindow is one window of a File: its regions (those of
@@ -310,7 +312,7 @@ func round4(v float64) float64 { return math.Round(v*1e4) / 1e4 }
 func (r *Result) WriteJSON(w io.Writer) error {
 	out := File{FormatVersion: FileVersion, Fabric: r.Fabric, Source: r.Source, Metric: r.Metric, Params: r.Params,
 		Windows: []FileWindow{}, Tracks: r.Tracks,
-		Transitions: FileTransitions{Classes: Classes[:], Counts: make([][]int, len(r.Transitions))}}
+		Transitions: FileTransitions{Classes: Classes[:], Counts: make([][]int, len(r.Transitions))}, Verdict: r.Verdict()}
 	for i, row := range r.Transitions {
 		out.Transitions.Counts[i] = row[:]
 	}
@@ -493,16 +495,21 @@ func (w *WindowRegions) droppedMax() float64 {
 }
 
 // Verdict sums the result up in one sentence: the most severe region (by
-// mean stall) over all windows, with its size and window, and the cables
-// at or above LowStall left in no region.
+// mean stall) over all windows, with its size and time, where it lies (its
+// switches with their levels, its hosts), when its track started, peaked
+// and ended, and the cables at or above LowStall left in no region.
 func (r *Result) Verdict() string {
 	var worst *Region
 	var when float64
+	track := 0
 	hot, hotMax, hotWins := 0, 0.0, 0
 	for _, win := range r.Windows {
 		for i := range win.Regions {
 			if reg := &win.Regions[i]; worst == nil || reg.Mean > worst.Mean {
 				worst, when = reg, win.Time
+				if i < len(win.Track) {
+					track = win.Track[i]
+				}
 			}
 		}
 		if h := win.Hot(); len(h) > 0 {
@@ -516,15 +523,71 @@ func (r *Result) Verdict() string {
 	if worst == nil {
 		b.WriteString("no region in any window")
 	} else {
-		fmt.Fprintf(&b, "the most congested region is %s, mean %.2f %% (max %.2f %%) over %d cables, in window %g", worst.Severity(), worst.Mean, worst.Max, len(worst.Cables), when)
+		fmt.Fprintf(&b, "the most congested region is %s, mean %.2f %% (max %.2f %%) over %s, in window %g", worst.Severity(), worst.Mean, worst.Max, count(len(worst.Cables), "cable"), when)
+		if where := r.where(worst); where != "" {
+			b.WriteString(" at " + where)
+		}
+		for _, t := range r.Tracks {
+			if t.ID == track {
+				fmt.Fprintf(&b, "; its track %d started in window %g, peaked in window %g and lasted to window %g (%s, up to %s)",
+					t.ID, t.FirstTime, when, t.LastTime, count(t.Windows, "window"), count(t.MaxSize, "cable"))
+			}
+		}
 	}
 	if hot > 0 {
-		fmt.Fprintf(&b, "; %d cables at ≥ %g %% stall (up to %.2f %%) lie in no region in %d windows (regions smaller than σ %d: look at them one by one)", hot, LowStall, hotMax, hotWins, r.Params.Sigma)
+		verb := "lie"
+		if hot == 1 {
+			verb = "lies"
+		}
+		fmt.Fprintf(&b, "; %s at ≥ %g %% stall (up to %.2f %%) %s in no region in %s (regions smaller than σ %d: look at them one by one)",
+			count(hot, "cable"), LowStall, hotMax, verb, count(hotWins, "window"), r.Params.Sigma)
 	} else {
 		fmt.Fprintf(&b, "; every cable at ≥ %g %% stall is in a region", LowStall)
 	}
 	fmt.Fprintf(&b, " (exact for these stall values; the regions depend on θp %g, θr %g, σ %d, δ %d).", r.Params.ThetaP, r.Params.ThetaR, r.Params.Sigma, r.Params.Delta)
 	return b.String()
+}
+
+// count says "1 cable" or "N cables".
+func count(n int, noun string) string {
+	if n == 1 {
+		return "1 " + noun
+	}
+	return fmt.Sprintf("%d %ss", n, noun)
+}
+
+// where names a region's place in the fabric: its switches (at most 6)
+// with the levels they are on (1 = leaf switches, the hops from the
+// nearest host) and its hosts (at most 6); "" without a fabric.
+func (r *Result) where(reg *Region) string {
+	if r.f == nil {
+		return ""
+	}
+	hosts, switches := Touched(r.f, reg.Cables)
+	var parts []string
+	if len(switches) > 0 {
+		levels := r.f.Levels()
+		var seen []int32
+		for _, name := range switches {
+			if v, ok := r.f.NodeByName(name); ok && !slices.Contains(seen, levels[v]) {
+				seen = append(seen, levels[v])
+			}
+		}
+		slices.Sort(seen)
+		lv := make([]string, len(seen))
+		for i, l := range seen {
+			lv[i] = fmt.Sprint(l)
+		}
+		word := "level"
+		if len(lv) > 1 {
+			word = "levels"
+		}
+		parts = append(parts, fmt.Sprintf("switches %s (%s %s)", abbreviate(switches, 6), word, strings.Join(lv, ", ")))
+	}
+	if len(hosts) > 0 {
+		parts = append(parts, "hosts "+abbreviate(hosts, 6))
+	}
+	return strings.Join(parts, ", ")
 }
 
 // abbreviate joins names, at most n of them, with the count of the rest.

@@ -17,6 +17,7 @@ const MaxTracks = 40
 
 // regionsView is the regions section: a timeline and the transitions.
 type regionsView struct {
+	Verdict        string
 	Source, Params string
 	Windows        int
 	Tracks         int
@@ -50,7 +51,7 @@ func severityColor(class string) string {
 // regionsSection draws the timeline of the region tracks and the
 // transition matrix of their severities.
 func regionsSection(r *Regions) *regionsView {
-	v := &regionsView{Source: r.Source, Windows: len(r.Windows), Tracks: len(r.Tracks),
+	v := &regionsView{Verdict: sentence(strings.TrimPrefix(r.Verdict, "verdict: ")), Source: r.Source, Windows: len(r.Windows), Tracks: len(r.Tracks),
 		Params: fmt.Sprintf("θp = %s, θr = %s, σ = %s, δ = %s", num(r.Params.ThetaP), num(r.Params.ThetaR), num(float64(r.Params.Sigma)), num(float64(r.Params.Delta)))}
 	v.Timeline, v.Note = timeline(r)
 	tr := r.Transitions
@@ -213,4 +214,12 @@ func location(reg Region) string {
 // (0.62 em a character: wider than Liberation Sans and DejaVu Sans).
 func textWidth(text string, size float64) float64 {
 	return 0.62 * size * float64(utf8.RuneCountInString(text))
+}
+
+// sentence returns s with its first letter in upper case.
+func sentence(s string) string {
+	if s == "" || s[0] < 'a' || s[0] > 'z' {
+		return s
+	}
+	return strings.ToUpper(s[:1]) + s[1:]
 }

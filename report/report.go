@@ -57,6 +57,7 @@ type view struct {
 	Deadlock    *Deadlock
 	Dist        *distView
 	Hot         []metrics.HotCable
+	HotVerdict  string
 	HotRuns     int
 	HotGiven    bool
 	Drawing     template.HTML
@@ -74,6 +75,7 @@ type distView struct {
 }
 
 type compareView struct {
+	Verdict                 string
 	Fabric, Metric, Pattern string
 	Runs                    int
 	Rows                    [][]string
@@ -122,6 +124,9 @@ func build(in *Inputs, opt Options) (*view, error) {
 			return nil, err
 		}
 		v.Hot, v.HotRuns, v.HotGiven = a.Hot, a.Runs, a.Hot != nil
+		if a.Hot != nil {
+			v.HotVerdict = metrics.HotVerdict(a.Hot, a.Runs)
+		}
 		if a.Topology != nil {
 			v.Drawing, v.DrawingNote = drawFabric(a.Topology, opt.MaxLines)
 		}
@@ -317,10 +322,14 @@ func inlinePlot(d *plot.Distributions) (template.HTML, error) {
 // comparison is the engine table and plot of a compare result.
 func comparison(in *Inputs) (*compareView, error) {
 	c := in.Compare
-	v := &compareView{Fabric: c.Fabric, Metric: c.Metric, Pattern: c.Pattern, Runs: c.Runs}
+	verdict, best := c.Judge() // from the numbers, also for a file written before verdicts
+	v := &compareView{Verdict: verdict, Fabric: c.Fabric, Metric: c.Metric, Pattern: c.Pattern, Runs: c.Runs}
 	v.Rows = append(v.Rows, []string{"engine", "used", "status", "OpenSM s", "mean bandwidth", "p5", "median", "p95", "worst congestion", "unroutable pairs", "deadlock"})
-	for _, r := range c.Engines {
+	for i, r := range c.Engines {
 		row := []string{r.Requested, r.Used, r.Status(), "", "", "", "", "", "", "", r.Deadlock}
+		if i == best {
+			row[0] += " (best)"
+		}
 		if r.Error == "" {
 			row[3] = strconv.FormatFloat(r.RouteSeconds, 'f', 2, 64)
 			row[4] = num(r.MeanBandwidth)
@@ -338,7 +347,12 @@ func comparison(in *Inputs) (*compareView, error) {
 	}
 	has := slices.ContainsFunc(c.Engines, func(r schema.EngineRow) bool { return len(r.Values) > 0 })
 	if has {
-		p := c.Plot()
+		judged := *c // the verdict's best engine is marked in the plot too
+		judged.Best = ""
+		if best >= 0 {
+			judged.Best = c.Engines[best].Requested
+		}
+		p := judged.Plot()
 		p.Width, p.Height = 640, 300
 		var err error
 		if v.Plot, err = inlinePlot(p); err != nil {

@@ -197,6 +197,12 @@ func TestContent(t *testing.T) {
 		// 3 levels of 16 switches (4-ary 3-tree); generator's d-mod-k.
 		"<th>switch levels</th><td>3 (16 &#43; 16 &#43; 16 switches from the hosts up)</td>",
 		"<th>routing engine</th><td>d-mod-k (the generator&#39;s tables)</td>",
+		// The checks' verdicts: 64·63 = 4032 ordered pairs through the 48
+		// switches; 64 host cables and 2·16·4 between levels = 192 cables,
+		// 384 directed.
+		`<p class="answer">Every pair routes without a loop: checked 4032 ordered pairs of 64 hosts, each to its destination&#39;s base LID, hop by hop through the tables of 48 switches.`,
+		`<p class="answer">Deadlock: deadlock-free (1 VL). Checked: 4032 routes (every ordered pair of 64 hosts) through 48 switches and 384 directed cables, on VL 0. ` +
+			`Left out: the paths&#39; SLs (not given: every path on SL 0;`,
 		// 64·63 ordered pairs.
 		"(4032 ordered pairs of 64 hosts)",
 		// Regions: track 1 low→medium→high→medium, track 2 low→medium→negligible:
@@ -209,9 +215,22 @@ func TestContent(t *testing.T) {
 		"region 2 at 1000: 20 cables, mean stall 4.25 %, max 7.5 %, negligible;",
 		// The hot cable of the analyzer's result, with the flows of its peak
 		// (max load 3 in run 7; rank 0 → 1 crosses it in 8 of the 200 runs).
+		// Its verdict at the top of the section (max_load 3, run 7, level 0,
+		// mean_peak_load 1.09, the three peak flows).
+		`<p class="answer">The hottest cable is S0_0 -&gt; S1_3, carrying 3 flows at once in level 0 of run 7 (its peak load averages 1.09 over 200 runs); ` +
+			`its flows: rank 0 -&gt; 1 (H3 -&gt; H39), rank 51 -&gt; 50 (H0 -&gt; H31), rank 52 -&gt; 53 (H1 -&gt; H59).</p>`,
 		`<tr data-link="`, "S0_0 → S1_3", "3 flows at its peak, of 62", "<th>hosts (run 7)</th>", "<td>0 → 1</td><td>H3 → H39</td><td class=\"n\">8</td>",
+		// compare: the verdict at the top, from the JSON's summaries: ftree's
+		// mean 0.6415 with CI [0.63485, 0.64817] (half-width 0.00666),
+		// dfsssp's 0.5826 with [0.57646, 0.58882] (0.00618); 0.6415/0.5826 = 1.10.
+		`<p class="answer">Best engine for bisect_fb_sym: ftree, 0.642 mean bandwidth (95 % CI ±0.00666 over 200 runs), ` +
+			`1.1× dfsssp&#39;s 0.583 (95 % CIs ±0.00666 and ±0.00618 do not overlap: the difference is real).</p>`,
+		"<td>ftree (best)</td><td>ftree</td>",
 		// compare: lash's mean bandwidth, 0.1474 in its JSON.
 		"<td>lash</td><td>lash</td><td>ok</td><td>0.34</td><td>0.1474</td>",
+		// samplingsim: its verdict at the top (root "S0_0" -> "H0", fraction
+		// 1, 3148 packets, gbps 100.0954, line_gbps 100 in its JSON).
+		`<p class="answer">verdict (all view): endpoint congestion: the only congestion tree, rooted at &#34;S0_0&#34; -&gt; &#34;H0&#34;: congested fraction 1.000 of 3148 packets, 100.1 of 100 Gb/s sampled.</p>`,
 		// samplingsim: the root of the tree.
 		"<td>&#34;S0_0&#34; -&gt; &#34;H0&#34;</td><td>endpoint congestion</td>",
 		// Its bandwidth, sampled then line: gbps 100.0954 (shown to 4

@@ -131,6 +131,9 @@ type Diagnosis struct {
 	Detection *Detection `json:"detection,omitempty"`
 	// Seeds, when the decision was run over several seeds, is its support.
 	Seeds *Support `json:"seeds,omitempty"`
+	// Verdict is the verdict sentence (Sentence), set by Diagnose and
+	// again by whoever adds Seeds.
+	Verdict string `json:"verdict"`
 }
 
 // Delivery counts what the receivers of a view got: messages and bytes
@@ -295,6 +298,7 @@ func Diagnose(r *Result, opt DiagnoseOptions) *Diagnosis {
 			d.Detection = &det
 		}
 	}
+	d.Verdict = d.Sentence()
 	return d
 }
 
@@ -595,7 +599,8 @@ func treeSize(root int32, pred map[int32][]int32, cong []bool) int {
 	return len(seen)
 }
 
-// Write prints the verdict with its evidence.
+// Write prints the verdict with its evidence, and the verdict sentence
+// (Sentence) as the last line.
 func (d *Diagnosis) Write(w io.Writer) error {
 	if len(d.Roots) > 0 && d.Cause == d.Roots[0].Cause && d.Cause != Endpoint {
 		fmt.Fprintf(w, "diagnosis (%s view): %s (Theorem 4.2 margin %+.1f Gb/s)\n", d.View, d.Cause, d.Roots[0].MarginGbps)
@@ -626,6 +631,6 @@ func (d *Diagnosis) Write(w io.Writer) error {
 	if d.Detection != nil {
 		d.Detection.Write(w)
 	}
-	_, err := fmt.Fprintf(w, "  advice: %s\n", d.Advice)
+	_, err := fmt.Fprintf(w, "  advice: %s\n%s\n", d.Advice, d.Sentence())
 	return err
 }

@@ -100,10 +100,19 @@ type Comparison struct {
 	Seed          uint64      `json:"seed"`
 	Seconds       float64     `json:"seconds"`
 	Engines       []EngineRow `json:"engines"`
+	// Verdict is the answer in one or two sentences (see
+	// Comparison.Judge), Best the engine it names best ("" when none).
+	Verdict string `json:"verdict"`
+	Best    string `json:"best,omitempty"`
 }
 
+// CurrentRow names the row of the production tables (the tables given
+// with --lfts, compared beside the engines).
+const CurrentRow = "current"
+
 // Plot returns the per-engine distributions of the per-run values as a
-// figure (engines with the very same values are labelled as equal): bars
+// figure (engines with the very same values are labelled as equal, the
+// engine named in Best "(best)"): bars
 // per value for a discrete metric, ECDFs for a continuous one. The title
 // names the fabric by its file's base name (a directory says nothing on a
 // picture and pushes the title off it).
@@ -121,6 +130,9 @@ func (c *Comparison) Plot() *plot.Distributions {
 	}
 	for i, r := range c.Engines {
 		label := r.Requested
+		if c.Best != "" && r.Requested == c.Best {
+			label += " (best)"
+		}
 		if r.Fallback {
 			label += " (used " + r.Used + ")"
 		}
