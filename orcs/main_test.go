@@ -101,6 +101,7 @@ func TestBadInput(t *testing.T) {
 	zw.Close()
 	corrupt := writeFile(t, dir, "corrupt.dot.gz", string(zb.Bytes()[:zb.Len()/2]))
 	unreadable := filepath.Join(dir, "nothere.dot")
+	deepMissing := filepath.Join(dir, strings.Repeat("a-long-directory-name-", 4), "nothere.dot")
 	cases := []struct {
 		name string
 		args []string
@@ -118,6 +119,7 @@ func TestBadInput(t *testing.T) {
 		{"empty pattern file", []string{"-i", good, "-p", "file:" + emptyPattern}, "empty.ptrn: no pairs"},
 		{"bad pattern line", []string{"-i", good, "-p", "file:" + badPattern}, `bad.ptrn:2: bad rank "x"`},
 		{"unreadable input", []string{"-i", unreadable}, "nothere.dot: open: no such file or directory"},
+		{"long path kept whole", []string{"-i", deepMissing}, deepMissing + ": open: no such file or directory"},
 		{"corrupt gzip", []string{"-i", corrupt}, "corrupt.dot.gz: gzip: corrupt or truncated data"},
 		{"bad level", []string{"-i", good, "-p", "tree", "-l", "7"}, "level 7 does not exist: pattern tree has 2 levels"},
 		{"bad shard", []string{"-i", good, "--shard", "3/3"}, `--shard "3/3": want I/N`},
