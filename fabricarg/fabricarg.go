@@ -14,6 +14,7 @@ import (
 	"orcs/dot"
 	"orcs/gen"
 	"orcs/ib"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -134,7 +135,7 @@ func generate(spec string) (*Fabric, error) {
 func readDot(a Args) (*Fabric, error) {
 	f, err := dot.ReadFile(a.Input, dot.Options{Topology: a.Need == Topology, KeepAttrs: a.KeepAttrs})
 	if err != nil {
-		return nil, err
+		return nil, notDot(a.Input, err)
 	}
 	src := &Fabric{Fabric: f, Name: a.Input, Routed: a.Need == Tables}
 	if a.Need == Topology {
@@ -144,6 +145,31 @@ func readDot(a Args) (*Fabric, error) {
 		src.Network = gen.Recognize(f)
 	}
 	return src, nil
+}
+
+// notDot replaces the dot reader's error err on path by a suggestion when
+// the file is an InfiniBand file given to -i: a topology or routing dump
+// is read with --topo/--lfts. Standard input cannot be read twice and keeps
+// err.
+func notDot(path string, err error) error {
+	if path == "-" {
+		return err
+	}
+	br, done, oerr := infile.Open(path)
+	if oerr != nil {
+		return err
+	}
+	defer done()
+	head, _ := br.Peek(1 << 16)
+	switch f := ib.DetectFormat(head); {
+	case f.IsTopology():
+		return infile.Errorf(path, 0, "this is an InfiniBand topology (%s), not a dot file: give it with --topo %s and its forwarding tables with --lfts (orcs route and compare take --topo alone)", f, path)
+	case f.IsRouting():
+		return infile.Errorf(path, 0, "this is a routing dump (%s), not a dot file: give it with --lfts %s and the topology of the same fabric with --topo (ibnetdiscover output)", f, path)
+	case f == ib.FormatIBNetDiscoverList:
+		return infile.Errorf(path, 0, "this is the node list of ibnetdiscover -l, not a dot file: give the full ibnetdiscover output with --topo")
+	}
+	return err
 }
 
 func readIB(a Args) (*Fabric, error) {
