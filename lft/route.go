@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"sync"
+
+	"orcs/internal/plural"
 )
 
 // RouteStatus says how a walk ended.
@@ -208,8 +210,8 @@ func (c *RouteCheck) Summary() string {
 // Write reports the check of fabric f: the pairs checked, every example
 // kept (one line each), how many more failed, and the verdict.
 func (c *RouteCheck) Write(w io.Writer, f *Fabric) error {
-	fmt.Fprintf(w, "checked %d ordered pairs of %d hosts (%d switches, %d links)\n",
-		c.Pairs, c.Hosts, f.NumSwitches(), len(f.Links))
+	fmt.Fprintf(w, "checked %s of %s (%s, %s)\n",
+		plural.N(c.Pairs, "ordered pair"), plural.N(c.Hosts, "host"), plural.N(f.NumSwitches(), "switch"), plural.N(len(f.Links), "link"))
 	for _, e := range c.Examples {
 		fmt.Fprintln(w, e.Error())
 	}
