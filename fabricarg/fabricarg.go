@@ -9,6 +9,7 @@ package fabricarg
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"orcs/dot"
@@ -75,6 +76,8 @@ type Fabric struct {
 	RealPorts bool
 	// Routed says that the fabric carries forwarding tables.
 	Routed bool
+	// TopoFile is the --topo file the fabric was built from, else "".
+	TopoFile string
 	// Topology is the InfiniBand topology of --topo (the fabric is built
 	// from it), else nil. Commands that emulate the fabric emulate it.
 	Topology *ib.Topology
@@ -83,6 +86,20 @@ type Fabric struct {
 	// none), or nil when the input gives no rates (dot files, generated
 	// fabrics, a topology without speeds).
 	LinkRates []ib.LinkRate
+}
+
+// ShortName names the fabric in titles and JSON: the base name of the
+// dot file or of the --topo topology (without ".gz"), or gen:SPEC;
+// "<stdin>" for standard input.
+func (f *Fabric) ShortName() string {
+	name := f.Name
+	if f.TopoFile != "" {
+		name = f.TopoFile
+	}
+	if strings.HasPrefix(name, GenPrefix) || name == "-" || name == "<stdin>" {
+		return infile.Name(name)
+	}
+	return strings.TrimSuffix(filepath.Base(name), ".gz")
 }
 
 // Generated returns the generator's description of the fabric: Network,
@@ -193,7 +210,7 @@ func readIB(a Args) (*Fabric, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Fabric{Fabric: f, Name: a.Topo, RealPorts: true, Topology: t, LinkRates: ib.LinkRates(t, f)}, nil
+		return &Fabric{Fabric: f, Name: a.Topo, TopoFile: a.Topo, RealPorts: true, Topology: t, LinkRates: ib.LinkRates(t, f)}, nil
 	}
 	t, rt, err := ib.ReadPair(a.Topo, a.LFTs)
 	if err != nil {
@@ -206,5 +223,5 @@ func readIB(a Args) (*Fabric, error) {
 	if a.LMCSpread && !f.LMCSpread() && a.Warn != nil {
 		a.Warn(fmt.Sprintf("--lmc-spread: no CA port of %s has LMC > 0, every host has one LID", a.Topo))
 	}
-	return &Fabric{Fabric: f, Name: a.Topo + "+" + a.LFTs, RealPorts: true, Routed: true, LinkRates: ib.LinkRates(t, f)}, nil
+	return &Fabric{Fabric: f, Name: a.Topo + "+" + a.LFTs, TopoFile: a.Topo, RealPorts: true, Routed: true, LinkRates: ib.LinkRates(t, f)}, nil
 }

@@ -148,6 +148,7 @@ func samplingsimAction(c *cli.Context) error {
 	if res == nil {
 		return runErr
 	}
+	res.FabricName = src.ShortName()
 	view, err := res.FindView(c.String("view"))
 	if err != nil {
 		return err
