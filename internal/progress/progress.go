@@ -116,7 +116,7 @@ func Line(w *os.File, status func() string) (stop func()) {
 	finished := make(chan struct{})
 	go func() {
 		defer close(finished)
-		t := time.NewTicker(time.Second)
+		t := time.NewTicker(every())
 		defer t.Stop()
 		shown := false
 		for {
@@ -133,4 +133,38 @@ func Line(w *os.File, status func() string) (stop func()) {
 		}
 	}()
 	return func() { close(done); <-finished }
+}
+
+// Status shows on w, when w is a terminal, the line "what: TEXT, N s"
+// refreshed every second from the first second on, where TEXT is what set
+// was last given; stop clears it. On anything but a terminal set is nil,
+// so that the work does not even format its text (and a run's result can
+// never depend on it), and stop does nothing.
+func Status(w *os.File, what string) (set func(text string), stop func()) {
+	if !term.IsTerminal(int(w.Fd())) {
+		return nil, func() {}
+	}
+	var mu sync.Mutex
+	text := "starting"
+	t0 := time.Now()
+	stop = Line(w, func() string {
+		mu.Lock()
+		defer mu.Unlock()
+		return fmt.Sprintf("%s: %s, %.0f s", what, text, time.Since(t0).Seconds())
+	})
+	return func(s string) {
+		mu.Lock()
+		text = s
+		mu.Unlock()
+	}, stop
+}
+
+// every is how often Line redraws: a second, or the duration in the
+// environment variable ORCS_PROGRESS_EVERY (at least 10 ms), which lets a
+// test see the line of a run shorter than a second.
+func every() time.Duration {
+	if d, err := time.ParseDuration(os.Getenv("ORCS_PROGRESS_EVERY")); err == nil && d >= 10*time.Millisecond {
+		return d
+	}
+	return time.Second
 }

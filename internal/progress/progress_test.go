@@ -21,6 +21,11 @@ func TestLineOffTerminal(t *testing.T) {
 	if st, _ := f.Stat(); st.Size() != 0 {
 		t.Errorf("%d bytes written to a file", st.Size())
 	}
+	set, stop := Status(f, "map")
+	if set != nil {
+		t.Error("Status gives a setter off a terminal")
+	}
+	stop()
 	var bar *Bar
 	bar.Set(3) // a nil bar does nothing
 	bar.Stop()
