@@ -335,6 +335,7 @@ func FuzzReadDot(f *testing.F) {
 		"digraph { a -> b -> c [comment=\"H1,H2\"] }",
 		"strict digraph \"x\" {\n\"H\\\"1\" -> S [comment=\"*\", color=red];\n}",
 		"digraph {\n edge [comment=\"*\"];\n H1 -> S1;\n}",
+		"digraph g {\n a -> b [x=\"unterminated];\n}\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -357,6 +358,9 @@ func FuzzReadDot(f *testing.F) {
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.dot") {
 				t.Fatalf("error does not name the file: %v", err)
+			}
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("error of more than one line: %q", err)
 			}
 			return
 		}
