@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 
+	"orcs/internal/plural"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/patterns"
@@ -83,7 +84,7 @@ func RouteQuality(f *lft.Fabric, hosts []int32, threads int) (*Quality, error) {
 // Write prints the route quality: two summary lines, then the congestion
 // histogram in hist_max_cong's lines.
 func (q *Quality) Write(w io.Writer) error {
-	fmt.Fprintf(w, "Route quality of %d routes between %d hosts\n", q.Routes, q.Hosts)
+	fmt.Fprintf(w, "Route quality of %s between %s\n", plural.N(q.Routes, "route"), plural.N(q.Hosts, "host"))
 	fmt.Fprintf(w, "links used: %d of %d; max link load: %d; mean load of used links: %f\n",
 		q.LinksUsed, q.Links, q.MaxLoad, q.MeanLoad)
 	m, err := metrics.Lookup("hist_max_cong")

@@ -75,8 +75,8 @@ SLs: not given: every path on SL 0
 SL2VL: not given: VL = SL
 VLs used: 0
 dependency graph: 12 channels (cable, VL), 12 dependencies, 0 of them between VLs
-  VL 0: 12 channels, 12 dependencies, 1 loop components
-loops: 1 strongly connected components of the dependency graph hold a cycle (4 channels); elementary cycles are not counted
+  VL 0: 12 channels, 12 dependencies, 1 loop component
+loops: 1 strongly connected component of the dependency graph holds a cycle (4 channels); elementary cycles are not counted
 shortest credit loop (4 cables on VL 0):
   S1:1 -> S2:2
   S2:1 -> S3:2

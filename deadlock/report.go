@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"io"
 	"strings"
+
+	"orcs/internal/plural"
 )
 
 // vlCount says "1 VL" or "K VLs".
@@ -25,7 +27,7 @@ func (r *Result) Verdict() string {
 	if r.Free() {
 		return fmt.Sprintf("deadlock-free (%s)", vlCount(len(r.VLs)))
 	}
-	v := fmt.Sprintf("credit loop %s: %d cables", r.loopVLs(), len(r.Loop))
+	v := fmt.Sprintf("credit loop %s: %s", r.loopVLs(), plural.N(len(r.Loop), "cable"))
 	switch {
 	case r.Without == nil:
 	case r.NeedsAggregation:
@@ -50,7 +52,7 @@ func (r *Result) Checked() string {
 		vls[i] = fmt.Sprint(v)
 	}
 	s := fmt.Sprintf("%d routes (every ordered pair of %d hosts%s) through %d switches and %d directed cables, on %s %s",
-		r.Routes, r.Hosts, agg, r.Switches, r.Links, plural(len(r.VLs), "VL", "VLs"), strings.Join(vls, ", "))
+		r.Routes, r.Hosts, agg, r.Switches, r.Links, plural.Verb(len(r.VLs), "VL", "VLs"), strings.Join(vls, ", "))
 	sl, vl := r.sources()
 	if !strings.HasPrefix(sl, "not given") {
 		s += "; SLs: " + sl
@@ -75,7 +77,7 @@ func (r *Result) LeftOut() []string {
 		out = append(out, "the switches' SL2VL tables (not given: VL = SL)")
 	}
 	if r.Unrouted > 0 {
-		out = append(out, fmt.Sprintf("%d host %s that do not route (orcs --checkinputfile lists them)", r.Unrouted, plural(int(r.Unrouted), "pair", "pairs")))
+		out = append(out, fmt.Sprintf("%d host %s that do not route (orcs --checkinputfile lists them)", r.Unrouted, plural.Verb(int(r.Unrouted), "pair", "pairs")))
 	}
 	return append(out, "routes to and from the switches' own LIDs (management traffic)")
 }
@@ -86,14 +88,6 @@ func (r *Result) LeftOut() []string {
 func (r *Result) Statement() string {
 	v := r.Verdict()
 	return strings.ToUpper(v[:1]) + v[1:] + ". Checked: " + r.Checked() + ". Left out: " + strings.Join(r.LeftOut(), "; ") + "."
-}
-
-// plural returns one when n is 1, else many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // Short is the verdict in a word or two, for tables: "free (K VLs)" or
@@ -190,7 +184,7 @@ func (r *Result) WriteText(w io.Writer) error {
 	var b strings.Builder
 	fmt.Fprintln(&b, r.Verdict())
 	sl, vl := r.sources()
-	fmt.Fprintf(&b, "routes: %d ordered pairs of %d hosts (%d switches, %d directed cables)\n", r.Routes, r.Hosts, r.Switches, r.Links)
+	fmt.Fprintf(&b, "routes: %s of %s (%s, %s)\n", plural.N(r.Routes, "ordered pair"), plural.N(r.Hosts, "host"), plural.N(r.Switches, "switch"), plural.N(r.Links, "directed cable"))
 	if r.Aggregation > 0 {
 		fmt.Fprintf(&b, "aggregation nodes: %d of the hosts are SHARP aggregation nodes; their paths are checked as well (SHARP sends traffic to and from them)\n", r.Aggregation)
 	}
@@ -200,23 +194,23 @@ func (r *Result) WriteText(w io.Writer) error {
 		vls[i] = fmt.Sprint(v)
 	}
 	fmt.Fprintf(&b, "VLs used: %s\n", strings.Join(vls, ", "))
-	fmt.Fprintf(&b, "dependency graph: %d channels (cable, VL), %d dependencies, %d of them between VLs\n", r.Channels, r.Dependencies, r.CrossVL)
+	fmt.Fprintf(&b, "dependency graph: %s (cable, VL), %s, %d of them between VLs\n", plural.N(r.Channels, "channel"), plural.N(r.Dependencies, "dependency"), r.CrossVL)
 	for _, l := range r.Layers {
 		loops := "no loop"
 		if l.Loops > 0 {
-			loops = fmt.Sprintf("%d loop components", l.Loops)
+			loops = plural.N(l.Loops, "loop component")
 		}
-		fmt.Fprintf(&b, "  VL %d: %d channels, %d dependencies, %s\n", l.VL, l.Channels, l.Dependencies, loops)
+		fmt.Fprintf(&b, "  VL %d: %s, %s, %s\n", l.VL, plural.N(l.Channels, "channel"), plural.N(l.Dependencies, "dependency"), loops)
 	}
 	if !r.Free() {
 		across := ""
 		if r.MixedLoops > 0 {
 			across = fmt.Sprintf(", %d of them across VLs", r.MixedLoops)
 		}
-		fmt.Fprintf(&b, "loops: %d strongly connected components of the dependency graph hold a cycle (%d channels%s); elementary cycles are not counted\n",
-			r.LoopComponents, r.LoopChannels, across)
+		fmt.Fprintf(&b, "loops: %s of the dependency graph %s a cycle (%s%s); elementary cycles are not counted\n",
+			plural.N(r.LoopComponents, "strongly connected component"), plural.Verb(r.LoopComponents, "holds", "hold"), plural.N(r.LoopChannels, "channel"), across)
 		mixed := strings.HasPrefix(r.loopVLs(), "across")
-		fmt.Fprintf(&b, "shortest credit loop (%d cables %s):\n", len(r.Loop), r.loopVLs())
+		fmt.Fprintf(&b, "shortest credit loop (%s %s):\n", plural.N(len(r.Loop), "cable"), r.loopVLs())
 		for _, c := range r.Loop {
 			if mixed {
 				fmt.Fprintf(&b, "  %s  VL %d\n", r.Cable(c.Link), c.VL)

@@ -283,6 +283,31 @@ func TestDotErrors(t *testing.T) {
 	}
 }
 
+// TestDotSyntaxErrorOneLine checks that a syntax error of the full dot
+// parser is one line naming file:line, the column, the token and what the
+// parser wanted, in the file's words: an unterminated string spanning
+// lines gave a three-line message, and every message carried gographviz's
+// state ("Error in S98") and token ids ("graphx").
+func TestDotSyntaxErrorOneLine(t *testing.T) {
+	long := strings.Repeat("x", 30)
+	cases := []struct{ src, want string }{
+		{"digraph g {\n a -> -> b;\n}\n", `f.dot:2: malformed dot: column 7: unexpected "->", want one of: { subgraph id`},
+		{"digraph g {\n a -> b [x=\"unterminated];\n}\n", `f.dot:2: malformed dot: column 12: unexpected "\"unterminated];\n}\n", want one of: id`},
+		{"digraph g {\n a -> b [x=\"" + long + "];\n}\n", `f.dot:2: malformed dot: column 12: unexpected "\"` + strings.Repeat("x", 19) + `"…, want one of: id`},
+		{"digraph g {\n a -> b [comment=\"*\"]\n", `f.dot:3: malformed dot: column 1: unexpected end of file, want one of: graph { } ; node edge [ subgraph id`},
+		{"Unicast lids [0x1-0x3] of switch\n", `f.dot:1: malformed dot: column 1: unexpected "Unicast", want one of: graph strict digraph`},
+	}
+	for _, c := range cases {
+		_, err := Read([]byte(c.src), "f.dot", Options{})
+		if err == nil || err.Error() != c.want {
+			t.Errorf("%q:\n got %v\nwant %s", c.src, err, c.want)
+		}
+		if err != nil && strings.ContainsAny(err.Error(), "\n\r") {
+			t.Errorf("%q: error of more than one line: %q", c.src, err)
+		}
+	}
+}
+
 func TestGzipInput(t *testing.T) {
 	data, _ := os.ReadFile("../testdata/manual4.dot")
 	var zb bytes.Buffer
@@ -310,6 +335,7 @@ func FuzzReadDot(f *testing.F) {
 		"digraph { a -> b -> c [comment=\"H1,H2\"] }",
 		"strict digraph \"x\" {\n\"H\\\"1\" -> S [comment=\"*\", color=red];\n}",
 		"digraph {\n edge [comment=\"*\"];\n H1 -> S1;\n}",
+		"digraph g {\n a -> b [x=\"unterminated];\n}\n",
 	} {
 		f.Add([]byte(s))
 	}
@@ -332,6 +358,9 @@ func FuzzReadDot(f *testing.F) {
 		if err != nil {
 			if !strings.HasPrefix(err.Error(), "fuzz.dot") {
 				t.Fatalf("error does not name the file: %v", err)
+			}
+			if strings.ContainsAny(err.Error(), "\n\r") {
+				t.Fatalf("error of more than one line: %q", err)
 			}
 			return
 		}

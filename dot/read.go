@@ -553,12 +553,11 @@ func linkName(b *lft.Builder, l int32) string {
 func (p *dotParser) slow(data []byte, fastLine int) error {
 	g, err := gographviz.Parse(data)
 	if err != nil {
-		msg := strings.TrimSpace(err.Error())
-		// gographviz names the line it stopped at; else the line where the
-		// streaming reader stopped is the best guess.
-		line := fastLine
-		if m := gographvizLine.FindStringSubmatch(msg); m != nil {
-			line, _ = strconv.Atoi(m[1])
+		line, msg := gographvizError(err.Error())
+		if line == 0 {
+			// else the line where the streaming reader stopped is the
+			// best guess.
+			line = fastLine
 		}
 		return infile.Errorf(p.file, line, "malformed dot: %s", msg)
 	}
@@ -570,8 +569,36 @@ func (p *dotParser) slow(data []byte, fastLine int) error {
 	return p.walk(g.StmtList, nil)
 }
 
-// gographvizLine finds the line number in a gographviz syntax error.
-var gographvizLine = regexp.MustCompile(`line=(\d+)`)
+// gographvizSyntax matches a gographviz syntax error: "Error in S47:
+// ->(16,->), Pos(offset=18, line=2, column=7), expected one of: { id ".
+var gographvizSyntax = regexp.MustCompile(`(?s)^Error in S\d+: (.*)\(\d+,(.*)\), Pos\(offset=\d+, line=(\d+), column=(\d+)\), expected one of: (.*)$`)
+
+// gographvizError turns the text of a gographviz parse error into one line
+// for a person: the line it stopped at (0 if it names none) and "column
+// C: unexpected TOKEN, want one of: ...", the token quoted and cut to 20
+// bytes. The parser's own words for its tokens ("graphx", "$") become the
+// file's ("graph", end of file).
+func gographvizError(text string) (line int, msg string) {
+	m := gographvizSyntax.FindStringSubmatch(strings.TrimSpace(text))
+	if m == nil {
+		return 0, strings.Join(strings.Fields(text), " ")
+	}
+	line, _ = strconv.Atoi(m[3])
+	tok := fmt.Sprintf("%q", m[2])
+	if r := []rune(m[2]); len(r) > 20 {
+		tok = fmt.Sprintf("%q…", string(r[:20]))
+	}
+	if m[1] == "$" {
+		tok = "end of file"
+	}
+	want := strings.Fields(m[5])
+	for i, w := range want {
+		if w == "graphx" {
+			want[i] = "graph"
+		}
+	}
+	return line, fmt.Sprintf("column %s: unexpected %s, want one of: %s", m[4], tok, strings.Join(want, " "))
+}
 
 // walk visits statements in file order; edgeDefaults are the attributes set
 // by `edge [...]` statements in scope.

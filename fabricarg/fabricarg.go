@@ -9,11 +9,13 @@ package fabricarg
 import (
 	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 
 	"orcs/dot"
 	"orcs/gen"
 	"orcs/ib"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -74,6 +76,8 @@ type Fabric struct {
 	RealPorts bool
 	// Routed says that the fabric carries forwarding tables.
 	Routed bool
+	// TopoFile is the --topo file the fabric was built from, else "".
+	TopoFile string
 	// Topology is the InfiniBand topology of --topo (the fabric is built
 	// from it), else nil. Commands that emulate the fabric emulate it.
 	Topology *ib.Topology
@@ -98,6 +102,20 @@ func aggregationLeftOut(t *ib.Topology, include bool) int {
 		}
 	}
 	return n
+}
+
+// ShortName names the fabric in titles and JSON: the base name of the
+// dot file or of the --topo topology (without ".gz"), or gen:SPEC;
+// "<stdin>" for standard input.
+func (f *Fabric) ShortName() string {
+	name := f.Name
+	if f.TopoFile != "" {
+		name = f.TopoFile
+	}
+	if strings.HasPrefix(name, GenPrefix) || name == "-" || name == "<stdin>" {
+		return infile.Name(name)
+	}
+	return strings.TrimSuffix(filepath.Base(name), ".gz")
 }
 
 // Generated returns the generator's description of the fabric: Network,
@@ -150,7 +168,7 @@ func generate(spec string) (*Fabric, error) {
 func readDot(a Args) (*Fabric, error) {
 	f, err := dot.ReadFile(a.Input, dot.Options{Topology: a.Need == Topology, KeepAttrs: a.KeepAttrs})
 	if err != nil {
-		return nil, err
+		return nil, notDot(a.Input, err)
 	}
 	src := &Fabric{Fabric: f, Name: a.Input, Routed: a.Need == Tables}
 	if a.Need == Topology {
@@ -160,6 +178,31 @@ func readDot(a Args) (*Fabric, error) {
 		src.Network = gen.Recognize(f)
 	}
 	return src, nil
+}
+
+// notDot replaces the dot reader's error err on path by a suggestion when
+// the file is an InfiniBand file given to -i: a topology or routing dump
+// is read with --topo/--lfts. Standard input cannot be read twice and keeps
+// err.
+func notDot(path string, err error) error {
+	if path == "-" {
+		return err
+	}
+	br, done, oerr := infile.Open(path)
+	if oerr != nil {
+		return err
+	}
+	defer done()
+	head, _ := br.Peek(1 << 16)
+	switch f := ib.DetectFormat(head); {
+	case f.IsTopology():
+		return infile.Errorf(path, 0, "this is an InfiniBand topology (%s), not a dot file: give it with --topo %s and its forwarding tables with --lfts (orcs route and compare take --topo alone)", f, path)
+	case f.IsRouting():
+		return infile.Errorf(path, 0, "this is a routing dump (%s), not a dot file: give it with --lfts %s and the topology of the same fabric with --topo (ibnetdiscover output)", f, path)
+	case f == ib.FormatIBNetDiscoverList:
+		return infile.Errorf(path, 0, "this is the node list of ibnetdiscover -l, not a dot file: give the full ibnetdiscover output with --topo")
+	}
+	return err
 }
 
 func readIB(a Args) (*Fabric, error) {
@@ -183,7 +226,7 @@ func readIB(a Args) (*Fabric, error) {
 		if err != nil {
 			return nil, err
 		}
-		return &Fabric{Fabric: f, Name: a.Topo, RealPorts: true, Topology: t, LinkRates: ib.LinkRates(t, f),
+		return &Fabric{Fabric: f, Name: a.Topo, TopoFile: a.Topo, RealPorts: true, Topology: t, LinkRates: ib.LinkRates(t, f),
 			AggregationLeftOut: aggregationLeftOut(t, a.IncludeAggregationNodes)}, nil
 	}
 	t, rt, err := ib.ReadPair(a.Topo, a.LFTs)
@@ -197,6 +240,6 @@ func readIB(a Args) (*Fabric, error) {
 	if a.LMCSpread && !f.LMCSpread() && a.Warn != nil {
 		a.Warn(fmt.Sprintf("--lmc-spread: no CA port of %s has LMC > 0, every host has one LID", a.Topo))
 	}
-	return &Fabric{Fabric: f, Name: a.Topo + "+" + a.LFTs, RealPorts: true, Routed: true, LinkRates: ib.LinkRates(t, f),
+	return &Fabric{Fabric: f, Name: a.Topo + "+" + a.LFTs, TopoFile: a.Topo, RealPorts: true, Routed: true, LinkRates: ib.LinkRates(t, f),
 		AggregationLeftOut: aggregationLeftOut(t, a.IncludeAggregationNodes)}, nil
 }

@@ -5,6 +5,7 @@ import (
 	"math"
 	"strconv"
 
+	"orcs/internal/plural"
 	"orcs/lft"
 )
 
@@ -36,8 +37,8 @@ type Size struct {
 
 // String formats z like "64 hosts, 48 switches, 384 links (192 cables), radix 8".
 func (z Size) String() string {
-	return fmt.Sprintf("%d hosts, %d switches, %d links (%d cables), radix %d",
-		z.Hosts, z.Switches, z.Links, z.Links/2, z.Radix)
+	return fmt.Sprintf("%s, %s, %s (%s), radix %d",
+		plural.N(z.Hosts, "host"), plural.N(z.Switches, "switch"), plural.N(z.Links, "link"), plural.N(z.Links/2, "cable"), z.Radix)
 }
 
 // check reports whether z is within the limits.

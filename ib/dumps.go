@@ -67,6 +67,14 @@ func wrongKind(file string, f Format, want string, empty bool) error {
 		return infile.Errorf(file, 0, "empty file: want %s%s", want, hint).With(ErrFormat)
 	case f == FormatUnknown:
 		return infile.Errorf(file, 0, "unrecognised content: want %s%s", want, hint).With(ErrFormat)
+	case f == FormatIBNetDiscoverList && want == topologyKinds:
+		return infile.Errorf(file, 0, "this is the node list of ibnetdiscover -l, without the cables between the nodes: give the full ibnetdiscover output (ibnetdiscover > fabric.txt)").With(ErrFormat)
+	case f == FormatDot:
+		what := "routing dump"
+		if want == topologyKinds {
+			what = "topology"
+		}
+		return infile.Errorf(file, 0, "this is a dot file (a fabric with its routes, as ORCS reads it), not an InfiniBand %s: give it with -i", what).With(ErrFormat)
 	case f.IsRouting():
 		return infile.Errorf(file, 0, "this is a routing dump (%s), not a topology: want %s", f, want).With(ErrFormat)
 	case f.IsTopology():

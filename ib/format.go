@@ -39,6 +39,10 @@ const (
 	FormatIBLinkInfo
 	// FormatIBDiagCSV is ibdiagnet's ibdiagnet2.db_csv.
 	FormatIBDiagCSV
+	// FormatIBNetDiscoverList is the node list of ibnetdiscover -l (or
+	// --switches, --hcas): one line per node, without its cables, so no
+	// topology; recognised to say so.
+	FormatIBNetDiscoverList
 )
 
 var formatNames = [...]string{
@@ -54,6 +58,7 @@ var formatNames = [...]string{
 	FormatIBNetDiscoverPorts: "ibnetdiscover -p",
 	FormatIBLinkInfo:         "iblinkinfo",
 	FormatIBDiagCSV:          "ibdiagnet2.db_csv",
+	FormatIBNetDiscoverList:  "ibnetdiscover -l",
 }
 
 // String returns the format's name.
@@ -131,6 +136,9 @@ func DetectFormat(data []byte) Format {
 		case "Switch", "Hca", "Ca", "Rt":
 			if !c.blank() {
 				break
+			}
+			if c.lit(": 0x") { // "Ca\t : 0x<guid> ports 1 devid ..."
+				return FormatIBNetDiscoverList
 			}
 			sawRecord = true
 			// ibnetdiscover names nodes S-<guid>, H-<guid>, R-<guid>.

@@ -246,7 +246,7 @@ func FuzzFDBs(f *testing.F) {
 // and never panic.
 func FuzzDetectFormat(f *testing.F) {
 	fuzzSeeds(f, "dualport/minhop/opensm.fdbs", "dualport/minhop/opensm-subnet.lst", "dualport/minhop/dump_fts.txt",
-		"cluster/minhop/ibnetdiscover-p.txt", "cluster/minhop/iblinkinfo.txt", "cluster/ibdiagnet/ibdiagnet2.db_csv", "cluster/ibdiagnet/ibdiagnet2.ibnetdiscover")
+		"cluster/minhop/ibnetdiscover-p.txt", "cluster/minhop/ibnetdiscover-l.txt", "cluster/minhop/iblinkinfo.txt", "cluster/ibdiagnet/ibdiagnet2.db_csv", "cluster/ibdiagnet/ibdiagnet2.ibnetdiscover")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		format := DetectFormat(data)
 		topo, err := ReadTopology(data, "fuzz")

@@ -329,6 +329,7 @@ func TestIBDetectFormat(t *testing.T) {
 
 		"ibnetdiscover-g.txt":      FormatIBNetDiscover,
 		"ibnetdiscover-p.txt":      FormatIBNetDiscoverPorts,
+		"ibnetdiscover-l.txt":      FormatIBNetDiscoverList,
 		"iblinkinfo.txt":           FormatIBLinkInfo,
 		"iblinkinfo-l.txt":         FormatIBLinkInfo,
 		"dump_fts-a.txt":           FormatDumpFTS,

@@ -286,9 +286,16 @@ func CheckText(br *bufio.Reader, name string) error {
 // maxToken is the longest word an error message shows whole.
 const maxToken = 64
 
+// maxPath is the longest file name (PATH_MAX) an error message keeps whole
+// however long it is: a path or a "file:line" is what the user needs to
+// find the problem, so it is never cut.
+const maxPath = 4096
+
 // ShortenTokens shortens every word of msg longer than 64 bytes to its
 // first 48 bytes and a note of its length, so that a message about a huge
 // bad token (a 200 KB argument, a runaway line) stays one readable line.
+// A word that names a file (see isPath), with its ":line" or ":line:col",
+// is kept whole up to 4096 bytes.
 func ShortenTokens(msg string) string {
 	if len(msg) <= maxToken {
 		return msg
@@ -296,7 +303,7 @@ func ShortenTokens(msg string) string {
 	var b strings.Builder
 	start := -1
 	flush := func(end int) {
-		if w := msg[start:end]; len(w) > maxToken {
+		if w := msg[start:end]; len(w) > maxToken && !isPath(w) {
 			cut := 48
 			for cut > 0 && !utf8.RuneStart(w[cut]) {
 				cut--
@@ -326,4 +333,45 @@ func ShortenTokens(msg string) string {
 		flush(len(msg))
 	}
 	return b.String()
+}
+
+// isPath reports whether the word w (as it appears in a message: maybe
+// quoted, maybe followed by ":12:", ":" or ",") names a file: at most
+// maxPath bytes of printable characters without quotes, containing a '/'
+// or ending in an extension (".ibnetdiscover", ".dot"), optionally followed
+// by up to two ":number" parts.
+func isPath(w string) bool {
+	if len(w) > maxPath+16 {
+		return false
+	}
+	w = strings.TrimRight(w, "\"')]}:;,.")
+	w = strings.TrimLeft(w, "\"'([{")
+	for range 2 { // ":line" and ":line:col"
+		i := strings.LastIndexByte(w, ':')
+		if i < 0 || i == len(w)-1 || strings.Trim(w[i+1:], "0123456789") != "" {
+			break
+		}
+		w = w[:i]
+	}
+	if w == "" || len(w) > maxPath || !utf8.ValidString(w) {
+		return false
+	}
+	for _, r := range w {
+		if r < ' ' || r == 0x7f || r == '"' || r == '\'' || r == utf8.RuneError {
+			return false
+		}
+	}
+	if strings.ContainsRune(w, '/') {
+		return true
+	}
+	dot := strings.LastIndexByte(w, '.')
+	if dot <= 0 || len(w)-dot-1 < 1 || len(w)-dot-1 > 16 {
+		return false
+	}
+	for _, r := range w[dot+1:] {
+		if !(r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9') {
+			return false
+		}
+	}
+	return true
 }

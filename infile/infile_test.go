@@ -65,10 +65,23 @@ func TestParseError(t *testing.T) {
 
 func TestShortenTokens(t *testing.T) {
 	long := strings.Repeat("x", 100000)
+	deep := "/scratch/" + strings.Repeat("a-rather-long-directory-name/", 8) + "fabric.ibnetdiscover"
+	longName := strings.Repeat("cluster-west-", 8) + "2026-11-27.dot"
 	cases := []struct{ in, want string }{
 		{"short message", "short message"},
 		{`--seed "` + long + `": want a number`, `--seed "` + strings.Repeat("x", 47) + `…(100003 bytes)": want a number`},
 		{"a\n" + long, "a\n" + strings.Repeat("x", 48) + "…(100000 bytes)"},
+		// A file name and its line are never cut, however deep the path.
+		{"open " + deep + ": no such file or directory", "open " + deep + ": no such file or directory"},
+		{deep + ":12: a cable to nowhere", deep + ":12: a cable to nowhere"},
+		{deep + ":12:7: syntax error", deep + ":12:7: syntax error"},
+		{"--topo " + longName + ": a dot file", "--topo " + longName + ": a dot file"},
+		{`reading "` + deep + `": empty`, `reading "` + deep + `": empty`},
+		// Other long words are still cut, also next to a path, and so
+		// is a "path" longer than any file name can be.
+		{deep + ":3: node " + strings.Repeat("y", 80), deep + ":3: node " + strings.Repeat("y", 48) + "…(80 bytes)"},
+		{"/" + long, "/" + strings.Repeat("x", 47) + "…(100001 bytes)"},
+		{`"` + strings.Repeat("a/", 40) + `"x"`, `"` + strings.Repeat("a/", 23) + "a…(84 bytes)" + `"`},
 	}
 	for _, c := range cases {
 		if got := ShortenTokens(c.in); got != c.want {

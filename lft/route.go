@@ -6,6 +6,8 @@ import (
 	"io"
 	"strings"
 	"sync"
+
+	"orcs/internal/plural"
 )
 
 // RouteStatus says how a walk ended.
@@ -198,9 +200,8 @@ func (c *RouteCheck) Verdict(f *Fabric) string {
 	if f.LMCSpread() {
 		lids = "each over every LID of its destination's LMC range"
 	}
-	checked := fmt.Sprintf("%d ordered %s of %d %s, %s, hop by hop through the tables of %d %s",
-		c.Pairs, plural(c.Pairs, "pair", "pairs"), c.Hosts, plural(int64(c.Hosts), "host", "hosts"), lids,
-		f.NumSwitches(), plural(int64(f.NumSwitches()), "switch", "switches"))
+	checked := fmt.Sprintf("%d ordered %s of %s, %s, hop by hop through the tables of %s",
+		c.Pairs, plural.Noun(c.Pairs, "pair"), plural.N(c.Hosts, "host"), lids, plural.N(f.NumSwitches(), "switch"))
 	var s string
 	if c.OK() {
 		s = "Every pair routes without a loop: checked " + checked
@@ -213,14 +214,6 @@ func (c *RouteCheck) Verdict(f *Fabric) string {
 	}
 	left := append(append([]string(nil), c.LeftOut...), "routes to and from the switches' own LIDs (management traffic)")
 	return s + ". Left out: " + strings.Join(left, "; ") + "."
-}
-
-// plural returns one when n is 1, else many.
-func plural(n int64, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // OK reports whether every checked pair routes.
@@ -248,8 +241,8 @@ func (c *RouteCheck) Summary() string {
 // kept (one line each), how many more failed, and the verdict (Verdict)
 // as the last line.
 func (c *RouteCheck) Write(w io.Writer, f *Fabric) error {
-	fmt.Fprintf(w, "checked %d ordered pairs of %d hosts (%d switches, %d links)\n",
-		c.Pairs, c.Hosts, f.NumSwitches(), len(f.Links))
+	fmt.Fprintf(w, "checked %s of %s (%s, %s)\n",
+		plural.N(c.Pairs, "ordered pair"), plural.N(c.Hosts, "host"), plural.N(f.NumSwitches(), "switch"), plural.N(len(f.Links), "link"))
 	for _, e := range c.Examples {
 		fmt.Fprintln(w, e.Error())
 	}

@@ -134,6 +134,10 @@ type Options struct {
 	// Verify, when not nil, simulates the linear and the chosen placement
 	// (every placement with Compare) with samplingsim.
 	Verify *Verify
+	// Progress, when not nil, is called as each step starts (placing with
+	// a strategy, simulating a placement) with its name, the steps done
+	// and all steps, and once at the end with done = total.
+	Progress func(step string, done, total int)
 }
 
 // Run places the job with o.Strategy and returns the report (the linear
@@ -157,8 +161,20 @@ func (p *Problem) Run(o Options) (*Report, Placement, error) {
 	}
 	rep := &Report{Unit: p.Comm.Unit, Times: o.Times, Chosen: o.Strategy, Mode: p.Mode}
 	var chosen Placement
+	steps := len(names)
+	if o.Verify != nil {
+		steps *= 2
+	}
+	step := 0
+	progress := func(what string) {
+		if o.Progress != nil {
+			o.Progress(what, step, steps)
+		}
+		step++
+	}
 	for _, name := range names {
 		t := time.Now()
+		progress("placing with " + name)
 		pl, err := p.Place(name)
 		if err != nil {
 			if o.Compare && name != o.Strategy {
@@ -168,6 +184,7 @@ func (p *Problem) Run(o Options) (*Report, Placement, error) {
 		}
 		row := Row{Name: name, Seconds: time.Since(t).Seconds(), Obj: p.Score(pl)}
 		if o.Verify != nil {
+			progress("simulating the " + name + " placement")
 			end, err := p.Simulate(pl, *o.Verify)
 			if err != nil {
 				return nil, nil, fmt.Errorf("--verify of %s: %w", name, err)
@@ -178,6 +195,9 @@ func (p *Problem) Run(o Options) (*Report, Placement, error) {
 		if name == o.Strategy {
 			chosen = pl
 		}
+	}
+	if o.Progress != nil {
+		o.Progress("done", steps, steps)
 	}
 	return rep, chosen, nil
 }

@@ -8,6 +8,7 @@ import (
 	"strings"
 	"text/tabwriter"
 
+	"orcs/internal/plural"
 	"orcs/lft"
 )
 
@@ -62,7 +63,7 @@ const maxTextPeakFlows = 32
 // flows.
 func WriteHotText(w io.Writer, hot []HotCable, runs int) error {
 	bw := bufio.NewWriter(w)
-	fmt.Fprintf(bw, "\nHot cables: the %d most loaded (mean over %d runs of the largest load in a level)\n", len(hot), runs)
+	fmt.Fprintf(bw, "\nHot cables: the %d most loaded (mean over %s of the largest load in a level)\n", len(hot), plural.N(runs, "run"))
 	tw := tabwriter.NewWriter(bw, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "rank\tcable\tmean peak\tmax\tat run/level\tflows")
 	for _, h := range hot {
@@ -70,8 +71,8 @@ func WriteHotText(w io.Writer, hot []HotCable, runs int) error {
 	}
 	tw.Flush()
 	for _, h := range hot {
-		fmt.Fprintf(bw, "\n%d. %s: %d flows over %d runs; at its peak (load %d, run %d, level %d):\n",
-			h.Rank, cableName(h), h.DistinctFlows, runs, h.MaxLoad, h.MaxRun, h.MaxLevel)
+		fmt.Fprintf(bw, "\n%d. %s: %s over %s; at its peak (load %d, run %d, level %d):\n",
+			h.Rank, cableName(h), plural.N(h.DistinctFlows, "flow"), plural.N(runs, "run"), h.MaxLoad, h.MaxRun, h.MaxLevel)
 		for _, fl := range h.PeakFlows[:min(len(h.PeakFlows), maxTextPeakFlows)] {
 			fmt.Fprintf(bw, "  rank %d -> %d (%s -> %s)\n", fl.SrcRank, fl.DstRank, fl.SrcHost, fl.DstHost)
 		}
@@ -97,8 +98,8 @@ func HotVerdict(hot []HotCable, runs int) string {
 	}
 	h := hot[0]
 	s := fmt.Sprintf("The hottest cable is %s, carrying %d %s at once in level %d of run %d (its peak load averages %s over %d %s)",
-		cableName(h), h.MaxLoad, plural(int(h.MaxLoad), "flow", "flows"), h.MaxLevel, h.MaxRun,
-		strconv.FormatFloat(h.MeanPeak, 'g', 3, 64), runs, plural(runs, "run", "runs"))
+		cableName(h), h.MaxLoad, plural.Verb(int(h.MaxLoad), "flow", "flows"), h.MaxLevel, h.MaxRun,
+		strconv.FormatFloat(h.MeanPeak, 'g', 3, 64), runs, plural.Verb(runs, "run", "runs"))
 	if len(h.PeakFlows) == 0 {
 		return s + "."
 	}
@@ -111,14 +112,6 @@ func HotVerdict(hot []HotCable, runs int) string {
 		s += fmt.Sprintf(" and %d more", more)
 	}
 	return s + "."
-}
-
-// plural returns one when n is 1, else many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }
 
 // cableName names a hot cable with its ports (lft.CableName).

@@ -17,6 +17,7 @@ import (
 	"time"
 
 	"orcs/analyze"
+	"orcs/internal/plural"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/plot"
@@ -362,8 +363,8 @@ func (c *Comparison) WriteJSON(w io.Writer) error {
 // row marked "<- best"), with notes on failures and fallbacks below it and
 // the verdict as its last lines.
 func (c *Comparison) WriteTable(w io.Writer) error {
-	fmt.Fprintf(w, "fabric %s: %d hosts, %d switches; pattern %s on %d hosts, metric %s (%s), %d runs, seed %d\n\n",
-		c.Fabric, c.Hosts, c.Switches, c.Pattern, c.Commsize, c.Metric, c.Value, c.Runs, c.Seed)
+	fmt.Fprintf(w, "fabric %s: %s, %s; pattern %s on %s, metric %s (%s), %s, seed %d\n\n",
+		c.Fabric, plural.N(c.Hosts, "host"), plural.N(c.Switches, "switch"), c.Pattern, plural.N(c.Commsize, "host"), c.Metric, c.Value, plural.N(c.Runs, "run"), c.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintf(tw, "engine\tused\troute s\tmean bw\tp5\tmedian\tp95\tmax cong\tunroutable\tdeadlock\t\n")
 	var notes []string
@@ -480,5 +481,5 @@ func (s *Status) Line() string {
 	if len(parts) > 0 {
 		what = "routing " + strings.Join(parts, ", ")
 	}
-	return fmt.Sprintf("%s; %d of %d engines routed, %.0f s", what, s.done, s.total, time.Since(s.start).Seconds())
+	return fmt.Sprintf("%s; %d of %s routed, %.0f s", what, s.done, plural.N(s.total, "engine"), time.Since(s.start).Seconds())
 }

@@ -194,7 +194,7 @@ func TestLongHostNames(t *testing.T) {
 		}
 		return f
 	}
-	if _, err := Route(context.Background(), build("S"+long(0), long(1), long(2)), Options{Engine: "minhop"}); err == nil || !strings.Contains(err.Error(), "no host name has at most 31 bytes") {
+	if _, err := Route(context.Background(), build("S"+long(0), long(1), long(2)), Options{Engine: "minhop"}); err == nil || !strings.Contains(err.Error(), "no host name has at most 31 bytes") || !strings.Contains(err.Error(), "give --names guid") {
 		t.Errorf("only long names: %v", err)
 	}
 	tools := needTools(t)

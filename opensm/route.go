@@ -625,7 +625,7 @@ func smCandidates(f *lft.Fabric, net *ib.SimNet) ([]string, error) {
 		}
 	}
 	if len(ids) == 0 {
-		return nil, fmt.Errorf("no host name has at most %d bytes (with port 1 cabled), and no switch name: ibsim attaches OpenSM to a node by a name of at most %d bytes (first host: %q); shorten the names",
+		return nil, fmt.Errorf("no host name has at most %d bytes (with port 1 cabled), and no switch name: ibsim attaches OpenSM to a node by a name of at most %d bytes (first host: %q); give --names guid with --topo (nodes named H<guid>, S<guid>: 19 bytes) or shorten the names",
 			MaxSimHost, MaxSimHost, f.HostName(0))
 	}
 	return ids, nil

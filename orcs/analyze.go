@@ -15,6 +15,7 @@ import (
 	"orcs/analyze"
 	"orcs/fabricarg"
 	"orcs/internal/outfile"
+	"orcs/internal/plural"
 	"orcs/internal/progress"
 	"orcs/metrics"
 	"orcs/patterns"
@@ -198,10 +199,10 @@ func analyzeAction(c *cli.Context) error {
 		if !st.Met {
 			verdict = "the cap -n came first"
 		}
-		fmt.Fprintf(os.Stderr, "orcs: --until-ci %s: stopped after %d runs, mean %g ± %g (95 %%): %s\n", untilCI, st.Runs, st.Mean, st.HalfWidth, verdict)
+		fmt.Fprintf(os.Stderr, "orcs: --until-ci %s: stopped after %s, mean %g ± %g (95 %%): %s\n", untilCI, plural.N(st.Runs, "run"), st.Mean, st.HalfWidth, verdict)
 	}
 	if res.RouteErrors > 0 {
-		fmt.Fprintf(os.Stderr, "orcs: warning: %d connections skipped because their route failed (--ignore-route-errors)\n", res.RouteErrors)
+		fmt.Fprintf(os.Stderr, "orcs: warning: %s skipped because %s route failed (--ignore-route-errors)\n", plural.N(res.RouteErrors, "connection"), plural.Verb(res.RouteErrors, "its", "their"))
 	}
 	if res.Hot, err = s.HotCables(c.Int("hot")); err != nil {
 		return err

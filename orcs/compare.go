@@ -12,6 +12,7 @@ import (
 
 	"orcs/fabricarg"
 	"orcs/internal/interrupt"
+	"orcs/internal/plural"
 	"orcs/internal/progress"
 	"orcs/lft"
 	"orcs/plot"
@@ -35,8 +36,13 @@ func compareCommand() *cli.Command {
 			"hosts. The table gives per engine: the engine asked for and the one OpenSM used (a fallback is\n" +
 			"marked *), OpenSM's run time, the mean effective bandwidth (mean of 1/congestion over all\n" +
 			"connections), the 5th percentile, median and 95th percentile of the metric's per-run values, the\n" +
-			"worst congestion of any connection, and the host pairs that do not route (those connections\n" +
-			"are skipped). --plot overlays the per-engine distributions of the per-run values.\n" +
+			"worst congestion of any connection, the host pairs that do not route (those connections\n" +
+			"are skipped), and the deadlock column: the credit-loop check of the engine's tables as orcs\n" +
+			"deadlock makes it (\"free (K VLs)\", a loop, or \"?\" when the engine separates paths by SL and\n" +
+			"its SLs were not read). With --topo and --lfts, the tables the fabric runs with today are\n" +
+			"simulated too, as the first row, \"current\". --hosts restricts the pattern to a job's\n" +
+			"allocation (the same hosts for every engine). --plot overlays the per-engine distributions of\n" +
+			"the per-run values.\n" +
 			"Example: orcs compare gen:kary:k=8,n=3 --ptrn bisect_fb_sym --metric hist_acc_band -n 1000 --plot cmp.svg",
 		Flags: append(append(fabricFlags(""), openSMFlags()...),
 			&cli.StringFlag{Name: "engines", Value: strings.Join(opensm.Engines(), ","), Usage: "comma-separated OpenSM `ENGINES`"},
@@ -44,6 +50,7 @@ func compareCommand() *cli.Command {
 			&cli.StringFlag{Name: "metric", Value: "hist_acc_band", Usage: "`METRIC` whose per-run values are compared: " + strings.Join(metrics.Names(), ", ")},
 			&cli.IntFlag{Name: "num_runs", Aliases: []string{"num-runs", "n"}, Value: 100, Usage: "number of runs (random mappings)"},
 			&cli.IntFlag{Name: "commsize", Aliases: []string{"s"}, Usage: "hosts taking part (0 = all, rounded down to even)"},
+			&cli.StringFlag{Name: "hosts", Usage: "only the hosts of a job's allocation: a Slurm host `LIST` (node[001-128,130]) or @FILE (one name per line)"},
 			&cli.StringFlag{Name: "subset", Value: analyze.SubsetLinearBFS, Usage: "which hosts take part: linear_bfs or rand"},
 			&cli.StringFlag{Name: "seed", Value: "1", Usage: "random seed `S` of the mappings (the same for every engine)"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text (a table), json or csv (one row per engine)"},
@@ -89,6 +96,14 @@ func compareAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	hosts, err := hostsList(c)
+	if err != nil {
+		return err
+	}
+	alloc, err := analyze.Allocation(in.Fabric, hosts)
+	if err != nil {
+		return err
+	}
 	var current *lft.Fabric
 	if c.IsSet("lfts") { // the production tables: the row "current"
 		src, err := loadFabric(c, fabricarg.Tables, false, false)
@@ -100,15 +115,16 @@ func compareAction(c *cli.Context) error {
 	opt := opensm.CompareOptions{
 		Engines: engines,
 		Sim: analyze.Config{
-			Input:    in.Name,
-			Pattern:  patterns.Spec{Name: c.String("ptrn")},
-			Metric:   metric.Name,
-			Commsize: c.Int("commsize"),
-			Subset:   c.String("subset"),
-			Level:    -1,
-			Runs:     c.Int("num_runs"),
-			Seed:     seed,
-			Threads:  c.Int("threads"),
+			Input:      in.Name,
+			Pattern:    patterns.Spec{Name: c.String("ptrn")},
+			Metric:     metric.Name,
+			Commsize:   c.Int("commsize"),
+			Subset:     c.String("subset"),
+			Allocation: alloc,
+			Level:      -1,
+			Runs:       c.Int("num_runs"),
+			Seed:       seed,
+			Threads:    c.Int("threads"),
 		},
 		Jobs:      c.Int("jobs"),
 		Timeout:   c.Duration("timeout"),
@@ -142,7 +158,7 @@ func compareAction(c *cli.Context) error {
 		}
 	}
 	if failed := cmp.Failed(); failed > 0 {
-		return cli.Exit(fmt.Sprintf("compare: %d of %d engines failed", failed, len(engines)), 1)
+		return cli.Exit(fmt.Sprintf("compare: %d of %s failed", failed, plural.N(len(engines), "engine")), 1)
 	}
 	return nil
 }

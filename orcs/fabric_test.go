@@ -107,9 +107,19 @@ func TestRouteTopo(t *testing.T) {
 func TestSamplingsimTopoLMCSpread(t *testing.T) {
 	dir := filepath.Join(ibFixtures, "ft16", "minhop-lmc1")
 	topo, lfts := filepath.Join(dir, "ibnetdiscover.txt"), filepath.Join(dir, "opensm-lfts.dump")
-	out, err := runCmd(t, "samplingsim", "--topo", topo, "--lfts", lfts, "--lmc-spread", "-w", "pattern:name=alltoall,size=4096")
+	js := filepath.Join(t.TempDir(), "run.json")
+	out, err := runCmd(t, "samplingsim", "--topo", topo, "--lfts", lfts, "--lmc-spread", "-w", "pattern:name=alltoall,size=4096", "--json", js)
 	if err != nil {
 		t.Fatal(err)
+	}
+	// The JSON names the fabric by the topology's base name (it has no
+	// graph name): "fabric": "" made the report print ": 16 hosts".
+	var doc struct {
+		Fabric string `json:"fabric"`
+		Hosts  int    `json:"hosts"`
+	}
+	if b, err := os.ReadFile(js); err != nil || json.Unmarshal(b, &doc) != nil || doc.Fabric != "ibnetdiscover.txt" || doc.Hosts != 16 {
+		t.Errorf("JSON fabric %q, %d hosts (%v), want \"ibnetdiscover.txt\", 16", doc.Fabric, doc.Hosts, err)
 	}
 	if !strings.Contains(out, "fabric "+topo+"+"+lfts+": 16 hosts, 8 switches") || !strings.Contains(out, "job pattern: 16 hosts, 240 messages, finished after") {
 		t.Errorf("output:\n%s", out)

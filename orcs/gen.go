@@ -11,6 +11,7 @@ import (
 	"orcs/dot"
 	"orcs/gen"
 	"orcs/ib"
+	"orcs/internal/plural"
 )
 
 func init() { registerCommand(genCommand()) }
@@ -58,8 +59,8 @@ func genCommand() *cli.Command {
 				return err
 			}
 			if c.String("output_file") != "-" {
-				fmt.Fprintf(os.Stderr, "orcs gen: %s: %d hosts, %d switches, %d links\n",
-					c.String("output_file"), f.NumHosts(), f.NumSwitches(), len(f.Links))
+				fmt.Fprintf(os.Stderr, "orcs gen: %s: %s, %s, %s\n",
+					c.String("output_file"), plural.N(f.NumHosts(), "host"), plural.N(f.NumSwitches(), "switch"), plural.N(len(f.Links), "link"))
 			}
 			return nil
 		},

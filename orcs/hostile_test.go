@@ -2,6 +2,7 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -107,6 +108,45 @@ func TestSamplingsimOutputsTogether(t *testing.T) {
 		}
 		if b, _ := os.ReadFile(sum); string(b) != "old\n" {
 			t.Errorf("%s /dev/full: summary now %q", full, b)
+		}
+	}
+}
+
+// TestProgressOnTerminal runs map, samplingsim and regions --synthetic on
+// a terminal (script(1) gives them one) and checks that each shows its
+// progress line, and that off a terminal they write nothing to standard
+// error. ORCS_PROGRESS_EVERY redraws every 20 ms so that these short runs
+// show it.
+func TestProgressOnTerminal(t *testing.T) {
+	script, err := exec.LookPath("script")
+	if err != nil {
+		t.Skip("no script(1) (util-linux) to give the command a terminal")
+	}
+	dir := t.TempDir()
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"map", "-i", "gen:kary:k=4,n=2", "-p", "bisect", "--compare", "--verify", "-o", filepath.Join(dir, "map.txt")}, "orcs map: placing with search (step 12 of 14), "},
+		{[]string{"samplingsim", "--gen", "kary:k=4,n=3", "-w", "pattern:name=alltoall,size=262144", "-o", filepath.Join(dir, "sim.txt")}, "orcs samplingsim: simulated "},
+		{[]string{"regions", "--synthetic", "fattree", "--samples", "3", "-o", filepath.Join(dir, "syn.txt")}, "orcs regions --synthetic: sample "},
+	} {
+		line := orcsBin + " " + strings.Join(c.args, " ")
+		cmd := exec.Command(script, "-qec", line, "/dev/null")
+		cmd.Env = append(os.Environ(), "ORCS_PROGRESS_EVERY=20ms")
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("%s: %v\n%s", line, err, out)
+		}
+		if !strings.Contains(string(out), c.want) {
+			t.Errorf("%s on a terminal: no %q in %q", c.args[0], c.want, out)
+		}
+		plain := exec.Command(orcsBin, c.args...)
+		plain.Env = cmd.Env
+		var stderr strings.Builder
+		plain.Stderr = &stderr
+		if err := plain.Run(); err != nil || stderr.Len() != 0 {
+			t.Errorf("%s off a terminal: %v, stderr %q", c.args[0], err, stderr.String())
 		}
 	}
 }

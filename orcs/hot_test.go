@@ -27,13 +27,13 @@ func TestHotGather(t *testing.T) {
 	csvPath := filepath.Join(dir, "hot.csv")
 	out := mustRun(t, "-i", "../testdata/ft16.dot", "-p", "gather", "-d", "-n", "1", "--hot", "10", "--hot-csv", csvPath)
 	for _, want := range []string{
-		"Hot cables: the 10 most loaded (mean over 1 runs of the largest load in a level)",
+		"Hot cables: the 10 most loaded (mean over 1 run of the largest load in a level)",
 		"1     S0_0 -> H0    15.000     15   0/0           15",
 		"2     S1_0 -> S0_0  12.000     12   0/0           12",
 		"3     S0_1 -> S1_0  4.000      4    0/0           4",
-		"1. S0_0 -> H0: 15 flows over 1 runs; at its peak (load 15, run 0, level 0):\n  rank 1 -> 0 (H1 -> H0)\n",
+		"1. S0_0 -> H0: 15 flows over 1 run; at its peak (load 15, run 0, level 0):\n  rank 1 -> 0 (H1 -> H0)\n",
 		"  rank 15 -> 0 (H15 -> H0)\n\n2. S1_0 -> S0_0: 12 flows",
-		"3. S0_1 -> S1_0: 4 flows over 1 runs; at its peak (load 4, run 0, level 0):\n  rank 4 -> 0 (H4 -> H0)\n",
+		"3. S0_1 -> S1_0: 4 flows over 1 run; at its peak (load 4, run 0, level 0):\n  rank 4 -> 0 (H4 -> H0)\n",
 		// The verdict, the last line.
 		"\n\nThe hottest cable is S0_0 -> H0, carrying 15 flows at once in level 0 of run 0 (its peak load averages 15 over 1 run); " +
 			"its flows: rank 1 -> 0 (H1 -> H0), rank 2 -> 0 (H2 -> H0), rank 3 -> 0 (H3 -> H0), rank 4 -> 0 (H4 -> H0) and 11 more.\n",
@@ -201,9 +201,9 @@ func TestHotPeakLevel(t *testing.T) {
 	for _, want := range []string{
 		"1     S0_0 -> H0    3.000      3    0/1           13",
 		"2     S1_0 -> S0_0  3.000      3    0/1           10",
-		"1. S0_0 -> H0: 13 flows over 1 runs; at its peak (load 3, run 0, level 1):\n" +
+		"1. S0_0 -> H0: 13 flows over 1 run; at its peak (load 3, run 0, level 1):\n" +
 			"  rank 8 -> 0 (H8 -> H0)\n  rank 9 -> 0 (H9 -> H0)\n  rank 12 -> 0 (H12 -> H0)\n",
-		"2. S1_0 -> S0_0: 10 flows over 1 runs; at its peak (load 3, run 0, level 1):\n" +
+		"2. S1_0 -> S0_0: 10 flows over 1 run; at its peak (load 3, run 0, level 1):\n" +
 			"  rank 8 -> 0 (H8 -> H0)\n  rank 9 -> 0 (H9 -> H0)\n  rank 12 -> 0 (H12 -> H0)\n",
 	} {
 		if !strings.Contains(out, want) {

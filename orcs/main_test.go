@@ -101,6 +101,8 @@ func TestBadInput(t *testing.T) {
 	zw.Close()
 	corrupt := writeFile(t, dir, "corrupt.dot.gz", string(zb.Bytes()[:zb.Len()/2]))
 	unreadable := filepath.Join(dir, "nothere.dot")
+	const clusterRun = "../testdata/ib/cluster/minhop/"
+	deepMissing := filepath.Join(dir, strings.Repeat("a-long-directory-name-", 4), "nothere.dot")
 	cases := []struct {
 		name string
 		args []string
@@ -118,6 +120,15 @@ func TestBadInput(t *testing.T) {
 		{"empty pattern file", []string{"-i", good, "-p", "file:" + emptyPattern}, "empty.ptrn: no pairs"},
 		{"bad pattern line", []string{"-i", good, "-p", "file:" + badPattern}, `bad.ptrn:2: bad rank "x"`},
 		{"unreadable input", []string{"-i", unreadable}, "nothere.dot: open: no such file or directory"},
+		{"ibnetdiscover -l as --topo", []string{"--topo", clusterRun + "ibnetdiscover-l.txt", "--lfts", clusterRun + "opensm-lfts.dump"},
+			"ibnetdiscover-l.txt: this is the node list of ibnetdiscover -l, without the cables between the nodes: give the full ibnetdiscover output"},
+		{"ibnetdiscover -l as -i", []string{"-i", clusterRun + "ibnetdiscover-l.txt"}, "ibnetdiscover-l.txt: this is the node list of ibnetdiscover -l, not a dot file: give the full ibnetdiscover output with --topo"},
+		{"dot as --topo", []string{"--topo", good, "--lfts", clusterRun + "opensm-lfts.dump"}, "manual4.dot: this is a dot file (a fabric with its routes, as ORCS reads it), not an InfiniBand topology: give it with -i"},
+		{"dot as --lfts", []string{"--topo", clusterRun + "ibnetdiscover.txt", "--lfts", good}, "manual4.dot: this is a dot file (a fabric with its routes, as ORCS reads it), not an InfiniBand routing dump: give it with -i"},
+		{"lft dump as -i", []string{"-i", clusterRun + "opensm-lfts.dump"}, "opensm-lfts.dump: this is a routing dump (opensm-lfts.dump), not a dot file: give it with --lfts " + clusterRun + "opensm-lfts.dump and the topology of the same fabric with --topo"},
+		{"topology as -i", []string{"-i", clusterRun + "ibnetdiscover.txt"}, "ibnetdiscover.txt: this is an InfiniBand topology (ibnetdiscover), not a dot file: give it with --topo " + clusterRun + "ibnetdiscover.txt and its forwarding tables with --lfts"},
+		{"dump without topology", []string{"--lfts", clusterRun + "opensm-lfts.dump"}, "opensm-lfts.dump needs --topo: the topology of the same fabric"},
+		{"long path kept whole", []string{"-i", deepMissing}, deepMissing + ": open: no such file or directory"},
 		{"corrupt gzip", []string{"-i", corrupt}, "corrupt.dot.gz: gzip: corrupt or truncated data"},
 		{"bad level", []string{"-i", good, "-p", "tree", "-l", "7"}, "level 7 does not exist: pattern tree has 2 levels"},
 		{"bad shard", []string{"-i", good, "--shard", "3/3"}, `--shard "3/3": want I/N`},

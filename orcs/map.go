@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"os"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -9,6 +10,7 @@ import (
 	"orcs/analyze"
 	"orcs/fabricarg"
 	"orcs/internal/outfile"
+	"orcs/internal/progress"
 	"orcs/mapping"
 	"orcs/samplingsim"
 )
@@ -88,7 +90,12 @@ func mapAction(c *cli.Context) error {
 		return err
 	}
 	defer out.Abort()
+	set, stopLine := progress.Status(os.Stderr, "orcs map")
+	if set != nil {
+		opt.Progress = func(step string, done, total int) { set(fmt.Sprintf("%s (step %d of %d)", step, done+1, total)) }
+	}
 	rep, pl, err := p.Run(opt)
+	stopLine()
 	if err != nil {
 		return err
 	}

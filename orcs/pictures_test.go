@@ -3,6 +3,8 @@ package main
 import (
 	"encoding/json"
 	"html"
+	"image/color"
+	"image/png"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -124,6 +126,11 @@ func TestPicturesLayout(t *testing.T) {
 		p = filepath.Join(dir, "cmp-disc.svg")
 		mustRun(t, "compare", "--engines", "minhop,updn", "-p", "bisect", "--metric", "sum_max_cong", "-n", "50", "--seed", "1", "--plot", p, ft16)
 		add("compare plot, sum_max_cong", p)
+		for _, metric := range []string{"hist_acc_band", "sum_max_cong"} {
+			png := filepath.Join(dir, "cmp-"+metric+".png")
+			mustRun(t, "compare", "--engines", "minhop,updn", "-p", "bisect", "--metric", metric, "-n", "50", "--seed", "1", "--plot", png, ft16)
+			checkPNG(t, png)
+		}
 	} else {
 		t.Log("opensm is not installed: no compare plot")
 	}
@@ -182,6 +189,53 @@ func TestPicturesLayout(t *testing.T) {
 		for _, p := range r.Problems {
 			t.Error(p)
 		}
+	}
+}
+
+// checkPNG decodes a PNG picture and checks that its size is sane (200 to
+// 4000 pixels each way), that it is not blank (at least 2 % of its pixels
+// differ from the corner's background, in at least 3 colours) and that
+// what is drawn spans at least 70 % of the canvas both ways.
+func checkPNG(t *testing.T, path string) {
+	t.Helper()
+	f, err := os.Open(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	img, err := png.Decode(f)
+	if err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	b := img.Bounds()
+	if b.Dx() < 200 || b.Dy() < 200 || b.Dx() > 4000 || b.Dy() > 4000 {
+		t.Errorf("%s: %d×%d pixels", path, b.Dx(), b.Dy())
+		return
+	}
+	bg := color.RGBAModel.Convert(img.At(b.Min.X, b.Min.Y))
+	colours := map[color.Color]bool{}
+	drawn := 0
+	minX, minY, maxX, maxY := b.Max.X, b.Max.Y, b.Min.X, b.Min.Y
+	for y := b.Min.Y; y < b.Max.Y; y++ {
+		for x := b.Min.X; x < b.Max.X; x++ {
+			c := color.RGBAModel.Convert(img.At(x, y))
+			if c == bg {
+				continue
+			}
+			drawn++
+			colours[c] = true
+			minX, minY, maxX, maxY = min(minX, x), min(minY, y), max(maxX, x), max(maxY, y)
+		}
+	}
+	if frac := float64(drawn) / float64(b.Dx()*b.Dy()); frac < 0.02 || len(colours) < 3 {
+		t.Errorf("%s: blank: %.1f %% of the pixels drawn, %d colours", path, 100*frac, len(colours))
+		return
+	}
+	w, h := float64(maxX-minX+1)/float64(b.Dx()), float64(maxY-minY+1)/float64(b.Dy())
+	t.Logf("%s: %d×%d pixels, %.1f %% drawn in %d colours, spanning %.0f %% × %.0f %%", filepath.Base(path), b.Dx(), b.Dy(),
+		100*float64(drawn)/float64(b.Dx()*b.Dy()), len(colours), 100*w, 100*h)
+	if w < 0.7 || h < 0.7 {
+		t.Errorf("%s: the drawing spans %.0f %% × %.0f %% of the canvas", path, 100*w, 100*h)
 	}
 }
 

@@ -4,12 +4,15 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"os"
 	"runtime"
+	"time"
 
 	"github.com/urfave/cli/v2"
 
 	"orcs/analyze"
 	"orcs/fabricarg"
+	"orcs/internal/progress"
 	"orcs/regions"
 )
 
@@ -84,7 +87,16 @@ func regionsAction(c *cli.Context) error {
 		}
 		seed, _, err := analyze.ParseSeed(c.String("seed"))
 		reading, rerr := regions.ParseReading(c.String("reading"))
-		res, err := regions.Synthetic(kind, reading, p, c.Int("samples"), seed, errors.Join(err, rerr))
+		set, stopLine := progress.Status(os.Stderr, "orcs regions --synthetic")
+		var show func(done, total int)
+		if set != nil {
+			t0 := time.Now()
+			show = func(done, total int) {
+				set(fmt.Sprintf("sample %d of %d%s", min(done+1, total), total, progress.Left(time.Since(t0), int64(done), int64(total))))
+			}
+		}
+		res, err := regions.SyntheticProgress(kind, reading, p, c.Int("samples"), seed, errors.Join(err, rerr), show)
+		stopLine()
 		if err != nil {
 			return fmt.Errorf("regions: %w", err)
 		}

@@ -49,7 +49,7 @@ func TestRegionsHotCablesShown(t *testing.T) {
 	for _, want := range []string{
 		"θp 4, θr 4, σ 1, δ 2",
 		"window 60: 2 regions\n  track 1        63 cables (+0)  mean   0.02 %  max   1.50 %  negligible",
-		"  track 2         1 cables (+0)  mean  40.00 %  max  40.00 %  high        1 hosts, 1 switches: S0_0 H0\n",
+		"  track 2         1 cable  (+0)  mean  40.00 %  max  40.00 %  high        1 host, 1 switch: S0_0 H0\n",
 		"         4 cables (+0)  mean  30.25 %  max  31.00 %  high",
 		// The verdict: where (S0_0 is a leaf switch, level 1) and when (the
 		// cable is alone at 40 % at 60, then 42 % at 120).
@@ -62,8 +62,8 @@ func TestRegionsHotCablesShown(t *testing.T) {
 	}
 	out = string(runBin(t, append(args, "--sigma", "20")...))
 	for _, want := range []string{
-		"window 60: 1 regions\n  track 1        63 cables (+0)  mean   0.02 %  max   1.50 %  negligible",
-		"  in no region: 1 cables (regions smaller than σ 20), largest stall 40.00 %\n  isolated hot cables (≥ 5 % in no region): 1: S0_0 -> H0 40.00 %\n",
+		"window 60: 1 region\n  track 1        63 cables (+0)  mean   0.02 %  max   1.50 %  negligible",
+		"  in no region: 1 cable (regions smaller than σ 20), largest stall 40.00 %\n  isolated hot cables (≥ 5 % in no region): 1: S0_0 -> H0 40.00 %\n",
 		"  isolated hot cables (≥ 5 % in no region): 5: S0_0 -> H0 42.00 %, S1_1 -> S0_0 31.00 %, S1_3 -> S0_0 30.50 %, S1_0 -> S0_0 30.00 %, S1_2 -> S0_0 29.50 %\n",
 		"; 6 cables at ≥ 5 % stall (up to 42.00 %) lie in no region in 2 windows",
 	} {

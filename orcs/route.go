@@ -14,6 +14,7 @@ import (
 	"orcs/dot"
 	"orcs/fabricarg"
 	"orcs/internal/interrupt"
+	"orcs/internal/plural"
 	"orcs/internal/progress"
 	"orcs/opensm"
 )
@@ -127,8 +128,8 @@ func routeAction(c *cli.Context) error {
 	if check := f.CheckRoutes(nil, 1, runtime.NumCPU()); !check.OK() {
 		fmt.Fprintf(stderr, "orcs route: warning: %s\n", check.Summary())
 	}
-	fmt.Fprintf(stderr, "orcs route: %s: %s routed %d hosts, %d switches: OpenSM %.2f s (its sweep %.3f s), ibsim start %.2f s, all %.2f s\n",
-		in.Name, res.Used, f.NumHosts(), f.NumSwitches(), res.OpenSM.Seconds(), res.Log.Sweep.Seconds(),
+	fmt.Fprintf(stderr, "orcs route: %s: %s routed %s, %s: OpenSM %.2f s (its sweep %.3f s), ibsim start %.2f s, all %.2f s\n",
+		in.Name, res.Used, plural.N(f.NumHosts(), "host"), plural.N(f.NumSwitches(), "switch"), res.OpenSM.Seconds(), res.Log.Sweep.Seconds(),
 		res.Start.Seconds(), time.Since(t0).Seconds())
 	if opt.Keep != "" && !c.IsSet("output_file") {
 		return nil

@@ -414,3 +414,34 @@ func TestRouteLoopbackDot(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// TestCompareHelpAndHosts: compare --help says what the "current" row and
+// the deadlock column are and offers --hosts, which restricts every
+// engine's simulation to the same allocation.
+func TestCompareHelpAndHosts(t *testing.T) {
+	help, err := exec.Command(orcsBin, "compare", "--help").CombinedOutput()
+	if err != nil {
+		t.Fatalf("compare --help: %v\n%s", err, help)
+	}
+	for _, want := range []string{`"current"`, "deadlock column", "--hosts LIST", "a job's\n   allocation"} {
+		if !strings.Contains(string(help), want) {
+			t.Errorf("compare --help lacks %q:\n%s", want, help)
+		}
+	}
+	needIBTools(t)
+	out, err := runCmd(t, "compare", "--engines", "minhop,updn", "gen:kary:k=4,n=2", "-p", "bisect", "-n", "20",
+		"--format", "json", "--hosts", "H[4-11]")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var c opensm.Comparison
+	if err := json.Unmarshal([]byte(out), &c); err != nil {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	if c.Hosts != 16 || c.Commsize != 8 || len(c.Engines) != 2 || len(c.Engines[1].Values) != 20 {
+		t.Errorf("--hosts H[4-11]: %d hosts, commsize %d, %d engines", c.Hosts, c.Commsize, len(c.Engines))
+	}
+	if _, err := runCmd(t, "compare", "--engines", "minhop", "gen:kary:k=4,n=2", "--hosts", "nosuch[1-2]"); err == nil || !strings.Contains(err.Error(), "nosuch1") {
+		t.Errorf("unknown host: %v", err)
+	}
+}

@@ -3,6 +3,7 @@ package main
 import (
 	"errors"
 	"fmt"
+	"os"
 	"strconv"
 	"strings"
 
@@ -11,6 +12,8 @@ import (
 	"orcs/analyze"
 	"orcs/fabricarg"
 	"orcs/internal/outfile"
+	"orcs/internal/plural"
+	"orcs/internal/progress"
 	"orcs/lft"
 	"orcs/samplingsim"
 )
@@ -144,10 +147,18 @@ func samplingsimAction(c *cli.Context) error {
 	if done, err := compareRouting(c, src, cfg, plan); done {
 		return err
 	}
+	status, stopLine := progress.Status(os.Stderr, "orcs samplingsim")
+	if status != nil {
+		cfg.Progress = func(now samplingsim.Time, done, total int) {
+			status(fmt.Sprintf("simulated %s, %d of %s finished", samplingsim.FormatTime(now), done, plural.N(total, "message")))
+		}
+	}
 	res, runErr := samplingsim.Run(f, cfg, plan)
+	stopLine()
 	if res == nil {
 		return runErr
 	}
+	res.FabricName = src.ShortName()
 	view, err := res.FindView(c.String("view"))
 	if err != nil {
 		return err

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"orcs/gen"
+	"orcs/internal/plural"
 	"orcs/lft"
 )
 
@@ -409,25 +410,25 @@ func (r *Result) WriteText(w io.Writer) error {
 					n++
 				}
 			}
-			fmt.Fprintf(b, "\nwindow %g: %d regions, %d %s or higher\n", win.Time, len(win.Regions), n, r.MinSeverity)
+			fmt.Fprintf(b, "\nwindow %g: %s, %d %s or higher\n", win.Time, plural.N(len(win.Regions), "region"), n, r.MinSeverity)
 		} else {
-			fmt.Fprintf(b, "\nwindow %g: %d regions\n", win.Time, len(win.Regions))
+			fmt.Fprintf(b, "\nwindow %g: %s\n", win.Time, plural.N(len(win.Regions), "region"))
 		}
 		for i, reg := range win.Regions {
 			if reg.Severity() < r.MinSeverity {
 				continue
 			}
 			hosts, sws := Touched(r.f, reg.Cables)
-			fmt.Fprintf(b, "  track %-4d %6d cables (%+d)  mean %6.2f %%  max %6.2f %%  %-10s  %d hosts, %d switches: %s\n",
-				win.Track[i], len(reg.Cables), win.Growth[i], reg.Mean, reg.Max, reg.Severity(),
-				len(hosts), len(sws), abbreviate(append(sws, hosts...), 4))
+			fmt.Fprintf(b, "  track %-4d %6d %-6s (%+d)  mean %6.2f %%  max %6.2f %%  %-10s  %s, %s: %s\n",
+				win.Track[i], len(reg.Cables), plural.Noun(len(reg.Cables), "cable"), win.Growth[i], reg.Mean, reg.Max, reg.Severity(),
+				plural.N(len(hosts), "host"), plural.N(len(sws), "switch"), abbreviate(append(sws, hosts...), 4))
 		}
 		if len(win.Dropped) > 0 {
 			why := fmt.Sprintf("regions smaller than σ %d", p.Sigma)
 			if p.Smooth > 0 {
 				why += ", outliers of the reassignment"
 			}
-			fmt.Fprintf(b, "  in no region: %d cables (%s), largest stall %.2f %%\n", len(win.Dropped), why, win.droppedMax())
+			fmt.Fprintf(b, "  in no region: %s (%s), largest stall %.2f %%\n", plural.N(len(win.Dropped), "cable"), why, win.droppedMax())
 		}
 		if hot := win.Hot(); len(hot) > 0 {
 			names := make([]string, len(hot))
@@ -437,7 +438,7 @@ func (r *Result) WriteText(w io.Writer) error {
 			fmt.Fprintf(b, "  isolated hot cables (≥ %g %% in no region): %d: %s\n", LowStall, len(hot), listSome(names, 8))
 		}
 	}
-	fmt.Fprintf(b, "\n%d tracks\n", len(r.Tracks))
+	fmt.Fprintf(b, "\n%s\n", plural.N(len(r.Tracks), "track"))
 	for _, t := range r.Tracks {
 		fmt.Fprintf(b, "  track %-4d windows %d (%g–%g)  size %d → %d (max %d)  peak %s\n",
 			t.ID, t.Windows, t.FirstTime, t.LastTime, t.FirstSize, t.LastSize, t.MaxSize, t.PeakSeverity)
@@ -523,37 +524,26 @@ func (r *Result) Verdict() string {
 	if worst == nil {
 		b.WriteString("no region in any window")
 	} else {
-		fmt.Fprintf(&b, "the most congested region is %s, mean %.2f %% (max %.2f %%) over %s, in window %g", worst.Severity(), worst.Mean, worst.Max, count(len(worst.Cables), "cable"), when)
+		fmt.Fprintf(&b, "the most congested region is %s, mean %.2f %% (max %.2f %%) over %s, in window %g", worst.Severity(), worst.Mean, worst.Max, plural.N(len(worst.Cables), "cable"), when)
 		if where := r.where(worst); where != "" {
 			b.WriteString(" at " + where)
 		}
 		for _, t := range r.Tracks {
 			if t.ID == track {
 				fmt.Fprintf(&b, "; its track %d started in window %g, peaked in window %g and lasted to window %g (%s, up to %s)",
-					t.ID, t.FirstTime, when, t.LastTime, count(t.Windows, "window"), count(t.MaxSize, "cable"))
+					t.ID, t.FirstTime, when, t.LastTime, plural.N(t.Windows, "window"), plural.N(t.MaxSize, "cable"))
 			}
 		}
 	}
 	if hot > 0 {
-		verb := "lie"
-		if hot == 1 {
-			verb = "lies"
-		}
+		verb := plural.Verb(hot, "lies", "lie")
 		fmt.Fprintf(&b, "; %s at ≥ %g %% stall (up to %.2f %%) %s in no region in %s (regions smaller than σ %d: look at them one by one)",
-			count(hot, "cable"), LowStall, hotMax, verb, count(hotWins, "window"), r.Params.Sigma)
+			plural.N(hot, "cable"), LowStall, hotMax, verb, plural.N(hotWins, "window"), r.Params.Sigma)
 	} else {
 		fmt.Fprintf(&b, "; every cable at ≥ %g %% stall is in a region", LowStall)
 	}
 	fmt.Fprintf(&b, " (exact for these stall values; the regions depend on θp %g, θr %g, σ %d, δ %d).", r.Params.ThetaP, r.Params.ThetaR, r.Params.Sigma, r.Params.Delta)
 	return b.String()
-}
-
-// count says "1 cable" or "N cables".
-func count(n int, noun string) string {
-	if n == 1 {
-		return "1 " + noun
-	}
-	return fmt.Sprintf("%d %ss", n, noun)
 }
 
 // where names a region's place in the fabric: its switches (at most 6)

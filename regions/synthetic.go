@@ -455,6 +455,12 @@ type BenchResult struct {
 // RunBench segments samples 0 … samples−1 of seed with p and averages their
 // scores.
 func RunBench(b *Bench, p Params, samples int, seed uint64) (BenchResult, error) {
+	return runBench(b, p, samples, seed, nil)
+}
+
+// runBench is RunBench that calls progress (when not nil) with the
+// samples done of all before each sample and at the end.
+func runBench(b *Bench, p Params, samples int, seed uint64, progress func(done, total int)) (BenchResult, error) {
 	p = p.Resolve(b.Graph.NumCables())
 	seg, err := NewSegmenter(b.Graph, p)
 	if err != nil {
@@ -462,6 +468,9 @@ func RunBench(b *Bench, p Params, samples int, seed uint64) (BenchResult, error)
 	}
 	res := BenchResult{Kind: b.Kind, Reading: b.Reading, Samples: samples, Seed: seed, Params: p}
 	for i := range samples {
+		if progress != nil {
+			progress(i, samples)
+		}
 		s := b.Sample(seed, i)
 		credit, err := seg.Segment(s.Values)
 		if err != nil {
@@ -483,6 +492,9 @@ func RunBench(b *Bench, p Params, samples int, seed uint64) (BenchResult, error)
 		res.OneToOne += sc.OneToOne
 		res.Precision += sc.Precision
 		res.Recall += sc.Recall
+	}
+	if progress != nil {
+		progress(samples, samples)
 	}
 	if samples > 0 {
 		res.Score /= float64(samples)
@@ -518,6 +530,12 @@ const MaxSamples = 1000
 // samples samples of seed; a non-nil seedErr (from parsing the seed) is
 // returned first.
 func Synthetic(kind string, reading Reading, p Params, samples int, seed uint64, seedErr error) (BenchResult, error) {
+	return SyntheticProgress(kind, reading, p, samples, seed, seedErr, nil)
+}
+
+// SyntheticProgress is Synthetic that calls progress (when not nil) with
+// the samples done of all before each sample and once at the end.
+func SyntheticProgress(kind string, reading Reading, p Params, samples int, seed uint64, seedErr error, progress func(done, total int)) (BenchResult, error) {
 	if err := errors.Join(seedErr, p.Check()); err != nil {
 		return BenchResult{}, err
 	}
@@ -528,7 +546,7 @@ func Synthetic(kind string, reading Reading, p Params, samples int, seed uint64,
 	if err != nil {
 		return BenchResult{}, err
 	}
-	return RunBench(b, p, samples, seed)
+	return runBench(b, p, samples, seed, progress)
 }
 
 // Write writes the benchmark result as text or JSON.

@@ -9,6 +9,7 @@ import (
 	"strconv"
 	"strings"
 
+	"orcs/internal/plural"
 	"orcs/metrics"
 	"orcs/plot"
 )
@@ -117,7 +118,7 @@ func edgeSVG(sv *plot.SVG, t *metrics.Topology, e *edge, p, q [2]float64, peak f
 		a, b := t.Nodes[e.a].Name, t.Nodes[e.b].Name
 		title = fmt.Sprintf("%s ⇄ %s: %s → %s %s, back %s (mean peak load)", a, b, a, b, num(e.up), num(e.down))
 		if e.cables > 1 {
-			title += fmt.Sprintf("; %d cables, the largest each way", e.cables)
+			title += fmt.Sprintf("; %s, the largest each way", plural.N(e.cables, "cable"))
 		}
 	}
 	ids := make([]string, len(e.links))
@@ -269,8 +270,8 @@ func drawLayers(t *metrics.Topology, peak float64, maxLines int) (string, string
 	}
 	for k, m := range byPair {
 		if m.a < 0 {
-			m.aggregate = fmt.Sprintf("%s ⇄ %s: %d cables, up at most %s, down at most %s (mean peak load)",
-				units[k[0]].label(t), units[k[1]].label(t), m.cables, num(m.up), num(m.down))
+			m.aggregate = fmt.Sprintf("%s ⇄ %s: %s, up at most %s, down at most %s (mean peak load)",
+				units[k[0]].label(t), units[k[1]].label(t), plural.N(m.cables, "cable"), num(m.up), num(m.down))
 		}
 	}
 	var notes []string
@@ -434,7 +435,7 @@ func drawGrid(t *metrics.Topology, peak float64) string {
 		title := n.Name
 		if hostCount[i] > 0 {
 			fill = plot.Hex(plot.LoadColor(hostLoad[i] / peak))
-			title = fmt.Sprintf("%s: %d hosts, their cables at most %s (mean peak load)", n.Name, hostCount[i], num(hostLoad[i]))
+			title = fmt.Sprintf("%s: %s, their cables at most %s (mean peak load)", n.Name, plural.N(hostCount[i], "host"), num(hostLoad[i]))
 		}
 		sv.Circle(p[0], p[1], 7, fill, plot.Hex(plot.Default.Ink), title)
 		sv.Text(p[0]+8, p[1]+17, 8, "start", false, n.Name)

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
+	"orcs/internal/plural"
 	"orcs/plot"
 )
 
@@ -153,8 +154,8 @@ func timeline(r *Regions) (template.HTML, string) {
 			// Box height by size relative to the track's largest: growth shows.
 			bh := max(3, h*float64(reg.Size)/float64(max(maxSize[id], 1)))
 			sv.Rect(left+float64(c.window)*cw+0.5, y+2+h-bh, cw-1, bh, severityColor(reg.Severity), "",
-				fmt.Sprintf("region %d at %s: %d cables, mean stall %s %%, max %s %%, %s; %d hosts, %d switches",
-					id, num(r.Windows[c.window].Time), reg.Size, num(reg.MeanStall), num(reg.MaxStall), reg.Severity, len(reg.Hosts), len(reg.Switches)))
+				fmt.Sprintf("region %d at %s: %s, mean stall %s %%, max %s %%, %s; %s, %s",
+					id, num(r.Windows[c.window].Time), plural.N(reg.Size, "cable"), num(reg.MeanStall), num(reg.MaxStall), reg.Severity, plural.N(len(reg.Hosts), "host"), plural.N(len(reg.Switches), "switch")))
 		}
 	}
 	// Time axis: a tick per window while they fit, else every k-th.

@@ -153,6 +153,11 @@ type Config struct {
 	Seed uint64
 	// MaxTime stops the run at this simulated time; 0 = no limit.
 	MaxTime Time
+	// Progress, when not nil, is called from the event loop every 65 536
+	// events with the simulated time and the number of messages finished
+	// of all (for a progress line; it must be quick). It changes nothing
+	// in the run.
+	Progress func(now Time, done, total int)
 	// measure makes a run keep latency and stall statistics whatever its
 	// routing and workload (CompareRouting: every row measured alike).
 	measure bool

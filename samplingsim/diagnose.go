@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 
+	"orcs/internal/plural"
 	"orcs/lft"
 )
 
@@ -620,8 +621,8 @@ func (d *Diagnosis) Write(w io.Writer) error {
 			fmt.Fprintf(w, "  … and %d more trees\n", len(d.Roots)-10)
 			break
 		}
-		fmt.Fprintf(w, "  root %s: congested fraction %.3f of %.0f packets, %d links in the tree, %.1f/%.0f Gb/s sampled: %s — %s\n",
-			rt.Name, rt.Fraction, rt.Packets, rt.Tree, rt.Gbps, rt.LineGbps, rt.Cause, rt.Why)
+		fmt.Fprintf(w, "  root %s: congested fraction %.3f of %.0f packets, %s in the tree, %.1f/%.0f Gb/s sampled: %s — %s\n",
+			rt.Name, rt.Fraction, rt.Packets, plural.N(rt.Tree, "link"), rt.Gbps, rt.LineGbps, rt.Cause, rt.Why)
 	}
 	if n := len(d.Unconfirmed); n > 0 {
 		rt := d.Unconfirmed[0]

@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"orcs/internal/outfile"
+	"orcs/internal/plural"
 )
 
 // Files names the output files of a run; empty names are not written.
@@ -90,7 +91,7 @@ func (r *Result) WriteSummary(w io.Writer, name string) {
 	if f.GraphName != "" {
 		name = f.GraphName
 	}
-	fmt.Fprintf(w, "fabric %s: %d hosts, %d switches, %d links\n", name, f.NumHosts(), f.NumSwitches(), len(f.Links))
+	fmt.Fprintf(w, "fabric %s: %s, %s, %s\n", name, plural.N(f.NumHosts(), "host"), plural.N(f.NumSwitches(), "switch"), plural.N(len(f.Links), "link"))
 	if s := r.Config.LinkRatesLine(); s != "" {
 		fmt.Fprintln(w, s)
 	}
@@ -105,7 +106,7 @@ func (r *Result) WriteSummary(w io.Writer, name string) {
 		if j.FinishUs < 0 {
 			fin = fmt.Sprintf("unfinished: %d delivered", r.delivered(i))
 		}
-		fmt.Fprintf(w, "job %s: %d hosts, %d messages, %s\n", j.Name, j.Hosts, j.Messages, fin)
+		fmt.Fprintf(w, "job %s: %s, %s, %s\n", j.Name, plural.N(j.Hosts, "host"), plural.N(j.Messages, "message"), fin)
 		r.writeNoise(w, j.Name)
 	}
 	if r.Buffers != nil {

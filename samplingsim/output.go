@@ -250,8 +250,12 @@ type RunFileWindow struct {
 // not nil.
 func (r *Result) WriteJSON(out io.Writer, view View, d *Diagnosis) error {
 	c := r.Config
+	name := r.Fabric.GraphName
+	if name == "" {
+		name = r.FabricName
+	}
 	rep := RunFile{
-		FormatVersion: RunFileVersion, Fabric: r.Fabric.GraphName, Hosts: r.Fabric.NumHosts(), Switches: r.Fabric.NumSwitches(),
+		FormatVersion: RunFileVersion, Fabric: name, Hosts: r.Fabric.NumHosts(), Switches: r.Fabric.NumSwitches(),
 		Config: RunFileConfig{
 			BandwidthGbps: c.Bandwidth / 1e9, LatencyNs: float64(c.Latency) / 1e3, RouterDelayNs: float64(c.RouterDelay) / 1e3,
 			MTU: c.MTU, InputBuffer: c.InputBuffer, OutputQueue: c.OutputQueue, Marking: c.Marking, MarkAt: c.MarkAt.String(),

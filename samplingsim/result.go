@@ -12,8 +12,12 @@ import (
 type Result struct {
 	// Fabric, Config and Plan are the inputs of the run.
 	Fabric *lft.Fabric
-	Config Config
-	Plan   *Plan
+	// FabricName names the fabric in the JSON when it has no graph name
+	// (a fabric built from an InfiniBand topology: the topology file's
+	// base name); the caller sets it.
+	FabricName string
+	Config     Config
+	Plan       *Plan
 	// End is the simulated time of the last event.
 	End Time
 	// MsgReady is when each message entered its sender's injection queue

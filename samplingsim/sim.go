@@ -454,6 +454,9 @@ func (s *sim) run() error {
 		}
 		s.now = e.t
 		s.events++
+		if s.events&0xffff == 0 && s.cfg.Progress != nil {
+			s.cfg.Progress(s.now, s.done, len(s.msgs))
+		}
 		if s.readAhead {
 			s.readAheadOf(s.q.last)
 		}

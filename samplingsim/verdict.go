@@ -2,6 +2,7 @@ package samplingsim
 
 import (
 	"fmt"
+	"orcs/internal/plural"
 	"strings"
 )
 
@@ -20,7 +21,7 @@ func (d *Diagnosis) Sentence() string {
 	case NoCongestion:
 		s = "no congestion: no congestion tree"
 		if n := len(d.Unconfirmed); n > 0 {
-			s += fmt.Sprintf(" (%d congested %s below the Theorem 4.2 cutoff, not saturated roots, are not counted)", n, plural(n, "link", "links"))
+			s += fmt.Sprintf(" (%d congested %s below the Theorem 4.2 cutoff, not saturated roots, are not counted)", n, plural.Verb(n, "link", "links"))
 		}
 	case Saturation:
 		dl := d.Delivery
@@ -35,8 +36,8 @@ func (d *Diagnosis) Sentence() string {
 		s += fmt.Sprintf(", %d of %d messages delivered (counted, not sampled)", dl.Delivered, dl.Messages)
 		if len(d.Roots) > 0 {
 			s += fmt.Sprintf("; the %d congestion %s listed (%s) %s",
-				len(d.Roots), plural(len(d.Roots), "tree", "trees"), causeCounts(d.Roots),
-				plural(len(d.Roots), "comes from delivered packets only and does not decide", "come from delivered packets only and do not decide"))
+				len(d.Roots), plural.Verb(len(d.Roots), "tree", "trees"), causeCounts(d.Roots),
+				plural.Verb(len(d.Roots), "comes from delivered packets only and does not decide", "come from delivered packets only and do not decide"))
 		}
 	case Mixed:
 		s = fmt.Sprintf("mixed: %s", d.Why)
@@ -94,12 +95,4 @@ func causeCounts(roots []Root) string {
 		parts[i] = fmt.Sprintf("%d %s", count[c], c)
 	}
 	return strings.Join(parts, ", ")
-}
-
-// plural returns one when n is 1, else many.
-func plural(n int, one, many string) string {
-	if n == 1 {
-		return one
-	}
-	return many
 }

@@ -9,6 +9,7 @@ package schema
 import (
 	"encoding/json"
 	"fmt"
+	"orcs/internal/plural"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -118,7 +119,7 @@ const CurrentRow = "current"
 // picture and pushes the title off it).
 func (c *Comparison) Plot() *plot.Distributions {
 	d := &plot.Distributions{
-		Title:  fmt.Sprintf("%s, %s: %d runs of %s on %d hosts", shortFabric(c.Fabric), c.Metric, c.Runs, c.Pattern, c.Commsize),
+		Title:  fmt.Sprintf("%s, %s: %s of %s on %s", shortFabric(c.Fabric), c.Metric, plural.N(c.Runs, "run"), c.Pattern, plural.N(c.Commsize, "host")),
 		XLabel: c.Value,
 		Kind:   plot.Continuous,
 	}

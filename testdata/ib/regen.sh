@@ -194,10 +194,11 @@ route() {
 		# the other outputs administrators bring
 		local name
 		local -a diag
-		for name in ibnetdiscover-g ibnetdiscover-p iblinkinfo iblinkinfo-l dump_fts-a "ibroute-a-$ibsw"; do
+		for name in ibnetdiscover-g ibnetdiscover-p ibnetdiscover-l iblinkinfo iblinkinfo-l dump_fts-a "ibroute-a-$ibsw"; do
 			case $name in
 			ibnetdiscover-g) diag=(ibnetdiscover -g) ;;
 			ibnetdiscover-p) diag=(ibnetdiscover -p) ;;
+			ibnetdiscover-l) diag=(ibnetdiscover -l) ;;
 			iblinkinfo) diag=(iblinkinfo) ;;
 			iblinkinfo-l) diag=(iblinkinfo -l) ;;
 			dump_fts-a) diag=(dump_fts -a) ;;
