@@ -21,6 +21,7 @@ type docExample struct {
 	file   string   // the Markdown file, relative to the repository
 	line   int      // the line of the command in it
 	cmd    string   // the command, continuation lines joined
+	vars   string   // the block's variable assignments before it
 	shown  []string // the output the page shows below the command (console blocks)
 	exit   int      // the exit status the page expects (<!-- exit N -->)
 	notRun string   // why the example is not run (<!-- not run: REASON -->)
@@ -30,13 +31,15 @@ var (
 	docFence     = regexp.MustCompile("^```(\\w*)\\s*$")
 	docDirective = regexp.MustCompile(`^<!--\s*(not run|exit)\s*:?\s*(.*?)\s*-->\s*$`)
 	docCommand   = regexp.MustCompile(`^(orcs|make|go)(\s|$)`)
+	docVars      = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*=`)
 )
 
 // parseDocExamples extracts the commands of the fenced ```sh and ```console
 // blocks of a Markdown page. In a sh block every line that starts with orcs,
 // make or go is a command; in a console block every line that starts with
 // "$ " is, and the lines after it, up to the next command, are the output
-// the page shows. A line ending in a backslash continues on the next. An
+// the page shows. Variable assignments (F=...) of a sh block precede its
+// later commands when they run. A line ending in a backslash continues on the next. An
 // HTML comment on the line before the fence applies to every command of the
 // block: <!-- not run: REASON --> leaves them out, <!-- exit N --> expects
 // status N (else 0).
@@ -53,6 +56,7 @@ func parseDocExamples(file string, text []byte) ([]docExample, error) {
 		pending   string // a command continued with a backslash
 		pendingAt int
 		last      = -1 // the index of the block's last console command
+		vars      string
 		n         int
 	)
 	for sc.Scan() {
@@ -60,7 +64,7 @@ func parseDocExamples(file string, text []byte) ([]docExample, error) {
 		line := sc.Text()
 		if m := docFence.FindStringSubmatch(line); m != nil {
 			if !inBlock {
-				inBlock, lang, exit, notRun, last = true, m[1], 0, "", -1
+				inBlock, lang, exit, notRun, last, vars = true, m[1], 0, "", -1, ""
 				if d := docDirective.FindStringSubmatch(prev); d != nil {
 					switch d[1] {
 					case "not run":
@@ -102,6 +106,10 @@ func parseDocExamples(file string, text []byte) ([]docExample, error) {
 		} else if lang == "sh" && docCommand.MatchString(line) {
 			body, isCommand = strings.TrimSpace(line), true
 		}
+		if !isCommand && lang == "sh" && docVars.MatchString(line) {
+			vars += strings.TrimSpace(line) + "\n"
+			continue
+		}
 		if !isCommand {
 			if lang == "console" && last >= 0 {
 				out[last].shown = append(out[last].shown, line)
@@ -116,7 +124,7 @@ func parseDocExamples(file string, text []byte) ([]docExample, error) {
 			continue
 		}
 		pending = ""
-		out = append(out, docExample{file: file, line: pendingAt, cmd: body, exit: exit, notRun: notRun})
+		out = append(out, docExample{file: file, line: pendingAt, cmd: body, vars: vars, exit: exit, notRun: notRun})
 		if lang == "console" {
 			last = len(out) - 1
 		}
@@ -223,7 +231,7 @@ func runDocExample(t *testing.T, ex docExample, dir, repo string) {
 	t.Helper()
 	ctx, cancel := context.WithTimeout(context.Background(), 3*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, "bash", "-c", ex.cmd)
+	cmd := exec.CommandContext(ctx, "bash", "-c", ex.vars+ex.cmd)
 	cmd.Dir = dir
 	if strings.HasPrefix(ex.cmd, "make ") || strings.HasPrefix(ex.cmd, "go ") {
 		cmd.Dir = repo
@@ -260,7 +268,7 @@ func docTail(s string, n int) string {
 
 // TestParseDocExamples checks the extraction on a hand-written page.
 func TestParseDocExamples(t *testing.T) {
-	page := "text\n```sh\norcs gen kary:k=4,n=2 \\\n    -o ft16.dot   # comment\nexport X=1\nmake run\n```\n" +
+	page := "text\n```sh\norcs gen kary:k=4,n=2 \\\n    -o ft16.dot   # comment\nF=testdata/ft16.dot\nmake run\n```\n" +
 		"<!-- exit 2 -->\n```console\n$ orcs deadlock -i testdata/torus4x4.dot\ncredit loop on VL 0: 4 cables\n…\n$ orcs --version\norcs version 1.0.0\n```\n" +
 		"<!-- not run: needs a cluster -->\n\n```sh\norcs merge shard-*.json\n```\n```go\norcs not a command here\n```\n"
 	got, err := parseDocExamples("p.md", []byte(page))
@@ -269,7 +277,7 @@ func TestParseDocExamples(t *testing.T) {
 	}
 	want := []docExample{
 		{file: "p.md", line: 3, cmd: "orcs gen kary:k=4,n=2 -o ft16.dot   # comment"},
-		{file: "p.md", line: 6, cmd: "make run"},
+		{file: "p.md", line: 6, cmd: "make run", vars: "F=testdata/ft16.dot\n"},
 		{file: "p.md", line: 10, cmd: "orcs deadlock -i testdata/torus4x4.dot", shown: []string{"credit loop on VL 0: 4 cables", "…"}, exit: 2},
 		{file: "p.md", line: 13, cmd: "orcs --version", shown: []string{"orcs version 1.0.0"}, exit: 2},
 		{file: "p.md", line: 19, cmd: "orcs merge shard-*.json", notRun: "needs a cluster"},
