@@ -248,7 +248,8 @@ func runDocExample(t *testing.T, ex docExample, dir, repo string) {
 		}
 		status = ee.ExitCode()
 	}
-	t.Logf("%s:%d: %.1fs: %s", ex.file, ex.line, time.Since(start).Seconds(), ex.cmd)
+	cpu := cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime()
+	t.Logf("%s:%d: %.1fs (CPU %.1fs): %s", ex.file, ex.line, time.Since(start).Seconds(), cpu.Seconds(), ex.cmd)
 	if status != ex.exit {
 		t.Errorf("%s:%d: %s: exit status %d, the page expects %d; output:\n%s", ex.file, ex.line, ex.cmd, status, ex.exit, docTail(string(out), 2000))
 		return
