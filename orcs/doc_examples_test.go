@@ -4,6 +4,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"flag"
 	"fmt"
 	"os"
 	"os/exec"
@@ -15,6 +16,10 @@ import (
 	"testing"
 	"time"
 )
+
+// docsOutput makes TestDocumentedExamples log the whole output of every
+// example that shows output, to refresh the pages after an output changed.
+var docsOutput = flag.Bool("docs-output", false, "TestDocumentedExamples: log the output of every console example")
 
 // docExample is one command of a fenced shell example in the documentation.
 type docExample struct {
@@ -253,6 +258,9 @@ func runDocExample(t *testing.T, ex docExample, dir, repo string) {
 	if status != ex.exit {
 		t.Errorf("%s:%d: %s: exit status %d, the page expects %d; output:\n%s", ex.file, ex.line, ex.cmd, status, ex.exit, docTail(string(out), 2000))
 		return
+	}
+	if *docsOutput && len(ex.shown) > 0 {
+		t.Logf("%s:%d: output:\n%s", ex.file, ex.line, out)
 	}
 	if want := firstShownLine(ex.shown); want != "" && !shownLineFound(want, string(out)) {
 		t.Errorf("%s:%d: %s: the page shows %q, not in the output:\n%s", ex.file, ex.line, ex.cmd, strings.TrimSpace(want), docTail(string(out), 2000))
