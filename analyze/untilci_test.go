@@ -143,7 +143,7 @@ func TestUntilCIRefusesShards(t *testing.T) {
 	}
 }
 
-// TestUntilCIAtLeastTenRuns: the README's rule is "at least 10 runs". On
+// TestUntilCIAtLeastTenRuns: the rule of doc/analyzer.md is "at least 10 runs". On
 // equal values the interval has width 0 from the second run on, so the
 // rule is met exactly at the 10th value and not before.
 func TestUntilCIAtLeastTenRuns(t *testing.T) {

@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # Monet's synthetic benchmark (appendix D) under every reading of it: the
-# table "benchmark reading × method" of the README's section on regions
+# table "benchmark reading × method" of doc/regions.md
 # comes from this script. Run from anywhere:
 #
 #	bash bench/regions-readings.sh [SAMPLES [SEED]]     # default 100 samples, seed 1

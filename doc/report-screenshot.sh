@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Regenerates doc/report.png, the README's screenshot of the report of the
+# Regenerates doc/report.png, the screenshot in doc/report.md of the report of the
 # shipped fixtures (report/testdata: real runs on testdata/ft64.dot and a
 # regions result). Needs chromium.
 set -euo pipefail

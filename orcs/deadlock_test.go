@@ -100,7 +100,7 @@ func TestDeadlockJSON(t *testing.T) {
 	}
 }
 
-// TestRouteKeepThenDeadlock is the workflow of the README: orcs route
+// TestRouteKeepThenDeadlock is the workflow of doc/deadlock.md: orcs route
 // --keep with an engine that assigns SLs keeps the path SLs and SL2VL
 // tables beside the dumps, and orcs deadlock finds them there.
 func TestRouteKeepThenDeadlock(t *testing.T) {

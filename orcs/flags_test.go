@@ -10,7 +10,7 @@ import (
 )
 
 // defaultsThatDiffer lists the shared flags whose default differs between
-// commands on purpose, with the reason (the README says the same).
+// commands on purpose, with the reason (doc/analyzer.md says the same).
 var defaultsThatDiffer = map[string]string{
 	"input_file": "the classic simulation reads standard input like ORCS; the commands want a fabric named",
 	"num_runs":   "ORCS's default is 1 run; compare compares distributions, 100 runs by default",

@@ -10,22 +10,14 @@ import (
 	"testing"
 )
 
-// TestReadmeLayout checks that the README's layout table lists exactly the
-// module's packages (directories with non-test Go files).
-func TestReadmeLayout(t *testing.T) {
-	readme, err := os.ReadFile("../README.md")
+// TestLayoutDoc checks that the layout table of doc/layout.md lists exactly
+// the module's packages (directories with non-test Go files).
+func TestLayoutDoc(t *testing.T) {
+	page, err := os.ReadFile("../doc/layout.md")
 	if err != nil {
 		t.Fatal(err)
 	}
-	section := string(readme)
-	i := strings.Index(section, "## Layout")
-	if i < 0 {
-		t.Fatal("README has no Layout section")
-	}
-	section = section[i:]
-	if j := strings.Index(section[3:], "\n## "); j >= 0 {
-		section = section[:j+3]
-	}
+	section := string(page)
 	listed := map[string]bool{}
 	for _, m := range regexp.MustCompile("(?m)^\\| `([a-z0-9_/]+)/` \\|").FindAllStringSubmatch(section, -1) {
 		listed[m[1]] = true
@@ -62,6 +54,6 @@ func TestReadmeLayout(t *testing.T) {
 	sort.Strings(missing)
 	sort.Strings(extra)
 	if len(missing) > 0 || len(extra) > 0 {
-		t.Errorf("README layout table: packages not listed %v, listed but not packages %v", missing, extra)
+		t.Errorf("doc/layout.md: packages not listed %v, listed but not packages %v", missing, extra)
 	}
 }

@@ -31,7 +31,7 @@ func init() {
 			&cli.StringFlag{Name: "samplingsim", Usage: "a run written by orcs samplingsim --json `FILE`"},
 			&cli.StringFlag{Name: "analyzer", Usage: "cable loads written by orcs --metric get_cable_cong --format csv: `FILE`"},
 			&cli.StringFlag{Name: "synthetic", Usage: "run Monet's synthetic benchmark on a `torus|fattree` instead"},
-			&cli.StringFlag{Name: "reading", Value: string(regions.ReadLinks), Usage: "what a planted cuboid holds: `links|switches|ports|one-stall` (see the README)"},
+			&cli.StringFlag{Name: "reading", Value: string(regions.ReadLinks), Usage: "what a planted cuboid holds: `links|switches|ports|one-stall` (see doc/regions.md)"},
 			&cli.IntFlag{Name: "samples", Value: 100, Usage: "synthetic samples"},
 			&cli.StringFlag{Name: "seed", Value: "1", Usage: "random seed `S` of the synthetic samples"},
 			&cli.Float64Flag{Name: "theta-p", Value: d.ThetaP, DefaultText: both(l1.ThetaP, d.ThetaP), Usage: "θp: stall difference of cables in one region (percentage points)"},

@@ -143,7 +143,7 @@ func attributedOracle(s Sample) (credit, inq Segment) {
 	return mk(false, s.Values), mk(true, s.Inq)
 }
 
-// The ceiling of the attribution stage quoted in the README: overlaps
+// The ceiling of the attribution stage quoted in doc/regions.md: overlaps
 // given to the smaller source score 0.985 on both fabrics (seed 1, 100
 // samples), against 0.860 and 0.730 when every overlap is a region.
 func TestAttributionCeiling(t *testing.T) {
@@ -155,7 +155,7 @@ func TestAttributionCeiling(t *testing.T) {
 		want float64
 	}{{"torus", 0.985}, {"fattree", 0.985}} {
 		if got := oracleScore(t, tc.kind, attributedOracle); math.Abs(got-tc.want) > 0.0005 {
-			t.Errorf("%s: attributed oracle %.4f, the README says %.3f", tc.kind, got, tc.want)
+			t.Errorf("%s: attributed oracle %.4f, doc/regions.md says %.3f", tc.kind, got, tc.want)
 		}
 	}
 }

@@ -522,7 +522,7 @@ func significant(r Region, other []float64) bool {
 
 // MaxSamples bounds the synthetic samples of one benchmark run: each
 // segments a torus of 41 472 cables (0.2 s to seconds), so 1000 samples
-// are minutes (the paper's benchmark and the README's tables use 100–200).
+// are minutes (the paper's benchmark and the tables of doc/regions.md use 100–200).
 const MaxSamples = 1000
 
 // Synthetic runs the benchmark of kind (torus or fattree), read as

@@ -109,7 +109,7 @@ func TestSyntheticSamples(t *testing.T) {
 	}
 }
 
-// The benchmark on both fabrics, a few samples (the README's 100 come from
+// The benchmark on both fabrics, a few samples (doc/regions.md's 100 come from
 // orcs regions --synthetic): the robust variant at Monet's θ 8 and at fine
 // thresholds with the overlap attribution on the fat tree (the torus's
 // default is TestBenchReadings').
@@ -141,7 +141,7 @@ func TestSyntheticBench(t *testing.T) {
 // first 3 samples of seed 1 each, a guard against regressions that costs
 // seconds: a mean of 3 samples is too noisy for the 0.85, which the
 // 100 samples per reading and seed of bench/regions-readings.sh show (the
-// README's table), so each reading has a floor 0.03 under what its 3
+// doc/regions.md's table), so each reading has a floor 0.03 under what its 3
 // samples score today (0.908, 0.953, 0.805, 0.901).
 func TestBenchReadings(t *testing.T) {
 	if testing.Short() {
@@ -190,7 +190,7 @@ func TestOneStallTouchingSources(t *testing.T) {
 	}
 }
 
-// The ceiling of the README: the oracle's mean score over the 100 samples
+// The ceiling of doc/regions.md: the oracle's mean score over the 100 samples
 // of seed 1 (every overlap of planted regions is a region of its own and
 // counts in m).
 func TestOracleCeiling(t *testing.T) {
@@ -202,7 +202,7 @@ func TestOracleCeiling(t *testing.T) {
 		want float64
 	}{{"torus", 0.860}, {"fattree", 0.730}} {
 		if got := oracleScore(t, tc.kind, Oracle); math.Abs(got-tc.want) > 0.0005 {
-			t.Errorf("%s: oracle %.4f, the README says %.3f", tc.kind, got, tc.want)
+			t.Errorf("%s: oracle %.4f, doc/regions.md says %.3f", tc.kind, got, tc.want)
 		}
 	}
 }
