@@ -28,7 +28,7 @@ func TestReadAheadCoverage(t *testing.T) {
 	}
 	cfg := DefaultConfig()
 	cfg.Scheme = "none"
-	s, err := newSim(f, cfg, p)
+	s, err := setUp(f, cfg, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -174,7 +174,7 @@ func TestRunArenas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := newSim(f, DefaultConfig(), p)
+		s, err := setUp(f, DefaultConfig(), p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -1,112 +1,11 @@
 package samplingsim
 
-import (
-	"fmt"
-	"strings"
-
-	"orcs/registry"
-)
-
-// A buffer policy says which packets an input port may hold (Kuszmaul and
-// Kuszmaul, "Few buffers, many hot spots, and no tree saturation", SPAA
-// 2014). The default, "fifo", is the switch of switch.go: one FIFO per input
-// port whose head alone can move (head-of-line blocking) and no rule per
-// destination. Every other policy turns the input buffers into the
-// dampening switch of the paper:
-//
-//   - per-destination flow control: the sender of a link keeps a mirror of
-//     the downstream input buffer (which destinations hold which slots) and
-//     sends a packet for destination d only when the policy admits d there.
-//     The mirror is updated as credits are: a slot is claimed when the
-//     sender reserves it and released when the credit, which carries the
-//     destination or slot that freed, comes back Latency after the slot
-//     frees. So the sender's view is conservative and a rule is never
-//     broken by packets in flight;
-//   - a packet reserves its downstream slot (its credit) as it enters the
-//     output queue, so an output queue holds only packets that can go, and
-//     a packet whose destination is blocked waits in its input buffer;
-//   - any packet of an input buffer whose output admits it moves on (no
-//     head-of-line blocking): each output queue keeps the packets waiting
-//     for it in arrival order and serves the first admissible one;
-//   - a NIC sends the first of its ready messages whose destination the
-//     first switch admits, so a message to a blocked hot spot does not hold
-//     up the others.
-//
-// Policies are registered by name, one file each (buf_*.go); their rules
-// are plain function values chosen once, over flat per-link state.
-type bufferPolicy struct {
-	name   string
-	doc    string
-	params []registry.Param
-	// build reads the parameters and returns the rule for the fabric of env
-	// (nil for the FIFO); it returns r.Err() when that is not nil.
-	build func(r *registry.Reader, env bufferEnv) (*dampener, error)
-}
-
-// bufferEnv is what a buffer policy is built for: the links and hosts of
-// the fabric (0 when only the parameters are checked), the buffers per
-// input port and the run's seed.
-type bufferEnv struct {
-	links, hosts int
-	slots        int32
-	seed         uint64
-}
-
-func (p *bufferPolicy) parameters() []registry.Param { return p.params }
-
-// dampener is a configured per-destination rule over the senders' mirrors
-// of the downstream input buffers.
-type dampener struct {
-	// admit reports whether the input buffer at the end of link l accepts
-	// one more packet for destination dst (given a free slot).
-	admit func(l, dst int32) bool
-	// claim records a packet for dst entering that buffer and returns its
-	// tag (the slot it takes, or dst), which comes back with its credit.
-	claim func(l, dst int32) int32
-	// release records the packet with tag leaving that buffer.
-	release func(l, tag int32)
-}
-
-// bufferPolicies holds the buffer policies by name.
-var bufferPolicies = registry.New[*bufferPolicy]("buffer policy")
-
-// registerBuffers adds a policy; called from init functions. It panics on
-// a duplicate or invalid name.
-func registerBuffers(p *bufferPolicy) { bufferPolicies.Register(p.name, p.doc, p) }
-
-// BufferNames lists the registered buffer policies with their parameters
-// and descriptions, sorted by name, for help texts.
-func BufferNames() []string {
-	var out []string
-	for _, p := range bufferPolicies.All() {
-		out = append(out, describe(p.name, p.doc, p.params))
-	}
-	return out
-}
-
-// parseBuffers parses a buffer policy spec such as "hashed:j=3" and builds
-// its rule for env.
-func parseBuffers(text string, env bufferEnv) (*dampener, error) {
-	p, r, err := lookupSpec(bufferPolicies, text)
-	if err != nil {
-		return nil, err
-	}
-	d, err := p.build(r, env)
-	if err != nil {
-		return nil, fmt.Errorf("%s %q: %w", bufferPolicies.Kind(), strings.TrimSpace(text), err)
-	}
-	return d, nil
-}
-
-// bufferName returns the policy name of a buffer spec ("" if it does not
-// parse).
-func bufferName(text string) string {
-	sp, err := registry.Parse(text)
-	if err != nil {
-		return ""
-	}
-	return sp.Name
-}
+// The mechanics of the dampening switches in the event loop: the senders'
+// mirrors of the downstream buffers, the credits that carry tags back, the
+// output queues that serve the first admissible packet and the NICs that
+// send the first admissible message. The rules per destination are the
+// buffer policies of package buffer (buffer.Rule); see its doc for the
+// model.
 
 // admissible reports whether packet pid may enter the output queue of link
 // o now: room in the queue, a credit for the downstream buffer and the
@@ -119,7 +18,7 @@ func (s *sim) admissible(o, pid int32) bool {
 // destination dst.
 func (s *sim) admits(o, dst int32) bool {
 	s.syncMirror(o)
-	return s.damp.admit(o, dst)
+	return s.damp.Admit(o, dst)
 }
 
 // returnTag sends the tag of packet pid back with its credit on link l,
@@ -139,7 +38,7 @@ func (s *sim) returnTag(l, pid int32, t Time) {
 func (s *sim) syncMirror(l int32) {
 	r := &s.dret[l]
 	for r.n > 0 && s.retTime.front(r, l) <= s.now {
-		s.damp.release(l, s.retTag.front(r, l))
+		s.damp.Release(l, s.retTag.front(r, l))
 		s.retTime.drop(r) // the tags share the ring state r
 	}
 }
@@ -148,7 +47,7 @@ func (s *sim) syncMirror(l int32) {
 // and its place in the policy's mirror.
 func (s *sim) reserve(o, pid int32) {
 	s.ch[o].credits--
-	s.pkd[pid].tag = s.damp.claim(o, s.pk[pid].dst)
+	s.pkd[pid].tag = s.damp.Claim(o, s.pk[pid].dst)
 }
 
 // arriveDamp handles packet pid, routed to link o, arriving at the switch

@@ -43,8 +43,8 @@ func IDKinds() []string { return append([]string(nil), idNames...) }
 // setupIDs numbers the connections of the plan in the order of their first
 // message and draws each one's starting PSN from the seeded stream
 // streamIDs, so ids depend on the seed and the plan only.
-func (s *sim) setupIDs() {
-	s.ids, _ = parseIDs(s.cfg.PacketIDs)
+func (s *sim) setupIDs(ids idKind) {
+	s.ids = ids
 	s.hashIDs = s.sampling && s.scheme.probabilistic
 	if s.ids != idsConnection || !s.hashIDs {
 		return

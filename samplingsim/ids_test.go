@@ -133,7 +133,7 @@ func TestPacketIDs(t *testing.T) {
 	start := func(seed uint64, ids string) *sim {
 		cfg := DefaultConfig()
 		cfg.Seed, cfg.PacketIDs, cfg.Scheme = seed, ids, "onebit"
-		s, err := newSim(f, cfg, p)
+		s, err := setUp(f, cfg, p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -18,29 +18,14 @@ func parseRoutingOrStatic(text string) (Routing, error) {
 	return ParseRouting(text)
 }
 
-// jobRoutings returns the routing of the primary job and of the
-// background job (the primary's unless BackgroundRouting is given).
-func jobRoutings(cfg Config) (primary, background Routing, err error) {
-	if primary, err = parseRoutingOrStatic(cfg.Routing); err != nil {
-		return primary, background, err
-	}
-	background = primary
-	if cfg.BackgroundRouting != "" {
-		background, err = ParseRouting(cfg.BackgroundRouting)
-	}
-	return primary, background, err
-}
-
-// setupRouting reads the routing of the jobs and, if any job routes
-// adaptively, analyses the fabric for it. Static routing leaves s.ad nil:
-// the event loop then runs exactly as without adaptive routing.
-func (s *sim) setupRouting() error {
+// setupRouting sets up the routings of the jobs (job 0's, the others')
+// and, if any job routes adaptively, analyses the fabric for it. Static
+// routing leaves s.ad nil: the event loop then runs exactly as without
+// adaptive routing.
+func (s *sim) setupRouting(primary, bg Routing) error {
 	s.nl, s.lanes = int32(len(s.f.Links)), 1
-	var bg Routing
+	s.routing = primary
 	var err error
-	if s.routing, bg, err = jobRoutings(s.cfg); err != nil {
-		return err
-	}
 	s.stats.jobMode = []RouteMode{s.routing.Mode, bg.Mode}
 	s.stats.bgRouting = bg
 	if s.routing.Mode == ModeStatic && bg.Mode == ModeStatic {

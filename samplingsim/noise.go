@@ -150,23 +150,6 @@ func QCD(xs []float64) float64 {
 	return (q3 - q1) / (q3 + q1)
 }
 
-// IterSpan is one iteration of a job: the messages First … End−1.
-type IterSpan struct {
-	// Job is the job's index in Plan.Jobs.
-	Job int32
-	// First and End delimit the iteration's message ids.
-	First, End int32
-}
-
-// markIteration records that the messages added to b since first form
-// one iteration.
-func (b *JobBuilder) markIteration(first int32) {
-	if b.plan.counting {
-		return
-	}
-	b.plan.Iters = append(b.plan.Iters, IterSpan{Job: b.job, First: first, End: int32(len(b.plan.Msgs))})
-}
-
 // NoiseStats summarises a job of a run as De Sensi et al. measure network
 // noise: iteration times, their median and QCD, packet latency and stalls.
 type NoiseStats struct {

@@ -107,7 +107,7 @@ type routingKind struct {
 	build  func(r *registry.Reader) (Routing, error)
 }
 
-func (k *routingKind) parameters() []registry.Param { return k.params }
+func (k *routingKind) Params() []registry.Param { return k.params }
 
 var routings = registry.New[*routingKind]("routing")
 
@@ -191,7 +191,7 @@ func buildAdaptiveRouting(r *registry.Reader) (Routing, error) {
 // ParseRouting parses a --routing spec: "static" or
 // "adaptive[:mode=adaptive|imb|low|high|app,bias=N,...]".
 func ParseRouting(text string) (Routing, error) {
-	k, r, err := lookupSpec(routings, text)
+	k, r, err := registry.LookupSpec(routings, text)
 	if err != nil {
 		return Routing{}, err
 	}
@@ -203,7 +203,7 @@ func RoutingNames() []string {
 	var out []string
 	for name, k := range routings.All() {
 		doc, _ := routings.Doc(name)
-		out = append(out, describe(name, doc, k.params))
+		out = append(out, registry.Describe(name, doc, k.params))
 	}
 	return out
 }

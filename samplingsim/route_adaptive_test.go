@@ -324,7 +324,7 @@ func TestBiasDecision(t *testing.T) {
 	}{{"adaptive", false}, {"adaptive:mode=low", false}, {"adaptive:mode=high", true}, {"adaptive:mode=imb", false}} {
 		cfg := DefaultConfig()
 		cfg.Routing = c.spec
-		s, err := newSim(f, cfg, p)
+		s, err := setUp(f, cfg, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -542,7 +542,7 @@ func TestAdaptiveRouteSet(t *testing.T) {
 		if d := r.Noise(0).Detour; d == 0 {
 			t.Errorf("%s: the flow never left its preferred ports", c.spec)
 		}
-		s, err := newSim(f, cfg, p)
+		s, err := setUp(f, cfg, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -602,7 +602,7 @@ func TestLanesTakeTurns(t *testing.T) {
 	}
 	cfg := DefaultConfig()
 	cfg.Routing, cfg.Groups = "adaptive", n.Groups
-	s, err := newSim(f, cfg, p)
+	s, err := setUp(f, cfg, p)
 	if err != nil {
 		t.Fatal(err)
 	}

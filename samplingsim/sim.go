@@ -11,6 +11,7 @@ import (
 	"orcs/internal/hugemem"
 	"orcs/lft"
 	"orcs/rng"
+	"orcs/samplingsim/buffer"
 )
 
 // Random stream indices of a run (rng.New(Config.Seed, index)).
@@ -73,7 +74,7 @@ type sim struct {
 	// = the FIFO switch); retTag holds the tags that the credits on their
 	// way carry, beside returns; serving is the output whose waiting
 	// packets are being served (−1 = none).
-	damp    *dampener
+	damp    *buffer.Rule
 	retTag  ringSlab[int32] // the tags of the credits on their way, by link
 	retTime ringSlab[Time]  // their arrival times
 	dret    []ring          // the ring state of both, by link
@@ -171,10 +172,11 @@ func parseRestrict(s string) (restrictKind, error) {
 
 // Run simulates plan on fabric f with configuration cfg.
 func Run(f *lft.Fabric, cfg Config, plan *Plan) (*Result, error) {
-	if err := cfg.Validate(); err != nil {
+	pl, err := cfg.parse()
+	if err != nil {
 		return nil, err
 	}
-	s, err := newSim(f, cfg, plan)
+	s, err := newSim(f, cfg, plan, pl)
 	if err != nil {
 		return nil, err
 	}
@@ -193,40 +195,69 @@ func Run(f *lft.Fabric, cfg Config, plan *Plan) (*Result, error) {
 	return r, runErr
 }
 
-// newSim checks plan against f and sets up a run. A statically routed run
+// newSim checks plan against f and sets up a run with the plug-ins pl
+// (cfg's, parsed by Config.parse), step by step. A statically routed run
 // keeps the routes the check walks (the messages' routes, routecache.go).
-func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
-	H := f.NumHosts()
+func newSim(f *lft.Fabric, cfg Config, plan *Plan, pl plugins) (*sim, error) {
 	s := &sim{cfg: cfg, f: f, plan: plan, markAt: cfg.MarkAt, mem: new(hugemem.Arena)}
 	hugemem.ReleaseWith(s.mem, s)
-	var rc *routeCache
-	if r, bg, err := jobRoutings(cfg); err == nil && r.Mode == ModeStatic && bg.Mode == ModeStatic {
-		rc = &s.routes // a routing that does not parse fails in setupRouting
-	}
-	if err := plan.check(f, rc); err != nil {
-		return nil, err
-	}
-	if err := s.setupRouting(); err != nil {
-		return nil, err
-	}
-	L := s.channels()
-	s.maxWindow = MaxWindowCells/max(L, 1) - 1
-	packets, err := checkPackets(plan, cfg.MTU)
+	packets, err := s.setupTraffic(pl.routing, pl.background)
 	if err != nil {
 		return nil, err
+	}
+	s.setupSampling(pl)
+	if err := s.setupRates(); err != nil {
+		return nil, err
+	}
+	if err := s.setupChannels(packets); err != nil {
+		return nil, err
+	}
+	if err := s.setupHosts(pl.buffers); err != nil {
+		return nil, err
+	}
+	s.setupStats()
+	s.setupMessages()
+	s.setupIDs(pl.ids)
+	s.tallies = make([][]*tally, max(len(plan.Jobs), 1))
+	return s, nil
+}
+
+// setupTraffic checks the plan (keeping its routes when every job routes
+// statically), sets up the routings and returns the number of packets,
+// refusing a plan whose packets could outlast the clock.
+func (s *sim) setupTraffic(primary, background Routing) (int64, error) {
+	cfg := &s.cfg
+	var rc *routeCache
+	if primary.Mode == ModeStatic && background.Mode == ModeStatic {
+		rc = &s.routes
+	}
+	if err := checkPlan(s.plan, s.f, rc); err != nil {
+		return 0, err
+	}
+	if err := s.setupRouting(primary, background); err != nil {
+		return 0, err
+	}
+	s.maxWindow = MaxWindowCells/max(s.channels(), 1) - 1
+	packets, err := checkPackets(s.plan, cfg.MTU)
+	if err != nil {
+		return 0, err
 	}
 	// Every packet crossing one link after the other, each at the slowest
 	// rate, bounds the simulated time (with the delays and starts): it
 	// must stay well inside the picosecond clock.
 	slowest := float64(serTime(int64(cfg.MTU), cfg.Bandwidth)) / cfg.SlowFactor
 	if span := float64(packets)*(slowest+float64(cfg.Latency+cfg.RouterDelay+cfg.GlobalLatency)) + float64(cfg.Latency+cfg.RouterDelay); span > float64(LongestTime)/4 {
-		return nil, fmt.Errorf("%d packets of %s each (at %g Gb/s, slow factor %g, MTU %d) could take %.3g s of simulated time, beyond a quarter of the picosecond clock (%.3g s): use faster links or fewer packets",
+		return 0, fmt.Errorf("%d packets of %s each (at %g Gb/s, slow factor %g, MTU %d) could take %.3g s of simulated time, beyond a quarter of the picosecond clock (%.3g s): use faster links or fewer packets",
 			packets, FormatTime(Time(slowest)), cfg.Bandwidth/1e9, cfg.SlowFactor, cfg.MTU, span/1e12, float64(LongestTime)/4e12)
 	}
-	s.marker, _ = parseMarking(cfg.Marking)
-	s.scheme, _ = lookupScheme(cfg.Scheme)
-	s.hash, _ = lookupHash(cfg.Hash)
-	s.restrict, _ = parseRestrict(cfg.Restrict)
+	return packets, nil
+}
+
+// setupSampling sets up the marking and the sampling headers with their
+// random streams.
+func (s *sim) setupSampling(pl plugins) {
+	cfg := &s.cfg
+	s.marker, s.scheme, s.hash, s.restrict = pl.marker, pl.scheme, pl.hash, pl.restrict
 	s.sampling = cfg.Scheme != "none" && cfg.TagFraction > 0
 	s.maxCount = uint16(1<<cfg.HopBits - 1)
 	s.rSw = rng.New(cfg.Seed, streamSwitch)
@@ -234,12 +265,18 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	s.rMark = rng.New(cfg.Seed, streamMark)
 	s.hopArgs = hopEnv{maxCount: s.maxCount, hash: s.hash, r: s.rSw}
 	s.recvArgs = recvEnv{hash: s.hash}
+}
+
+// setupRates sets the buffer sizes and every channel's rate, and gives
+// the event queue FIFOs for the common delays at the most common rate.
+func (s *sim) setupRates() error {
+	cfg, f, L := &s.cfg, s.f, s.channels()
 	s.qcap, s.bcap = int32(cfg.OutputQueue), int32(cfg.InputBuffer)
 	if int64(L)*int64(max(s.qcap, s.bcap)) > math.MaxInt32 {
-		return nil, fmt.Errorf("fabric too large: %d links × %d buffer slots", L, max(s.qcap, s.bcap))
+		return fmt.Errorf("fabric too large: %d links × %d buffer slots", L, max(s.qcap, s.bcap))
 	}
 	if cfg.LinkBandwidth != nil && len(cfg.LinkBandwidth) != len(f.Links) {
-		return nil, fmt.Errorf("%d link rates for a fabric of %d links", len(cfg.LinkBandwidth), len(f.Links))
+		return fmt.Errorf("%d link rates for a fabric of %d links", len(cfg.LinkBandwidth), len(f.Links))
 	}
 	s.linkBps = make([]float64, L)
 	s.linkSer = make([]Time, L)
@@ -266,7 +303,14 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	s.q.addClass(s.serMTU + cfg.Latency)
 	s.q.addClass(serTime(int64(cfg.MTU), bps*cfg.SlowFactor))
 	s.q.addClass(cfg.Latency)
+	return nil
+}
 
+// setupChannels allocates the channels, rings and the packet slab for a
+// run of at most packets packets, and gives every link its ends, its link
+// code and the lanes' and global links' properties.
+func (s *sim) setupChannels(packets int64) error {
+	f, L := s.f, s.channels()
 	s.ch = hugemem.Make[channel](s.mem, L, L)
 	// Lanes beyond the first carry little traffic: the links count.
 	s.readAhead = len(f.Links)*int(unsafe.Sizeof(channel{})) >= readAheadBytes
@@ -282,30 +326,14 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	// only), so that it grows in place on huge pages.
 	s.pk = hugemem.Make[packet](s.mem, 0, int(min(packets, maxReservedPackets)))
 	s.codes = make([]uint32, L)
-	portBits := cfg.PortBits
-	if portBits == 0 {
-		maxPort := 0
-		for v := range f.Nodes {
-			if f.SwitchIndex(int32(v)) >= 0 {
-				maxPort = max(maxPort, len(f.OutLinks(int32(v))))
-				for _, l := range f.OutLinks(int32(v)) {
-					maxPort = max(maxPort, int(f.Links[l].FromPort))
-				}
-			}
-		}
-		portBits = portBitsFor(maxPort)
-	}
-	hostInCount := make([]int32, H+1)
 	for l := range s.ch { // every channel: with lanes, L > len(f.Links)
 		p := &s.ch[l]
 		p.credits, p.wakeAt, p.waitHead, p.nextWait = s.bcap, -1, -1, -1
 	}
+	portBits := s.portBits()
 	for l, lk := range f.Links {
 		s.ch[l].fromHost = f.HostIndex(lk.From)
 		s.ch[l].toHost = f.HostIndex(lk.To)
-		if s.ch[l].toHost >= 0 {
-			hostInCount[s.ch[l].toHost+1]++
-		}
 		if sw := f.SwitchIndex(lk.From); sw >= 0 {
 			port := lk.FromPort
 			if port <= 0 {
@@ -320,15 +348,47 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 		}
 	}
 	if s.qcap < 1 {
-		return nil, fmt.Errorf("output queue must hold a packet")
+		return fmt.Errorf("output queue must hold a packet")
 	}
 	s.setupLanes()
 	if err := s.setupGlobalLatency(); err != nil {
-		return nil, err
+		return err
 	}
+	s.setupHostIn()
+	return nil
+}
+
+// portBits returns the width of the port field of the link codes:
+// Config.PortBits, or when that is 0 the width for the largest port of a
+// switch.
+func (s *sim) portBits() int {
+	if s.cfg.PortBits != 0 {
+		return s.cfg.PortBits
+	}
+	f := s.f
+	maxPort := 0
+	for v := range f.Nodes {
+		if f.SwitchIndex(int32(v)) >= 0 {
+			maxPort = max(maxPort, len(f.OutLinks(int32(v))))
+			for _, l := range f.OutLinks(int32(v)) {
+				maxPort = max(maxPort, int(f.Links[l].FromPort))
+			}
+		}
+	}
+	return portBitsFor(maxPort)
+}
+
+// setupHostIn lists the links into every host (hostIn, hostInStart).
+func (s *sim) setupHostIn() {
+	f, H := s.f, s.f.NumHosts()
 	s.hostInStart = make([]int32, H+1)
+	for l := range f.Links {
+		if h := s.ch[l].toHost; h >= 0 {
+			s.hostInStart[h+1]++
+		}
+	}
 	for h := range H {
-		s.hostInStart[h+1] = s.hostInStart[h] + hostInCount[h+1]
+		s.hostInStart[h+1] += s.hostInStart[h]
 	}
 	s.hostIn = make([]int32, s.hostInStart[H])
 	fill := append([]int32(nil), s.hostInStart[:H]...)
@@ -338,6 +398,12 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 			fill[h]++
 		}
 	}
+}
+
+// setupHosts sets up the NICs, the hosts that stopped receiving or
+// consume slowly, and the buffer policy bp with its mirrors.
+func (s *sim) setupHosts(bp buffer.Spec) error {
+	cfg, plan, H, L := &s.cfg, s.plan, s.f.NumHosts(), s.channels()
 	s.nics = make([]nic, H)
 	for h := range s.nics {
 		s.nics[h].cur = -1
@@ -346,14 +412,12 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 		s.stopped = make([]bool, H)
 		for _, h := range plan.Stopped {
 			if h < 0 || int(h) >= H {
-				return nil, fmt.Errorf("stopped host %d out of range (the fabric has %d hosts)", h, H)
+				return fmt.Errorf("stopped host %d out of range (the fabric has %d hosts)", h, H)
 			}
 			s.stopped[h] = true
 		}
 	}
-	if s.damp, err = parseBuffers(cfg.Buffers, bufferEnv{links: L, hosts: H, slots: s.bcap, seed: cfg.Seed}); err != nil {
-		return nil, err
-	}
+	s.damp = bp.Rule(buffer.Env{Links: L, Hosts: H, Slots: s.bcap, Seed: cfg.Seed})
 	s.serving = -1
 	// Adaptive routing chooses a packet's output at its arrival, before the
 	// buffer policy sees it; the per-destination rules of the dampening
@@ -361,8 +425,8 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	// would need a buffer per lane. Bypass has no rule: with one lane it
 	// runs adaptively (an input buffer without head-of-line blocking, as
 	// the thesis's CODES switch has).
-	if s.damp != nil && s.ad != nil && (s.lanes > 1 || bufferName(cfg.Buffers) != "bypass") {
-		return nil, fmt.Errorf("--buffers %s: the dampening policies forward by the tables (static routing) with one buffer per port; adaptive routing (%d virtual lanes per link on this fabric) runs with --buffers fifo, or bypass on a fabric with one lane", cfg.Buffers, s.lanes)
+	if s.damp != nil && s.ad != nil && (s.lanes > 1 || bp.Name != "bypass") {
+		return fmt.Errorf("--buffers %s: the dampening policies forward by the tables (static routing) with one buffer per port; adaptive routing (%d virtual lanes per link on this fabric) runs with --buffers fifo, or bypass on a fabric with one lane", cfg.Buffers, s.lanes)
 	}
 	if s.damp != nil {
 		s.retTag = newRingSlab[int32](s.mem, L, s.bcap)
@@ -373,17 +437,22 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 	s.slow = make([]bool, H)
 	for _, h := range cfg.SlowHosts {
 		if h < 0 || int(h) >= H {
-			return nil, fmt.Errorf("slow host %d out of range (the fabric has %d hosts)", h, H)
+			return fmt.Errorf("slow host %d out of range (the fabric has %d hosts)", h, H)
 		}
 		s.slow[h] = true
 	}
+	return nil
+}
 
-	s.setupStats()
+// setupMessages sets up the messages' progress and the gates: how many
+// messages signal each gate and which messages wait for it.
+func (s *sim) setupMessages() {
+	plan, mtu := s.plan, int64(s.cfg.MTU)
 	s.msgs = make([]msgState, len(plan.Msgs))
 	for i, m := range plan.Msgs {
-		n := int32((m.Bytes + int64(cfg.MTU) - 1) / int64(cfg.MTU))
+		n := int32((m.Bytes + mtu - 1) / mtu)
 		s.msgs[i] = msgState{packets: n, recvLeft: n, ready: -1, finish: -1,
-			dst: m.Dst, last: int32(m.Bytes - int64(n-1)*int64(cfg.MTU))}
+			dst: m.Dst, last: int32(m.Bytes - int64(n-1)*mtu)}
 	}
 	G := plan.NumGates()
 	s.gateLeft = make([]int32, G)
@@ -409,10 +478,6 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan) (*sim, error) {
 			gfill[m.Wait]++
 		}
 	}
-	s.setupIDs()
-	jobs := max(len(plan.Jobs), 1)
-	s.tallies = make([][]*tally, jobs)
-	return s, nil
 }
 
 // maxReservedPackets bounds the packet slab's reserved size (1 GiB of

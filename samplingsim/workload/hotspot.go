@@ -1,9 +1,10 @@
-package samplingsim
+package workload
 
 import (
 	"math"
 
 	"orcs/registry"
+	"orcs/samplingsim/plan"
 )
 
 func init() {
@@ -22,21 +23,21 @@ func init() {
 }
 
 func buildHotspot(args *registry.Reader, b *JobBuilder) error {
-	hot, msgs, size, gbps := rank(args, "hot", b), positive(args, "msgs"), positive(args, "size"), args.Float("gbps")
+	hot, msgs, size, gbps := rank(args, "hot", b), args.IntAtLeast("msgs", 1), args.IntAtLeast("size", 1), args.Float("gbps")
 	if gbps < 0 || math.IsInf(gbps, 0) || math.IsNaN(gbps) {
 		args.Failf("gbps=%g must be a non-negative number", gbps)
 	}
 	if err := args.Err(); err != nil {
 		return err
 	}
-	var interval Time
+	var interval plan.Time
 	if gbps > 0 {
-		interval = Time(float64(size) * 8 / gbps * 1e3) // ps
+		interval = plan.Time(float64(size) * 8 / gbps * 1e3) // ps
 	}
 	base := b.start
 	defer func() { b.start = base }()
 	for i := range msgs {
-		b.start = base + Time(i)*interval
+		b.start = base + plan.Time(i)*interval
 		for r := range b.Ranks() {
 			if r != hot {
 				b.Send(r, hot, int64(size), -1)

@@ -1,10 +1,42 @@
-package samplingsim
+package workload
 
 import (
-	"math/bits"
+	"fmt"
 	"strings"
 	"testing"
+
+	"orcs/gen"
+	"orcs/lft"
+	"orcs/samplingsim/plan"
 )
+
+// fabric generates a topology for tests.
+func fabric(t testing.TB, spec string) *lft.Fabric {
+	t.Helper()
+	f, err := gen.Generate(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return f
+}
+
+// jobsOf puts one job per workload spec on the hosts of f, in contiguous
+// blocks (as samplingsim.Jobs with the contiguous allocation), each named
+// after its workload ("-background" added to a second job of the same
+// name).
+func jobsOf(f *lft.Fabric, specs ...string) []JobSpec {
+	n := f.NumHosts()
+	per := (n + len(specs) - 1) / len(specs)
+	var jobs []JobSpec
+	for j, spec := range specs {
+		name, _, _ := strings.Cut(spec, ":")
+		if j > 0 && name == jobs[0].Name {
+			name += "-background"
+		}
+		jobs = append(jobs, JobSpec{Name: name, Workload: spec, Hosts: allHosts(n)[j*per : min((j+1)*per, n)]})
+	}
+	return jobs
+}
 
 func allHosts(n int) []int32 {
 	h := make([]int32, n)
@@ -14,7 +46,7 @@ func allHosts(n int) []int32 {
 	return h
 }
 
-func buildOne(t *testing.T, n int, spec string) *Plan {
+func buildOne(t *testing.T, n int, spec string) *plan.Plan {
 	t.Helper()
 	f := fabric(t, "kary:k=4,n=3")
 	p, err := BuildPlan(f, []JobSpec{{Workload: spec, Hosts: allHosts(n)}}, 1)
@@ -80,107 +112,6 @@ func TestWorkloadShapes(t *testing.T) {
 	}
 }
 
-// TestWorkloadsRun runs every workload to completion on a small fat tree.
-func TestWorkloadsRun(t *testing.T) {
-	f := fabric(t, "kary:k=4,n=3")
-	for _, spec := range []string{
-		"naive-reduce:arrays=5", "binomial-reduce:arrays=5", "stencil:x=8,y=8,size=8192,iters=2",
-		"ring:iters=3", "random:msgs=3,size=20000", "pattern:name=recdbl,size=10000",
-		"pattern:name=rand,size=10000", "flow:src=3,dst=60,msgs=4",
-	} {
-		p, err := BuildPlan(f, []JobSpec{{Workload: spec, Hosts: allHosts(64)}}, 1)
-		if err != nil {
-			t.Fatalf("%s: %v", spec, err)
-		}
-		r, err := Run(f, DefaultConfig(), p)
-		if err != nil {
-			t.Fatalf("%s: %v", spec, err)
-		}
-		_, end := r.JobFinish(0)
-		if end <= 0 {
-			t.Errorf("%s did not finish", spec)
-		}
-	}
-}
-
-// TestStencilOrder checks the per-rank order of the stencil phases: a
-// rank's +y message starts only after its −x message has been delivered.
-func TestStencilOrder(t *testing.T) {
-	f := fabric(t, "kary:k=4,n=3")
-	p, err := BuildPlan(f, []JobSpec{{Workload: "stencil:x=8,y=8,size=40000", Hosts: allHosts(64)}}, 1)
-	if err != nil {
-		t.Fatal(err)
-	}
-	r := mustRun(t, f, DefaultConfig(), p)
-	minusX := map[int32]Time{}
-	for i, m := range p.Msgs {
-		if m.Dst == m.Src-1 {
-			minusX[m.Src] = r.MsgFinish[i]
-		}
-	}
-	for i, m := range p.Msgs {
-		if m.Dst == m.Src+8 {
-			if fin, ok := minusX[m.Src]; ok && r.MsgReady[i] < fin {
-				t.Fatalf("rank %d started +y at %d before its −x finished at %d", m.Src, r.MsgReady[i], fin)
-			}
-		}
-	}
-}
-
-func TestAllocate(t *testing.T) {
-	hosts := allHosts(4608)
-	a, err := Allocate("parity", hosts, 2)
-	if err != nil {
-		t.Fatal(err)
-	}
-	// Thesis §4.4: on 4608 nodes the rule gives 2172 primary nodes and
-	// 2436 background nodes.
-	if len(a[0]) != 2172 || len(a[1]) != 2436 {
-		t.Errorf("parity: %d + %d hosts, want 2172 + 2436", len(a[0]), len(a[1]))
-	}
-	for _, h := range a[0][:20] {
-		if n := uint64(h + 1); bits.OnesCount64(n*n)%2 != 0 {
-			t.Errorf("host %d is primary but (i+1)² has an odd number of 1 bits", h)
-		}
-	}
-	a, _ = Allocate("contiguous", allHosts(10), 2)
-	if len(a[0]) != 5 || a[1][0] != 5 {
-		t.Errorf("contiguous: %v", a)
-	}
-	a, _ = Allocate("interleaved", allHosts(10), 2)
-	if a[1][0] != 1 || a[0][1] != 2 {
-		t.Errorf("interleaved: %v", a)
-	}
-	if _, err := Allocate("random", hosts, 2); err == nil {
-		t.Error("unknown allocation accepted")
-	}
-}
-
-func TestReadMapping(t *testing.T) {
-	f := fabric(t, "kary:k=2,n=2")
-	h, err := ReadMapping(strings.NewReader("# map\nH3\nH1\n\nH0\n"), "m", f)
-	if err != nil || len(h) != 3 || h[0] != 3 || h[1] != 1 || h[2] != 0 {
-		t.Errorf("plain mapping: %v %v", h, err)
-	}
-	h, err = ReadMapping(strings.NewReader("1 H2\n0 H3\n"), "m", f)
-	if err != nil || len(h) != 2 || h[0] != 3 || h[1] != 2 {
-		t.Errorf("ranked mapping: %v %v", h, err)
-	}
-	for _, bad := range []struct{ text, want string }{
-		{"H0\nH9\n", `m:2: unknown host "H9"`},
-		{"H0\nS0_0\n", `m:2: unknown host "S0_0"`},
-		{"H0\nH0\n", "m:2: host H0 already mapped on line 1"},
-		{"0 H0\n2 H1\n", "rank 1 is not mapped"},
-		{"0 H0\nH1\n", "mixes"},
-		{"", "no hosts"},
-	} {
-		_, err := ReadMapping(strings.NewReader(bad.text), "m", f)
-		if err == nil || !strings.Contains(err.Error(), bad.want) {
-			t.Errorf("mapping %q: error %v, want %q", bad.text, err, bad.want)
-		}
-	}
-}
-
 func TestBuildPlanErrors(t *testing.T) {
 	f := fabric(t, "kary:k=2,n=2")
 	for _, c := range []struct {
@@ -204,5 +135,20 @@ func TestBuildPlanErrors(t *testing.T) {
 		if err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("error %v, want one containing %q", err, c.want)
 		}
+	}
+}
+
+// TestRegisterDuplicatePanics registers an existing name and a malformed
+// one in the workload registry.
+func TestRegisterDuplicatePanics(t *testing.T) {
+	for _, name := range []string{"ring", "bad name"} {
+		func() {
+			defer func() {
+				if r := recover(); r == nil || !strings.Contains(fmt.Sprint(r), "workload") {
+					t.Errorf("registering workload %q: panic %v", name, r)
+				}
+			}()
+			registerWorkload(&workload{name: name})
+		}()
 	}
 }

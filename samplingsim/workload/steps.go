@@ -1,4 +1,4 @@
-package samplingsim
+package workload
 
 // stepper builds iterated collectives from steps of concurrent sends. Every
 // rank has a current gate (−1 = none): a send waits for its sender's gate,
@@ -43,7 +43,7 @@ func (st *stepper) step(pairs [][2]int, bytes int64) {
 // records each as an iteration of the job.
 func (st *stepper) iterations(iters int, body func()) {
 	for range iters {
-		first := int32(len(st.b.plan.Msgs))
+		first := int32(len(st.b.target.Msgs))
 		body()
 		st.b.markIteration(first)
 	}

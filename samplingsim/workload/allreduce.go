@@ -1,4 +1,4 @@
-package samplingsim
+package workload
 
 import "orcs/registry"
 
@@ -15,7 +15,7 @@ func init() {
 }
 
 func buildAllreduce(args *registry.Reader, b *JobBuilder) error {
-	size, iters := positive(args, "size"), positive(args, "iters")
+	size, iters := args.IntAtLeast("size", 1), args.IntAtLeast("iters", 1)
 	if err := args.Err(); err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package samplingsim
+package workload
 
 import "orcs/registry"
 
@@ -18,8 +18,8 @@ func init() {
 }
 
 func buildHalo3D(args *registry.Reader, b *JobBuilder) error {
-	x, y, z := atLeast(args, "x", 0), atLeast(args, "y", 0), atLeast(args, "z", 0)
-	size, iters := positive(args, "size"), positive(args, "iters")
+	x, y, z := args.IntAtLeast("x", 0), args.IntAtLeast("y", 0), args.IntAtLeast("z", 0)
+	size, iters := args.IntAtLeast("size", 1), args.IntAtLeast("iters", 1)
 	if err := args.Err(); err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package samplingsim
+package workload
 
 import "orcs/registry"
 
@@ -21,7 +21,7 @@ func init() {
 // phase k+1 starts after its own phase-k send and the phase-k message it
 // receives (from the opposite neighbour) have been delivered.
 func buildStencil(args *registry.Reader, b *JobBuilder) error {
-	X, Y, size, iters := positive(args, "x"), positive(args, "y"), positive(args, "size"), positive(args, "iters")
+	X, Y, size, iters := args.IntAtLeast("x", 1), args.IntAtLeast("y", 1), args.IntAtLeast("size", 1), args.IntAtLeast("iters", 1)
 	if err := args.Err(); err != nil {
 		return err
 	}

@@ -1,9 +1,10 @@
-package samplingsim
+package workload
 
 import (
 	"math"
 
 	"orcs/registry"
+	"orcs/samplingsim/plan"
 )
 
 func init() {
@@ -25,7 +26,7 @@ func init() {
 }
 
 func buildSaturation(args *registry.Reader, b *JobBuilder) error {
-	hot, msgs, size := positive(args, "hot"), positive(args, "msgs"), positive(args, "size")
+	hot, msgs, size := args.IntAtLeast("hot", 1), args.IntAtLeast("msgs", 1), args.IntAtLeast("size", 1)
 	frac, gbps, stop := args.Float("frac"), args.Float("gbps"), args.Int("stop")
 	n := b.Ranks()
 	if !(frac >= 0 && frac <= 1) {
@@ -63,11 +64,11 @@ func buildSaturation(args *registry.Reader, b *JobBuilder) error {
 			cool = append(cool, r)
 		}
 	}
-	interval := Time(float64(size) * 8 / gbps * 1e3) // ps
+	interval := plan.Time(float64(size) * 8 / gbps * 1e3) // ps
 	base := b.start
 	defer func() { b.start = base }()
 	for i := range msgs {
-		b.start = base + Time(i)*interval
+		b.start = base + plan.Time(i)*interval
 		for r := range n {
 			var d int
 			if rnd.Float64() < frac {

@@ -1,4 +1,4 @@
-package samplingsim
+package workload
 
 import "orcs/registry"
 
@@ -15,11 +15,11 @@ func init() {
 }
 
 func buildAlltoall(args *registry.Reader, b *JobBuilder) error {
-	size, iters := positive(args, "size"), positive(args, "iters")
+	size, iters := args.IntAtLeast("size", 1), args.IntAtLeast("iters", 1)
 	if err := args.Err(); err != nil {
 		return err
 	}
-	b.plan.Jobs[b.job].Alltoall = true
+	b.target.Jobs[b.job].Alltoall = true
 	n := b.Ranks()
 	st := newStepper(b)
 	pairs := make([][2]int, 0, n*(n-1))

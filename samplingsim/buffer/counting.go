@@ -1,4 +1,4 @@
-package samplingsim
+package buffer
 
 import (
 	"math"
@@ -7,12 +7,12 @@ import (
 )
 
 func init() {
-	registerBuffers(&bufferPolicy{
+	register(&policy{
 		name: "counting",
 		doc: "counting dampener: the processor impact array (packets per destination, largest first) gives the hotspot counter " +
 			"k = the largest k whose first k entries sum to at least B(1−alpha^k); those k destinations are blocked",
 		params: []registry.Param{{Key: "alpha", Default: "0.5", Doc: "dampening factor α in (0, 1): k hot spots leave about B·α^k buffers unclaimed"}},
-		build: func(r *registry.Reader, env bufferEnv) (*dampener, error) {
+		parse: func(r *registry.Reader, _ int32) (func(Env) *Rule, error) {
 			alpha := r.Float("alpha")
 			if !(alpha > 0 && alpha < 1) {
 				r.Failf("alpha=%g must be in (0, 1)", alpha)
@@ -20,7 +20,7 @@ func init() {
 			if err := r.Err(); err != nil {
 				return nil, err
 			}
-			return newCounting(env.links, env.slots, alpha), nil
+			return func(env Env) *Rule { return newCounting(env.Links, env.Slots, alpha) }, nil
 		},
 	})
 }
@@ -30,7 +30,7 @@ func init() {
 // count, largest first (ties by destination), and k[l], its hotspot
 // counter. need[k] = B(1−α^k) is the claim at which k destinations are
 // hot spots.
-func newCounting(links int, slots int32, alpha float64) *dampener {
+func newCounting(links int, slots int32, alpha float64) *Rule {
 	size := links * int(slots)
 	dst, cnt := make([]int32, size), make([]int32, size)
 	n, k := make([]int32, links), make([]int32, links)
@@ -65,8 +65,8 @@ func newCounting(links int, slots int32, alpha float64) *dampener {
 		}
 		return -1
 	}
-	return &dampener{
-		admit: func(l, d int32) bool {
+	return &Rule{
+		Admit: func(l, d int32) bool {
 			base := l * slots
 			for i := base; i < base+k[l]; i++ {
 				if dst[i] == d {
@@ -75,7 +75,7 @@ func newCounting(links int, slots int32, alpha float64) *dampener {
 			}
 			return true
 		},
-		claim: func(l, d int32) int32 {
+		Claim: func(l, d int32) int32 {
 			base := l * slots
 			i := find(l, d)
 			if i < 0 {
@@ -90,7 +90,7 @@ func newCounting(links int, slots int32, alpha float64) *dampener {
 			counter(l)
 			return d
 		},
-		release: func(l, d int32) {
+		Release: func(l, d int32) {
 			base := l * slots
 			i := find(l, d)
 			cnt[i]--

@@ -1,4 +1,4 @@
-package samplingsim
+package workload
 
 import "orcs/registry"
 
@@ -16,7 +16,7 @@ func init() {
 }
 
 func buildRing(args *registry.Reader, b *JobBuilder) error {
-	size, iters, shift := positive(args, "size"), positive(args, "iters"), positive(args, "shift")
+	size, iters, shift := args.IntAtLeast("size", 1), args.IntAtLeast("iters", 1), args.IntAtLeast("shift", 1)
 	closed, gap := closedLoop(args)
 	if err := args.Err(); err != nil {
 		return err

@@ -1,4 +1,4 @@
-package samplingsim
+package workload
 
 import (
 	"orcs/patterns"
@@ -18,7 +18,7 @@ func init() {
 }
 
 func buildPattern(args *registry.Reader, b *JobBuilder) error {
-	name, size := args.String("name"), positive(args, "size")
+	name, size := args.String("name"), args.IntAtLeast("size", 1)
 	if err := args.Err(); err != nil {
 		return err
 	}

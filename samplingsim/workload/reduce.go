@@ -1,4 +1,4 @@
-package samplingsim
+package workload
 
 import "orcs/registry"
 
@@ -23,7 +23,7 @@ func init() {
 }
 
 func reduceArgs(args *registry.Reader, b *JobBuilder) (arrays, size, root int, err error) {
-	arrays, size, root = positive(args, "arrays"), positive(args, "size"), rank(args, "root", b)
+	arrays, size, root = args.IntAtLeast("arrays", 1), args.IntAtLeast("size", 1), rank(args, "root", b)
 	return arrays, size, root, args.Err()
 }
 

@@ -1,10 +1,11 @@
-package samplingsim
+package workload
 
 import (
 	"math"
 	"time"
 
 	"orcs/registry"
+	"orcs/samplingsim/plan"
 )
 
 // The closed loop of the thesis's synthetic traffic. Taffet's experiments of
@@ -29,26 +30,26 @@ var closedParams = []registry.Param{
 
 // closedLoop reads the closed-loop parameters: whether the loop is closed
 // and the mean think time.
-func closedLoop(args *registry.Reader) (bool, Time) {
+func closedLoop(args *registry.Reader) (bool, plan.Time) {
 	closed := args.Bool("closed")
 	d := args.Duration("gap")
 	if d < 0 {
 		args.Failf("gap=%v must not be negative", d)
 	}
-	if d > time.Duration(LongestTime/Nanosecond) {
+	if d > time.Duration(plan.LongestTime/plan.Nanosecond) {
 		args.Failf("gap=%v is longer than the largest simulated time, 2^63 ps (about 106 days)", d)
 	}
 	if args.Has("gap") && !closed {
 		args.Failf("gap=%v needs closed=true (the open loop has no think time)", d)
 	}
-	return closed, Time(d.Nanoseconds()) * Nanosecond
+	return closed, plan.Time(d.Nanoseconds()) * plan.Nanosecond
 }
 
 // sendClosed adds the messages of rank src to dsts, in order, in the closed
 // loop: message k waits until message k−1 has been received and then an
 // exponential think time of mean gap (message 0: the think time from the
 // start). The think times come from the job's random stream.
-func sendClosed(b *JobBuilder, src int, dsts []int, size int64, gap Time) {
+func sendClosed(b *JobBuilder, src int, dsts []int, size int64, gap plan.Time) {
 	wait := int32(-1)
 	for k, dst := range dsts {
 		var sig []int32
@@ -57,7 +58,7 @@ func sendClosed(b *JobBuilder, src int, dsts []int, size int64, gap Time) {
 			next = b.Gate()
 			sig = []int32{next}
 		}
-		b.send(Message{Src: b.hosts[src], Dst: b.hosts[dst], Bytes: size, Job: b.job, Start: b.start, Wait: wait,
+		b.send(plan.Message{Src: b.hosts[src], Dst: b.hosts[dst], Bytes: size, Job: b.job, Start: b.start, Wait: wait,
 			Delay: expTime(b, gap)}, sig...)
 		wait = next
 	}
@@ -65,9 +66,9 @@ func sendClosed(b *JobBuilder, src int, dsts []int, size int64, gap Time) {
 
 // expTime draws an exponentially distributed time of mean m from the job's
 // random stream (0 for m = 0).
-func expTime(b *JobBuilder, m Time) Time {
+func expTime(b *JobBuilder, m plan.Time) plan.Time {
 	if m == 0 {
 		return 0
 	}
-	return Time(math.Round(-float64(m) * math.Log(1-b.Rand().Float64())))
+	return plan.Time(math.Round(-float64(m) * math.Log(1-b.Rand().Float64())))
 }

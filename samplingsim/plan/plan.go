@@ -1,4 +1,8 @@
-package samplingsim
+// Package plan holds the traffic of a samplingsim run: jobs and their
+// messages, whose starts depend on gates (Plan), and simulated time
+// (Time). The workloads (package workload) build plans; the simulator
+// (package samplingsim) runs them.
+package plan
 
 import (
 	"fmt"
@@ -32,7 +36,7 @@ type Message struct {
 	Wait int32
 	// Delay is a think time: the message starts Delay after its gate opens
 	// (after the run's start if it has no gate), and not before Start. The
-	// closed-loop workloads draw it (wl_closed.go).
+	// closed-loop workloads draw it (workload/closed.go).
 	Delay Time
 }
 
@@ -53,13 +57,14 @@ type Plan struct {
 	// network (the hot spots of Kuszmaul and Kuszmaul). A run with stopped
 	// hosts ends when only messages to them are left, or at Config.MaxTime.
 	Stopped []int32
-	// Iters are the iterations of the workloads that have them (noise.go).
+	// Iters are the iterations of the workloads that have them (the
+	// noise statistics of samplingsim's noise.go read them).
 	Iters []IterSpan
 
 	gates    int32
 	counting bool    // a dry run: Add counts messages without keeping them
 	count    int64   // the messages counted
-	limit    int64   // the most messages Add takes (0 = no limit); see budget.go
+	limit    int64   // the most messages Add takes (0 = no limit)
 	sigStart []int32 // signals of message m: sig[sigStart[m]:sigStart[m+1]]
 	sig      []int32
 }
@@ -76,8 +81,8 @@ func (p *Plan) NumGates() int { return int(p.gates) }
 // Add appends a message that signals the given gates when it has been
 // received, and returns its id.
 func (p *Plan) Add(m Message, signals ...int32) int32 {
-	if p.limit > 0 && p.size() >= p.limit {
-		panic(overBudget{})
+	if p.limit > 0 && p.Size() >= p.limit {
+		panic(OverBudget{})
 	}
 	if p.counting {
 		p.count++
@@ -95,21 +100,47 @@ func (p *Plan) Add(m Message, signals ...int32) int32 {
 // Signals returns the gates message m signals.
 func (p *Plan) Signals(m int32) []int32 { return p.sig[p.sigStart[m]:p.sigStart[m+1]] }
 
-// check validates the plan against fabric f: hosts in range, positive
-// sizes, known gates and routable pairs. It walks the route of every
-// pair, and with a non-nil rc keeps the routes in the route cache rc
-// (routecache.go) for the messages of a statically routed run.
-func (p *Plan) check(f *lft.Fabric, rc *routeCache) error {
+// IterSpan is one iteration of a job: the messages First … End−1.
+type IterSpan struct {
+	// Job is the job's index in Plan.Jobs.
+	Job int32
+	// First and End delimit the iteration's message ids.
+	First, End int32
+}
+
+// OverBudget is the panic value with which Plan.Add stops a workload that
+// adds more messages than its plan's limit (see New); the workload
+// package recovers it.
+type OverBudget struct{}
+
+// New returns an empty plan whose Add takes at most limit messages
+// (0 = no limit) and panics with OverBudget beyond it.
+func New(limit int64) *Plan { return &Plan{limit: limit} }
+
+// NewCounting returns a plan for a dry run of the given jobs: Add counts
+// the messages (Size) without keeping them, up to limit.
+func NewCounting(jobs []Job, limit int64) *Plan {
+	return &Plan{Jobs: jobs, counting: true, limit: limit}
+}
+
+// Counting reports whether p is a dry run (NewCounting).
+func (p *Plan) Counting() bool { return p.counting }
+
+// Size returns the number of messages added to p (counted ones too).
+func (p *Plan) Size() int64 { return int64(len(p.Msgs)) + p.count }
+
+// Limit returns the most messages p takes (0 = no limit).
+func (p *Plan) Limit() int64 { return p.limit }
+
+// Check validates the plan against fabric f: hosts in range, positive
+// sizes, known gates and jobs. It calls visit for each message that
+// passes, in order (the simulator walks its route there), and returns the
+// first error.
+func (p *Plan) Check(f *lft.Fabric, visit func(i int, m Message) error) error {
 	H := int32(f.NumHosts())
 	if len(p.Msgs) > 0 && len(p.sigStart) != len(p.Msgs)+1 {
 		return fmt.Errorf("plan: messages were not added with Plan.Add")
 	}
-	type pair struct{ s, d int32 }
-	seen := map[pair]int32{} // where the pair's route is in rc
-	if rc != nil {
-		rc.of = make([]int32, len(p.Msgs))
-	}
-	var route []int32
 	for i, m := range p.Msgs {
 		switch {
 		case m.Src < 0 || m.Src >= H || m.Dst < 0 || m.Dst >= H:
@@ -132,25 +163,8 @@ func (p *Plan) check(f *lft.Fabric, rc *routeCache) error {
 				return fmt.Errorf("message %d: signals unknown gate %d", i, g)
 			}
 		}
-		k := pair{m.Src, m.Dst}
-		if at, ok := seen[k]; ok {
-			if rc != nil {
-				rc.of[i] = at
-			}
-			continue
-		}
-		var st lft.RouteStatus
-		route, st = f.AppendRoute(route[:0], m.Src, m.Dst)
-		if st != lft.RouteOK {
-			if e := f.Explain(m.Src, m.Dst); e != nil {
-				return fmt.Errorf("unroutable pair: %s", e)
-			}
-			return fmt.Errorf("unroutable pair %s → %s", f.HostName(int(m.Src)), f.HostName(int(m.Dst)))
-		}
-		seen[k] = routeUncached
-		if rc != nil {
-			seen[k] = rc.add(route)
-			rc.of[i] = seen[k]
+		if err := visit(i, m); err != nil {
+			return err
 		}
 	}
 	return nil

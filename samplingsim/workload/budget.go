@@ -1,4 +1,4 @@
-package samplingsim
+package workload
 
 import (
 	"fmt"
@@ -6,6 +6,7 @@ import (
 
 	"orcs/registry"
 	"orcs/rng"
+	"orcs/samplingsim/plan"
 )
 
 // MaxMessages is the largest number of messages of a run (all jobs). A
@@ -22,40 +23,33 @@ var messageLimit int64 = MaxMessages
 // messages, in the order the budget error names them.
 var countKeys = []string{"msgs", "iters", "arrays"}
 
-// overBudget is the panic value with which Plan.Add stops a workload that
-// adds more messages than its plan's limit; BuildPlan recovers it.
-type overBudget struct{}
-
 // send adds m to the plan of b (see Send).
-func (b *JobBuilder) send(m Message, signals ...int32) int32 { return b.plan.Add(m, signals...) }
+func (b *JobBuilder) send(m plan.Message, signals ...int32) int32 { return b.target.Add(m, signals...) }
 
 // reserve stops the workload (as Plan.Add does) when it is about to add
 // n·per messages and they do not fit in the plan's limit: a workload
 // calls it before it allocates in proportion to a count parameter.
 func (b *JobBuilder) reserve(n, per int) {
-	p := b.plan
-	if p.limit <= 0 {
+	p := b.target
+	if p.Limit() <= 0 {
 		return
 	}
-	room := p.limit - p.size()
+	room := p.Limit() - p.Size()
 	if n > 0 && per > 0 && int64(per) > room/int64(n) {
-		panic(overBudget{})
+		panic(plan.OverBudget{})
 	}
 }
-
-// size returns the number of messages added to p (counted ones too).
-func (p *Plan) size() int64 { return int64(len(p.Msgs)) + p.count }
 
 // countMessages builds workload w with the reader r on the given hosts in
 // a counting plan and returns the number of messages it adds, or ok =
 // false when they are more than limit. The counting plan keeps nothing, so
 // a probe costs at most limit calls of Add and no memory.
-func countMessages(w *workload, r *registry.Reader, jobs []Job, js JobSpec, j int, seed uint64, limit int64) (n int64, ok bool, err error) {
-	p := &Plan{Jobs: jobs, counting: true, limit: limit}
-	b := &JobBuilder{plan: p, job: int32(j), hosts: js.Hosts, start: js.Start, r: rng.New(seed, 100+uint64(j))}
+func countMessages(w *workload, r *registry.Reader, jobs []plan.Job, js JobSpec, j int, seed uint64, limit int64) (n int64, ok bool, err error) {
+	p := plan.NewCounting(jobs, limit)
+	b := &JobBuilder{target: p, job: int32(j), hosts: js.Hosts, start: js.Start, r: rng.New(seed, 100+uint64(j))}
 	defer func() {
 		if v := recover(); v != nil {
-			if _, over := v.(overBudget); !over {
+			if _, over := v.(plan.OverBudget); !over {
 				panic(v)
 			}
 			n, ok, err = 0, false, nil
@@ -64,7 +58,7 @@ func countMessages(w *workload, r *registry.Reader, jobs []Job, js JobSpec, j in
 	if err := w.build(r, b); err != nil {
 		return 0, true, err
 	}
-	return p.count, true, nil
+	return p.Size(), true, nil
 }
 
 // buildWithin builds w into the plan of b and turns a stop at the plan's
@@ -73,10 +67,10 @@ func countMessages(w *workload, r *registry.Reader, jobs []Job, js JobSpec, j in
 func buildWithin(w *workload, r *registry.Reader, b *JobBuilder) (err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			if _, over := v.(overBudget); !over {
+			if _, over := v.(plan.OverBudget); !over {
 				panic(v)
 			}
-			err = fmt.Errorf("more than %d messages, the limit of a run", b.plan.limit)
+			err = fmt.Errorf("more than %d messages, the limit of a run", b.target.Limit())
 		}
 	}()
 	return w.build(r, b)
@@ -85,7 +79,7 @@ func buildWithin(w *workload, r *registry.Reader, b *JobBuilder) (err error) {
 // budgetError explains a workload that adds more than limit messages:
 // it names the count parameter of the spec and the largest value of it
 // that fits, found with counting probes.
-func budgetError(w *workload, spec registry.Spec, jobs []Job, js JobSpec, j int, seed uint64, limit int64) error {
+func budgetError(w *workload, spec registry.Spec, jobs []plan.Job, js JobSpec, j int, seed uint64, limit int64) error {
 	msg := fmt.Sprintf("more than %d messages on %d ranks, the limit of a run (about 170 bytes each in memory)", limit, len(js.Hosts))
 	if limit < messageLimit {
 		msg = fmt.Sprintf("more than %d messages on %d ranks, what the jobs before it leave of the limit of a run, %d", limit, len(js.Hosts), messageLimit)

@@ -1,4 +1,4 @@
-package samplingsim
+package workload
 
 import "orcs/registry"
 
@@ -17,7 +17,7 @@ func init() {
 }
 
 func buildFlow(args *registry.Reader, b *JobBuilder) error {
-	src, dst, msgs, size := rank(args, "src", b), rank(args, "dst", b), positive(args, "msgs"), positive(args, "size")
+	src, dst, msgs, size := rank(args, "src", b), rank(args, "dst", b), args.IntAtLeast("msgs", 1), args.IntAtLeast("size", 1)
 	if err := args.Err(); err != nil {
 		return err
 	}

@@ -1,4 +1,4 @@
-package samplingsim
+package buffer
 
 import (
 	"math/bits"
@@ -7,14 +7,13 @@ import (
 )
 
 func init() {
-	registerBuffers(&bufferPolicy{
+	register(&policy{
 		name: "hashed",
 		doc: "hashed dampener: every destination is hashed to a j-tuple of distinct buffers of the B of each input port and may use only those; " +
 			"it is blocked when all of them are full",
 		params: []registry.Param{{Key: "j", Default: "2", Doc: "buffers per destination (1 ≤ j ≤ B ≤ 64)"}},
-		build: func(r *registry.Reader, env bufferEnv) (*dampener, error) {
-			slots := env.slots
-			j := atLeast(r, "j", 1)
+		parse: func(r *registry.Reader, slots int32) (func(Env) *Rule, error) {
+			j := r.IntAtLeast("j", 1)
 			if j > int(slots) {
 				r.Failf("j=%d must not exceed the %d buffers per port (--buffer)", j, slots)
 			}
@@ -24,7 +23,7 @@ func init() {
 			if err := r.Err(); err != nil {
 				return nil, err
 			}
-			return newHashed(env.links, env.hosts, slots, int32(j), env.seed), nil
+			return func(env Env) *Rule { return newHashed(env.Links, env.Hosts, env.Slots, int32(j), env.Seed) }, nil
 		},
 	})
 }
@@ -45,9 +44,11 @@ func hashedMask(seed uint64, l, dst, slots, j int32) uint64 {
 	return m
 }
 
-// hashedTuple writes into t the len(t) buffers of destination dst at link
-// l (hashedMask), in ascending order.
-func hashedTuple(t []int32, seed uint64, l, dst, slots int32) {
+// HashedTuple writes into t the len(t) buffers of destination dst at the
+// input port of link l with slots buffers, under the run's seed: the
+// buffers the hashed policy lets dst use there (hashedMask), in ascending
+// order.
+func HashedTuple(t []int32, seed uint64, l, dst, slots int32) {
 	m := hashedMask(seed, l, dst, slots, int32(len(t)))
 	for i := range t {
 		t[i] = int32(bits.TrailingZeros64(m))
@@ -73,7 +74,7 @@ const hashedMemo = 4 << 20
 // newHashed returns the hashed dampener. The mirror of link l is the mask
 // of its taken buffers, used[l]; a packet's tag is the buffer it takes, the
 // lowest free one of its destination's.
-func newHashed(links, hosts int, slots, j int32, seed uint64) *dampener {
+func newHashed(links, hosts int, slots, j int32, seed uint64) *Rule {
 	used := make([]uint64, links)
 	var memo []uint64 // [l·hosts+dst], 0 = not yet computed
 	if links*hosts <= hashedMemo {
@@ -89,13 +90,13 @@ func newHashed(links, hosts int, slots, j int32, seed uint64) *dampener {
 		}
 		return memo[i]
 	}
-	return &dampener{
-		admit: func(l, dst int32) bool { return mask(l, dst)&^used[l] != 0 },
-		claim: func(l, dst int32) int32 {
+	return &Rule{
+		Admit: func(l, dst int32) bool { return mask(l, dst)&^used[l] != 0 },
+		Claim: func(l, dst int32) int32 {
 			b := int32(bits.TrailingZeros64(mask(l, dst) &^ used[l]))
 			used[l] |= 1 << b
 			return b
 		},
-		release: func(l, b int32) { used[l] &^= 1 << b },
+		Release: func(l, b int32) { used[l] &^= 1 << b },
 	}
 }

@@ -2,59 +2,117 @@ package samplingsim
 
 import (
 	"math"
+	"math/bits"
 	"strings"
 	"testing"
 )
 
-// TestBuildPlanBudget checks that workloads whose sizes imply more than
-// MaxMessages messages are refused before they are built, with the largest
-// value of the count parameter that fits (16 ranks: 2^22/16 = 262144 for a
-// workload of one message per rank and count; naive-reduce sends
-// (n−1)·arrays messages, 2^22/15 = 279620). These sizes used to allocate
-// terabytes or grow the plan past 2 GB.
-func TestBuildPlanBudget(t *testing.T) {
-	f := fabric(t, "kary:k=4,n=2") // 16 hosts
-	jobs, _ := Jobs(f, JobsOptions{Workload: "random:msgs=999999999999", Alloc: "contiguous"})
-	if _, err := BuildPlan(f, jobs, 1); err == nil || !strings.Contains(err.Error(),
-		"more than 4194304 messages on 16 ranks, the limit of a run (about 170 bytes each in memory); the largest msgs that fits is 262144") {
-		t.Errorf("random:msgs=999999999999: err = %v; want the limit and the largest msgs", err)
+func allHosts(n int) []int32 {
+	h := make([]int32, n)
+	for i := range h {
+		h[i] = int32(i)
 	}
-	// The other cases with a limit of 4096 messages, to keep the probes
-	// short: 4096/16 = 256, 4096/15 = 273, 4096/240 = 17.
-	defer func(l int64) { messageLimit = l }(messageLimit)
-	messageLimit = 4096
-	cases := []struct{ workload, want string }{
-		{"random:msgs=1000000,closed=true", "the largest msgs that fits is 256"},
-		{"ring:iters=1000000", "the largest iters that fits is 256"},
-		{"ring:iters=1000000000000,closed=true", "the largest iters that fits is 256"},
-		{"naive-reduce:arrays=1000000000000", "the largest arrays that fits is 273"},
-		{"flow:msgs=9223372036854775807", "the largest msgs that fits is 4096"},
-		{"alltoall:iters=1000000000000", "the largest iters that fits is 17"},
-		{"allreduce:iters=1000000000000", "the largest iters that fits is 64"},
-	}
-	for _, c := range cases {
-		jobs, err := Jobs(f, JobsOptions{Workload: c.workload, Alloc: "contiguous"})
+	return h
+}
+
+// TestWorkloadsRun runs every workload to completion on a small fat tree.
+func TestWorkloadsRun(t *testing.T) {
+	f := fabric(t, "kary:k=4,n=3")
+	for _, spec := range []string{
+		"naive-reduce:arrays=5", "binomial-reduce:arrays=5", "stencil:x=8,y=8,size=8192,iters=2",
+		"ring:iters=3", "random:msgs=3,size=20000", "pattern:name=recdbl,size=10000",
+		"pattern:name=rand,size=10000", "flow:src=3,dst=60,msgs=4",
+	} {
+		p, err := BuildPlan(f, []JobSpec{{Workload: spec, Hosts: allHosts(64)}}, 1)
 		if err != nil {
-			t.Fatal(err)
+			t.Fatalf("%s: %v", spec, err)
 		}
-		_, err = BuildPlan(f, jobs, 1)
-		if err == nil || !strings.Contains(err.Error(), c.want) || !strings.Contains(err.Error(), "4096 messages") {
-			t.Errorf("%s: err = %v; want the limit and %q", c.workload, err, c.want)
+		r, err := Run(f, DefaultConfig(), p)
+		if err != nil {
+			t.Fatalf("%s: %v", spec, err)
+		}
+		_, end := r.JobFinish(0)
+		if end <= 0 {
+			t.Errorf("%s did not finish", spec)
 		}
 	}
-	// The largest value that fits is accepted; the next is refused.
-	jobs, _ = Jobs(f, JobsOptions{Workload: "ring:iters=256,size=8", Alloc: "contiguous"})
-	if p, err := BuildPlan(f, jobs, 1); err != nil || len(p.Msgs) != 4096 {
-		t.Fatalf("ring:iters=256: %v; want 4096 messages", err)
+}
+
+// TestStencilOrder checks the per-rank order of the stencil phases: a
+// rank's +y message starts only after its −x message has been delivered.
+func TestStencilOrder(t *testing.T) {
+	f := fabric(t, "kary:k=4,n=3")
+	p, err := BuildPlan(f, []JobSpec{{Workload: "stencil:x=8,y=8,size=40000", Hosts: allHosts(64)}}, 1)
+	if err != nil {
+		t.Fatal(err)
 	}
-	jobs, _ = Jobs(f, JobsOptions{Workload: "ring:iters=257,size=8", Alloc: "contiguous"})
-	if _, err := BuildPlan(f, jobs, 1); err == nil {
-		t.Fatal("ring:iters=257 (4112 messages) accepted")
+	r := mustRun(t, f, DefaultConfig(), p)
+	minusX := map[int32]Time{}
+	for i, m := range p.Msgs {
+		if m.Dst == m.Src-1 {
+			minusX[m.Src] = r.MsgFinish[i]
+		}
 	}
-	// A second job gets what the first leaves.
-	jobs, _ = Jobs(f, JobsOptions{Workload: "ring:iters=300", Background: "ring:iters=300", Alloc: "contiguous"})
-	if _, err := BuildPlan(f, jobs, 1); err == nil || !strings.Contains(err.Error(), "what the jobs before it leave") {
-		t.Fatalf("two jobs of 2400 messages (8 ranks each): %v", err)
+	for i, m := range p.Msgs {
+		if m.Dst == m.Src+8 {
+			if fin, ok := minusX[m.Src]; ok && r.MsgReady[i] < fin {
+				t.Fatalf("rank %d started +y at %d before its −x finished at %d", m.Src, r.MsgReady[i], fin)
+			}
+		}
+	}
+}
+
+func TestAllocate(t *testing.T) {
+	hosts := allHosts(4608)
+	a, err := Allocate("parity", hosts, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// Thesis §4.4: on 4608 nodes the rule gives 2172 primary nodes and
+	// 2436 background nodes.
+	if len(a[0]) != 2172 || len(a[1]) != 2436 {
+		t.Errorf("parity: %d + %d hosts, want 2172 + 2436", len(a[0]), len(a[1]))
+	}
+	for _, h := range a[0][:20] {
+		if n := uint64(h + 1); bits.OnesCount64(n*n)%2 != 0 {
+			t.Errorf("host %d is primary but (i+1)² has an odd number of 1 bits", h)
+		}
+	}
+	a, _ = Allocate("contiguous", allHosts(10), 2)
+	if len(a[0]) != 5 || a[1][0] != 5 {
+		t.Errorf("contiguous: %v", a)
+	}
+	a, _ = Allocate("interleaved", allHosts(10), 2)
+	if a[1][0] != 1 || a[0][1] != 2 {
+		t.Errorf("interleaved: %v", a)
+	}
+	if _, err := Allocate("random", hosts, 2); err == nil {
+		t.Error("unknown allocation accepted")
+	}
+}
+
+func TestReadMapping(t *testing.T) {
+	f := fabric(t, "kary:k=2,n=2")
+	h, err := ReadMapping(strings.NewReader("# map\nH3\nH1\n\nH0\n"), "m", f)
+	if err != nil || len(h) != 3 || h[0] != 3 || h[1] != 1 || h[2] != 0 {
+		t.Errorf("plain mapping: %v %v", h, err)
+	}
+	h, err = ReadMapping(strings.NewReader("1 H2\n0 H3\n"), "m", f)
+	if err != nil || len(h) != 2 || h[0] != 3 || h[1] != 2 {
+		t.Errorf("ranked mapping: %v %v", h, err)
+	}
+	for _, bad := range []struct{ text, want string }{
+		{"H0\nH9\n", `m:2: unknown host "H9"`},
+		{"H0\nS0_0\n", `m:2: unknown host "S0_0"`},
+		{"H0\nH0\n", "m:2: host H0 already mapped on line 1"},
+		{"0 H0\n2 H1\n", "rank 1 is not mapped"},
+		{"0 H0\nH1\n", "mixes"},
+		{"", "no hosts"},
+	} {
+		_, err := ReadMapping(strings.NewReader(bad.text), "m", f)
+		if err == nil || !strings.Contains(err.Error(), bad.want) {
+			t.Errorf("mapping %q: error %v, want %q", bad.text, err, bad.want)
+		}
 	}
 }
 
@@ -148,16 +206,6 @@ func TestParseTime(t *testing.T) {
 		if got, err := ParseTime(c.in); err == nil || !strings.Contains(err.Error(), c.want) {
 			t.Errorf("ParseTime(%q) = %d, %v; want an error with %q", c.in, got, err, c.want)
 		}
-	}
-}
-
-// TestClosedGapBound checks that a think time beyond the clock is refused
-// (gap=100000h used to overflow into "message 0: negative delay").
-func TestClosedGapBound(t *testing.T) {
-	f := fabric(t, "kary:k=4,n=2")
-	jobs, _ := Jobs(f, JobsOptions{Workload: "random:msgs=2,closed=true,gap=100000h", Alloc: "contiguous"})
-	if _, err := BuildPlan(f, jobs, 1); err == nil || !strings.Contains(err.Error(), "gap=100000h0m0s is longer than the largest simulated time") {
-		t.Fatalf("BuildPlan(gap=100000h) = %v", err)
 	}
 }
 

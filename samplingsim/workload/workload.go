@@ -1,4 +1,10 @@
-package samplingsim
+// Package workload builds the traffic of samplingsim's jobs: a spec such
+// as "naive-reduce:arrays=50,size=4096" names a registered workload, which
+// adds the job's messages to a plan.Plan in terms of the job's ranks
+// (JobBuilder). Adding a workload is one file here that registers it from
+// an init function (see ring.go); BuildPlan builds the plan of a run's
+// jobs within the message budget (budget.go).
+package workload
 
 import (
 	"fmt"
@@ -6,6 +12,7 @@ import (
 	"orcs/lft"
 	"orcs/registry"
 	"orcs/rng"
+	"orcs/samplingsim/plan"
 )
 
 // A workload turns a spec such as "naive-reduce:arrays=50,size=4096" into
@@ -20,7 +27,8 @@ type workload struct {
 	build func(r *registry.Reader, b *JobBuilder) error
 }
 
-func (w *workload) parameters() []registry.Param { return w.params }
+// Params returns the parameters w takes (registry.Member).
+func (w *workload) Params() []registry.Param { return w.params }
 
 // workloads holds the workloads by name.
 var workloads = registry.New[*workload]("workload")
@@ -29,23 +37,23 @@ var workloads = registry.New[*workload]("workload")
 // on a duplicate or invalid name.
 func registerWorkload(w *workload) { workloads.Register(w.name, w.doc, w) }
 
-// WorkloadNames describes the registered workloads with their parameters
+// Names describes the registered workloads with their parameters
 // and defaults, sorted by name, for help texts.
-func WorkloadNames() []string {
+func Names() []string {
 	var out []string
 	for _, w := range workloads.All() {
-		out = append(out, describe(w.name, w.doc, w.params))
+		out = append(out, registry.Describe(w.name, w.doc, w.params))
 	}
 	return out
 }
 
 // JobBuilder adds the messages of one job to a Plan, in terms of ranks.
 type JobBuilder struct {
-	plan  *Plan
-	job   int32
-	hosts []int32
-	start Time
-	r     *rng.Stream
+	target *plan.Plan // where the messages go
+	job    int32
+	hosts  []int32
+	start  plan.Time
+	r      *rng.Stream
 }
 
 // Ranks returns the number of ranks of the job.
@@ -56,17 +64,17 @@ func (b *JobBuilder) Ranks() int { return len(b.hosts) }
 func (b *JobBuilder) Rand() *rng.Stream { return b.r }
 
 // Gate returns a new gate (see Plan).
-func (b *JobBuilder) Gate() int32 { return b.plan.NewGate() }
+func (b *JobBuilder) Gate() int32 { return b.target.NewGate() }
 
 // Send adds a message of bytes from rank src to rank dst that waits for
 // gate wait (−1 = none) and signals the given gates when received.
 func (b *JobBuilder) Send(src, dst int, bytes int64, wait int32, signals ...int32) int32 {
-	return b.plan.Add(Message{Src: b.hosts[src], Dst: b.hosts[dst], Bytes: bytes, Job: b.job,
+	return b.target.Add(plan.Message{Src: b.hosts[src], Dst: b.hosts[dst], Bytes: bytes, Job: b.job,
 		Start: b.start, Wait: wait}, signals...)
 }
 
 // Stop makes rank r stop receiving (see Plan.Stopped).
-func (b *JobBuilder) Stop(r int) { b.plan.Stopped = append(b.plan.Stopped, b.hosts[r]) }
+func (b *JobBuilder) Stop(r int) { b.target.Stopped = append(b.target.Stopped, b.hosts[r]) }
 
 // JobSpec describes a job of a plan.
 type JobSpec struct {
@@ -78,20 +86,20 @@ type JobSpec struct {
 	// Hosts maps the job's ranks to host indices.
 	Hosts []int32
 	// Start delays the job's messages.
-	Start Time
+	Start plan.Time
 }
 
 // BuildPlan builds the plan of jobs on fabric f. The jobs' host sets must be
 // disjoint; random workloads draw from streams fixed by seed and the job's
 // position.
-func BuildPlan(f *lft.Fabric, jobs []JobSpec, seed uint64) (*Plan, error) {
-	p := &Plan{limit: messageLimit}
+func BuildPlan(f *lft.Fabric, jobs []JobSpec, seed uint64) (*plan.Plan, error) {
+	p := plan.New(messageLimit)
 	owner := make([]int, f.NumHosts())
 	for i := range owner {
 		owner[i] = -1
 	}
 	for j, js := range jobs {
-		w, r, err := lookupSpec(workloads, js.Workload)
+		w, r, err := registry.LookupSpec(workloads, js.Workload)
 		if err != nil {
 			return nil, err
 		}
@@ -111,7 +119,7 @@ func BuildPlan(f *lft.Fabric, jobs []JobSpec, seed uint64) (*Plan, error) {
 			}
 			owner[h] = j
 		}
-		p.Jobs = append(p.Jobs, Job{Name: name, Hosts: js.Hosts})
+		p.Jobs = append(p.Jobs, plan.Job{Name: name, Hosts: js.Hosts})
 		if len(js.Hosts) < 2 {
 			return nil, fmt.Errorf("job %s: needs at least 2 hosts, has %d", name, len(js.Hosts))
 		}
@@ -124,10 +132,31 @@ func BuildPlan(f *lft.Fabric, jobs []JobSpec, seed uint64) (*Plan, error) {
 		} else if !ok {
 			return nil, fmt.Errorf("job %s (%s): %w", name, js.Workload, budgetError(w, spec, p.Jobs, js, j, seed, room))
 		}
-		b := &JobBuilder{plan: p, job: int32(j), hosts: js.Hosts, start: js.Start, r: rng.New(seed, 100+uint64(j))}
+		b := &JobBuilder{target: p, job: int32(j), hosts: js.Hosts, start: js.Start, r: rng.New(seed, 100+uint64(j))}
 		if err := buildWithin(w, r, b); err != nil {
 			return nil, fmt.Errorf("job %s (%s): %w", name, js.Workload, err)
 		}
 	}
 	return p, nil
 }
+
+// markIteration records that the messages added to b since first form
+// one iteration (plan.Plan.Iters; the noise statistics read them).
+func (b *JobBuilder) markIteration(first int32) {
+	if b.target.Counting() {
+		return
+	}
+	b.target.Iters = append(b.target.Iters, plan.IterSpan{Job: b.job, First: first, End: int32(len(b.target.Msgs))})
+}
+
+// rank reads the parameter key, which must be a rank of the job of b.
+func rank(r *registry.Reader, key string, b *JobBuilder) int {
+	v := r.Int(key)
+	if v < 0 || v >= b.Ranks() {
+		r.Failf("%s=%d is not a rank (the job has %d)", key, v, b.Ranks())
+	}
+	return v
+}
+
+// errorf is fmt.Errorf; workloads use it for their parameter errors.
+func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }

@@ -1,9 +1,10 @@
-package samplingsim
+package workload
 
 import (
 	"math"
 
 	"orcs/registry"
+	"orcs/samplingsim/plan"
 )
 
 func init() {
@@ -20,7 +21,7 @@ func init() {
 }
 
 // maxRandomStart bounds the ready times of paced random messages (ps, a
-// quarter of the Time range: about 27 days).
+// quarter of the plan.Time range: about 27 days).
 const maxRandomStart = float64(math.MaxInt64 / 4)
 
 // buildRandom adds msgs messages per rank to random other ranks. With
@@ -33,7 +34,7 @@ const maxRandomStart = float64(math.MaxInt64 / 4)
 // production system that De Sensi et al. measure against (SC'19 §3.1,
 // §6 "System state"), rather than a transient.
 func buildRandom(args *registry.Reader, b *JobBuilder) error {
-	msgs, size, gbps := positive(args, "msgs"), positive(args, "size"), args.Float("gbps")
+	msgs, size, gbps := args.IntAtLeast("msgs", 1), args.IntAtLeast("size", 1), args.Float("gbps")
 	if gbps < 0 || math.IsInf(gbps, 0) || math.IsNaN(gbps) {
 		args.Failf("gbps=%g must be a non-negative number", gbps)
 	}
@@ -45,7 +46,7 @@ func buildRandom(args *registry.Reader, b *JobBuilder) error {
 		return err
 	}
 	n, r := b.Ranks(), b.Rand()
-	first := len(b.plan.Msgs)
+	first := len(b.target.Msgs)
 	b.reserve(n, msgs)
 	dsts := make([]int, msgs)
 	for i := range n {
@@ -64,7 +65,7 @@ func buildRandom(args *registry.Reader, b *JobBuilder) error {
 			b.Send(i, d, int64(size), -1)
 		}
 	}
-	if gbps == 0 || b.plan.counting {
+	if gbps == 0 || b.target.Counting() {
 		return nil
 	}
 	// The ready times are drawn after the destinations, so the same seed
@@ -77,7 +78,7 @@ func buildRandom(args *registry.Reader, b *JobBuilder) error {
 			if t > maxRandomStart {
 				return errorf("gbps=%g: rank %d's message %d would become ready after %.3g s; give a higher rate or fewer messages", gbps, i, k+1, t/1e12)
 			}
-			b.plan.Msgs[first+i*msgs+k].Start += Time(t)
+			b.target.Msgs[first+i*msgs+k].Start += plan.Time(t)
 		}
 	}
 	return nil

@@ -1,4 +1,4 @@
-package samplingsim
+package workload
 
 import "orcs/registry"
 
@@ -16,7 +16,7 @@ func init() {
 }
 
 func buildPingPong(args *registry.Reader, b *JobBuilder) error {
-	size, iters := positive(args, "size"), positive(args, "iters")
+	size, iters := args.IntAtLeast("size", 1), args.IntAtLeast("iters", 1)
 	peer := b.Ranks() - 1
 	if args.Int("peer") != -1 {
 		peer = rank(args, "peer", b)
