@@ -3,6 +3,7 @@ package samplingsim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -690,4 +691,84 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 		}
 	}
 	return best
+}
+
+// adaptiveCandidates returns the links a packet from src to dst may have
+// crossed under adaptive routing (the one-bit receivers' route
+// restriction, §5.2): every switch link on an allowed path — minimal
+// paths, and on a Dragonfly the Valiant paths through every other group.
+func (s *sim) adaptiveCandidates(src, dst int32) ([]int32, []uint32) {
+	a := s.ad
+	s.cands, s.candCode = s.cands[:0], s.candCode[:0]
+	if s.candSeenLink == nil {
+		s.candSeenLink = make([]uint32, s.nl)
+		s.candSeenState = make([]uint32, a.nsw*(a.ng+2))
+	}
+	s.candStamp++
+	stamp := s.candStamp
+	target := a.leaf[dst]
+	srcSw := a.leaf[src]
+	// States: (switch, k) with k = 0 minimal, 1 final phase, 2+g towards
+	// group g.
+	type state struct{ sw, k int32 }
+	var work []state
+	visit := func(sw, k int32) {
+		i := int(sw)*(a.ng+2) + int(k)
+		if s.candSeenState[i] != stamp {
+			s.candSeenState[i] = stamp
+			work = append(work, state{sw, k})
+		}
+	}
+	addLink := func(l int32) {
+		if s.candSeenLink[l] != stamp {
+			s.candSeenLink[l] = stamp
+			s.cands = append(s.cands, l)
+		}
+	}
+	visit(srcSw, 0)
+	for len(work) > 0 {
+		st := work[len(work)-1]
+		work = work[:len(work)-1]
+		sw := st.sw
+		if sw == target && st.k < 2 {
+			addLink(s.f.NextHop(src, s.f.SwitchNode(int(sw)), dst))
+			continue
+		}
+		var next []int32
+		switch {
+		case st.k >= 2:
+			g := st.k - 2
+			if a.groups[sw] == g {
+				visit(sw, 1)
+				continue
+			}
+			next = a.towardGroup(s.adCand[:0], sw, g)
+		case st.k == 0 && a.groups == nil:
+			next = a.minimal(s.adCand[:0], sw, target)
+			if def := s.f.NextHop(src, s.f.SwitchNode(int(sw)), dst); !slices.Contains(next, def) {
+				next = append(next, def)
+			}
+		default:
+			next = a.minimal(s.adCand[:0], sw, target)
+			if st.k == 0 && a.lanes > 1 && a.groups[sw] == a.groups[srcSw] {
+				for g := range int32(a.ng) {
+					if g != a.groups[srcSw] && g != a.groups[target] {
+						for _, l := range a.towardGroup(nil, sw, g) {
+							addLink(l)
+							visit(a.switchAt(l, s.f), 2+g)
+						}
+					}
+				}
+			}
+		}
+		s.adCand = next
+		for _, l := range next {
+			addLink(l)
+			visit(a.switchAt(l, s.f), st.k)
+		}
+	}
+	for _, l := range s.cands {
+		s.candCode = append(s.candCode, s.codes[l])
+	}
+	return s.cands, s.candCode
 }

@@ -112,9 +112,14 @@ type sim struct {
 	swLinks  []int32  // every link leaving a switch
 	cands    []int32  // scratch: candidate links of a received packet
 	candCode []uint32
-	rSw      *rng.Stream
-	rTag     *rng.Stream
-	rMark    *rng.Stream
+	// candSeenLink and candSeenState are the stamps of the links and
+	// search states adaptiveCandidates has seen, candStamp its current
+	// stamp.
+	candSeenLink, candSeenState []uint32
+	candStamp                   uint32
+	rSw                         *rng.Stream
+	rTag                        *rng.Stream
+	rMark                       *rng.Stream
 
 	truth   [][]LinkTruth // [window][link]
 	tallies [][]*tally    // [job][window]

@@ -99,7 +99,7 @@ func BuildPlan(f *lft.Fabric, jobs []JobSpec, seed uint64) (*plan.Plan, error) {
 		owner[i] = -1
 	}
 	for j, js := range jobs {
-		w, r, err := registry.LookupSpec(workloads, js.Workload)
+		w, spec, err := lookup(js.Workload)
 		if err != nil {
 			return nil, err
 		}
@@ -125,7 +125,6 @@ func BuildPlan(f *lft.Fabric, jobs []JobSpec, seed uint64) (*plan.Plan, error) {
 		}
 		// Count the messages first, without keeping them, so that a size
 		// beyond the limit is refused before anything is built.
-		spec, _ := registry.Parse(js.Workload) // lookupSpec parsed it
 		room := messageLimit - int64(len(p.Msgs))
 		if _, ok, err := countMessages(w, spec.Reader(w.params...), p.Jobs, js, j, seed, room); err != nil {
 			return nil, fmt.Errorf("job %s (%s): %w", name, js.Workload, err)
@@ -133,11 +132,21 @@ func BuildPlan(f *lft.Fabric, jobs []JobSpec, seed uint64) (*plan.Plan, error) {
 			return nil, fmt.Errorf("job %s (%s): %w", name, js.Workload, budgetError(w, spec, p.Jobs, js, j, seed, room))
 		}
 		b := &JobBuilder{target: p, job: int32(j), hosts: js.Hosts, start: js.Start, r: rng.New(seed, 100+uint64(j))}
-		if err := buildWithin(w, r, b); err != nil {
+		if err := buildWithin(w, spec.Reader(w.params...), b); err != nil {
 			return nil, fmt.Errorf("job %s (%s): %w", name, js.Workload, err)
 		}
 	}
 	return p, nil
+}
+
+// lookup parses a workload spec once and finds its workload.
+func lookup(text string) (*workload, registry.Spec, error) {
+	spec, err := registry.Parse(text)
+	if err != nil {
+		return nil, spec, fmt.Errorf("%s: %w", workloads.Kind(), err)
+	}
+	w, err := workloads.Lookup(spec.Name)
+	return w, spec, err
 }
 
 // markIteration records that the messages added to b since first form
