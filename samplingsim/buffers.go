@@ -10,24 +10,24 @@ package samplingsim
 // admissible reports whether packet pid may enter the output queue of link
 // o now: room in the queue, a credit for the downstream buffer and the
 // policy's consent for its destination.
-func (s *sim) admissible(o, pid int32) bool {
-	return s.ch[o].queue.len() < s.qcap && s.availCredits(o) > 0 && s.admits(o, s.pk[pid].dst)
+func (s *network) admissible(o, pid int32) bool {
+	return s.ch[o].queue.len() < s.queueCap && s.availCredits(o) > 0 && s.admits(o, s.packets[pid].dst)
 }
 
 // admits brings the mirror of link o up to date and asks the policy about
 // destination dst.
-func (s *sim) admits(o, dst int32) bool {
+func (s *network) admits(o, dst int32) bool {
 	s.syncMirror(o)
-	return s.damp.Admit(o, dst)
+	return s.bufRule.Admit(o, dst)
 }
 
 // returnTag sends the tag of packet pid back with its credit on link l,
 // arriving at t; the first tag on its way wakes the sender then, even with
 // an empty queue, since packets or messages may wait for the link.
-func (s *sim) returnTag(l, pid int32, t Time) {
-	r := &s.dret[l]
-	s.retTag.push(&ring{head: r.head, n: r.n}, l, s.pkd[pid].tag)
-	s.retTime.push(r, l, t)
+func (s *network) returnTag(l, pid int32, t Time) {
+	r := &s.tagRings[l]
+	s.creditTags.push(&ring{head: r.head, n: r.n}, l, s.dampStates[pid].tag)
+	s.creditTagTimes.push(r, l, t)
 	if r.n == 1 {
 		s.wake(l, max(t, s.ch[l].busyUntil))
 	}
@@ -35,26 +35,26 @@ func (s *sim) returnTag(l, pid int32, t Time) {
 
 // syncMirror releases in the mirror of link l the buffers whose credits
 // have come back by now (they run beside the credits of availCredits).
-func (s *sim) syncMirror(l int32) {
-	r := &s.dret[l]
-	for r.n > 0 && s.retTime.front(r, l) <= s.now {
-		s.damp.Release(l, s.retTag.front(r, l))
-		s.retTime.drop(r) // the tags share the ring state r
+func (s *network) syncMirror(l int32) {
+	r := &s.tagRings[l]
+	for r.n > 0 && s.creditTagTimes.front(r, l) <= s.now {
+		s.bufRule.Release(l, s.creditTags.front(r, l))
+		s.creditTagTimes.drop(r) // the tags share the ring state r
 	}
 }
 
 // reserve takes the downstream slot of link o for packet pid: its credit
 // and its place in the policy's mirror.
-func (s *sim) reserve(o, pid int32) {
+func (s *network) reserve(o, pid int32) {
 	s.ch[o].credits--
-	s.pkd[pid].tag = s.damp.Claim(o, s.pk[pid].dst)
+	s.dampStates[pid].tag = s.bufRule.Claim(o, s.packets[pid].dst)
 }
 
 // arriveDamp handles packet pid, routed to link o, arriving at the switch
 // over link l under a dampening policy: it moves on at once if o admits
 // it, and otherwise waits in the input buffer, queued for o.
-func (s *sim) arriveDamp(l, pid, o int32) {
-	pd := &s.pkd[pid]
+func (s *network) arriveDamp(l, pid, o int32) {
+	pd := &s.dampStates[pid]
 	pd.at = l
 	if s.admissible(o, pid) {
 		if s.ch[l].buf.len() == 0 {
@@ -62,7 +62,7 @@ func (s *sim) arriveDamp(l, pid, o int32) {
 		}
 		s.returnCredit(l, pid)
 		s.reserve(o, pid)
-		s.enqueue(o, pid, s.pk[pid].bytes)
+		s.enqueue(o, pid, s.packets[pid].bytes)
 		return
 	}
 	s.pushIn(l, pid)
@@ -71,7 +71,7 @@ func (s *sim) arriveDamp(l, pid, o int32) {
 	if op.waitHead < 0 {
 		op.waitHead = pid
 	} else {
-		s.pkd[op.waitTail].nextWait = pid
+		s.dampStates[op.waitTail].nextWait = pid
 	}
 	op.waitTail = pid
 }
@@ -79,7 +79,7 @@ func (s *sim) arriveDamp(l, pid, o int32) {
 // serveDamp moves the packets waiting for link o that it admits, oldest
 // first, while the queue has room and credits last. Packets for blocked
 // destinations keep their place and are passed over.
-func (s *sim) serveDamp(o int32) {
+func (s *network) serveDamp(o int32) {
 	if s.serving == o {
 		return // re-entered through enqueue → transmit: the loop below goes on
 	}
@@ -87,23 +87,23 @@ func (s *sim) serveDamp(o int32) {
 	s.serving = o
 	op := &s.ch[o]
 	prev, p := int32(-1), op.waitHead
-	for p >= 0 && op.queue.len() < s.qcap && s.availCredits(o) > 0 {
-		next := s.pkd[p].nextWait
-		if !s.admits(o, s.pk[p].dst) {
+	for p >= 0 && op.queue.len() < s.queueCap && s.availCredits(o) > 0 {
+		next := s.dampStates[p].nextWait
+		if !s.admits(o, s.packets[p].dst) {
 			prev, p = p, next
 			continue
 		}
 		if prev < 0 {
 			op.waitHead = next
 		} else {
-			s.pkd[prev].nextWait = next
+			s.dampStates[prev].nextWait = next
 		}
 		if op.waitTail == p {
 			op.waitTail = prev
 		}
-		s.removeIn(s.pkd[p].at, p)
+		s.removeIn(s.dampStates[p].at, p)
 		s.reserve(o, p)
-		s.enqueue(o, p, s.pk[p].bytes)
+		s.enqueue(o, p, s.packets[p].bytes)
 		p = next
 	}
 	s.serving = outer
@@ -111,7 +111,7 @@ func (s *sim) serveDamp(o int32) {
 
 // removeIn takes packet pid out of the input buffer of link l, wherever it
 // is, and sends its credit back.
-func (s *sim) removeIn(l, pid int32) {
+func (s *network) removeIn(l, pid int32) {
 	in := &s.ch[l]
 	s.occupancy(l, bufferArea, in.buf.len(), &in.since)
 	removeFromRing(&s.buffers, &in.buf, l, s.entry(pid))
@@ -122,7 +122,7 @@ func (s *sim) removeIn(l, pid int32) {
 // taking the first ready message whose destination the first switch
 // admits; a message leaves the injection queue when its last packet is
 // formed.
-func (s *sim) pumpDamp(h int32) {
+func (s *network) pumpDamp(h int32) {
 	n := &s.nics[h]
 	node := s.f.HostNode(int(h))
 	for {
@@ -144,7 +144,7 @@ func (s *sim) pumpDamp(h int32) {
 		mid := n.ready[pick]
 		pid := s.formPacket(h, mid, s.formed[mid], l)
 		if s.ad != nil {
-			s.pk[pid].mode = s.msgMode(h, mid, s.formed[mid])
+			s.packets[pid].mode = s.msgMode(h, mid, s.formed[mid])
 		}
 		s.formed[mid]++
 		if s.formed[mid] == s.msgs[mid].packets {
@@ -152,7 +152,7 @@ func (s *sim) pumpDamp(h int32) {
 			n.ready = n.ready[:len(n.ready)-1]
 		}
 		s.reserve(l, pid)
-		if bytes := s.pk[pid].bytes; !s.sendNow(l, pid, bytes) {
+		if bytes := s.packets[pid].bytes; !s.sendNow(l, pid, bytes) {
 			s.pushOut(l, pid, bytes)
 			s.mark(pid, l, 1)
 			s.trySend(l)
@@ -164,7 +164,7 @@ func (s *sim) pumpDamp(h int32) {
 // credits update the mirror, the port sends, and the packets (or the NIC's
 // messages) waiting for the link try again; while some still wait and
 // credits are on their way, the next return wakes the port again.
-func (s *sim) wakeDamp(l int32) {
+func (s *network) wakeDamp(l int32) {
 	p := &s.ch[l]
 	if p.wakeAt != s.now {
 		return // replaced by an earlier wake
@@ -179,7 +179,7 @@ func (s *sim) wakeDamp(l int32) {
 	} else {
 		s.serveDamp(l)
 	}
-	if r := &s.dret[l]; waiting && r.n > 0 {
-		s.wake(l, max(s.retTime.front(r, l), p.busyUntil))
+	if r := &s.tagRings[l]; waiting && r.n > 0 {
+		s.wake(l, max(s.creditTagTimes.front(r, l), p.busyUntil))
 	}
 }

@@ -10,9 +10,9 @@ import (
 
 // runHotSpot runs one hot spot (H0 stops receiving, 5 % of the traffic
 // goes to it, 40 Gb/s offered per host) on kary:k=4,n=3 with a buffer
-// policy and B buffers per port, for 100 µs, and returns the sim and its
+// policy and B buffers per port, for 100 µs, and returns the network and its
 // result.
-func runHotSpot(t *testing.T, policy string, b int) (*sim, *Result) {
+func runHotSpot(t *testing.T, policy string, b int) (*network, *Result) {
 	t.Helper()
 	f := fabric(t, "kary:k=4,n=3")
 	cfg := DefaultConfig()
@@ -98,7 +98,7 @@ func TestBufferInvariants(t *testing.T) {
 			count := map[int32]int{}
 			slots := map[int32]bool{}
 			for _, p := range pids {
-				pk := &s.pk[p]
+				pk := &s.packets[p]
 				count[pk.dst]++
 				switch policy {
 				case "dias-kumar":
@@ -108,7 +108,7 @@ func TestBufferInvariants(t *testing.T) {
 				case "hashed:j=3":
 					tp := make([]int32, 3)
 					buffer.HashedTuple(tp, s.cfg.Seed, int32(l), pk.dst, 6)
-					tag := s.pkd[p].tag
+					tag := s.dampStates[p].tag
 					if !slices.Contains(tp, tag) || slots[tag] {
 						t.Errorf("hashed: link %d: packet for %d in buffer %d (its buffers %v; taken twice: %v)", l, pk.dst, tag, tp, slots[tag])
 					}
@@ -159,7 +159,7 @@ func TestDampFlowControlDelay(t *testing.T) {
 // tree (TestBypassAdaptive) and is refused on the Dragonfly.
 func TestDampeningRefusesAdaptive(t *testing.T) {
 	for _, spec := range []string{"dragonfly:a=3,h=1,p=1", "kary:k=4,n=2"} {
-		n := network(t, spec)
+		n := genNetwork(t, spec)
 		p, err := BuildPlan(n.Fabric, []JobSpec{{Workload: "random:msgs=2,size=8192", Hosts: allHosts(n.Fabric.NumHosts())}}, 1)
 		if err != nil {
 			t.Fatal(err)

@@ -366,7 +366,7 @@ func TestUnroutable(t *testing.T) {
 
 // setUp parses the plug-ins of cfg and sets up a run of p on f, as Run
 // does before its event loop.
-func setUp(f *lft.Fabric, cfg Config, p *Plan) (*sim, error) {
+func setUp(f *lft.Fabric, cfg Config, p *Plan) (*network, error) {
 	pl, err := cfg.parse()
 	if err != nil {
 		return nil, err

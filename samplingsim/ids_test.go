@@ -130,7 +130,7 @@ func TestFalsePositivesThesisSetup(t *testing.T) {
 func TestPacketIDs(t *testing.T) {
 	f := fabric(t, "kary:k=2,n=2")
 	p := planOf(f, Message{Src: 0, Dst: 1, Bytes: 1}, Message{Src: 0, Dst: 2, Bytes: 1}, Message{Src: 0, Dst: 1, Bytes: 1})
-	start := func(seed uint64, ids string) *sim {
+	start := func(seed uint64, ids string) *network {
 		cfg := DefaultConfig()
 		cfg.Seed, cfg.PacketIDs, cfg.Scheme = seed, ids, "onebit"
 		s, err := setUp(f, cfg, p)

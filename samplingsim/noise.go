@@ -31,7 +31,7 @@ type runStats struct {
 	backlog []int64
 }
 
-func (s *sim) setupStats() {
+func (s *network) setupStats() {
 	n := len(s.plan.Msgs)
 	s.stats.msgLat = make([]Time, n)
 	s.stats.msgStall = make([]Time, n)
@@ -50,8 +50,8 @@ func (s *sim) setupStats() {
 // injected records that packet pid starts leaving its NIC now; the link
 // was busy until prevBusy, so the time after max(formed, prevBusy) was
 // spent waiting for credits.
-func (s *sim) injected(pid int32, prevBusy Time) {
-	pk := &s.pk[pid]
+func (s *network) injected(pid int32, prevBusy Time) {
+	pk := &s.packets[pid]
 	stall := s.now - max(pk.sent, prevBusy)
 	pk.sent = s.now
 	s.stats.msgStall[pk.msg] += stall
@@ -62,8 +62,8 @@ func (s *sim) injected(pid int32, prevBusy Time) {
 
 // delivered records the latency (NIC departure to arrival) and stall of
 // packet pid, which has just arrived at its destination.
-func (s *sim) delivered(pid int32) {
-	pk := &s.pk[pid]
+func (s *network) delivered(pid int32) {
+	pk := &s.packets[pid]
 	lat := s.now - pk.sent
 	s.stats.msgLat[pk.msg] += lat
 	if pk.detour {
@@ -77,7 +77,7 @@ func (s *sim) delivered(pid int32) {
 	}
 }
 
-func (s *sim) fillStats(r *Result) {
+func (s *network) fillStats(r *Result) {
 	r.MsgLatency, r.MsgStall, r.MsgMode, r.MsgDetour = s.stats.msgLat, s.stats.msgStall, s.stats.msgMode, s.stats.msgDetour
 	r.PacketLatency = s.stats.lat0
 }

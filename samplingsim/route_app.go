@@ -98,13 +98,13 @@ func modeIndex(mode RouteMode) int {
 }
 
 // jobMode returns the configured routing mode of message m's job.
-func (s *sim) jobMode(m int32) RouteMode {
+func (s *network) jobMode(m int32) RouteMode {
 	return s.stats.jobMode[min(int(s.plan.Msgs[m].Job), 1)]
 }
 
 // msgMode returns the routing mode of the packet that host h forms next
 // of message m, choosing it as the message's first packet is formed.
-func (s *sim) msgMode(h, m, formed int32) RouteMode {
+func (s *network) msgMode(h, m, formed int32) RouteMode {
 	if formed > 0 {
 		return s.stats.msgMode[m]
 	}

@@ -57,7 +57,7 @@ func (c *routeCache) add(route []int32) int32 {
 
 // routeOf returns where message m's route starts in the cache, or a
 // negative mark when it is not there (routeUncached, or no cache).
-func (s *sim) routeOf(m int32) int32 {
+func (s *network) routeOf(m int32) int32 {
 	if s.routes.of == nil {
 		return routeUncached
 	}
@@ -68,7 +68,7 @@ func (s *sim) routeOf(m int32) int32 {
 // route: the links after the first, in the packet when they fit, else
 // where the message's route starts in the cache (or routeUncached: the
 // tables).
-func (s *sim) setRoute(pk *packet, m int32) {
+func (s *network) setRoute(pk *packet, m int32) {
 	at := s.routes.of[m]
 	if at < 0 {
 		pk.rt = at
@@ -85,8 +85,8 @@ func (s *sim) setRoute(pk *packet, m int32) {
 
 // nextLink returns the link packet pid leaves the switch at the end of
 // link l on, under static routing.
-func (s *sim) nextLink(l, pid int32) int32 {
-	pk := &s.pk[pid]
+func (s *network) nextLink(l, pid int32) int32 {
+	pk := &s.packets[pid]
 	switch rt := pk.rt; {
 	case rt == routeInline:
 		pk.hops++

@@ -33,93 +33,98 @@ type msgState struct {
 	dst, last int32
 }
 
-// sim is the state of one run. Everything the event loop touches is held in
-// slices indexed by link, host, packet or message id.
-type sim struct {
+// network is the simulated network of one run: its channels, buffers,
+// NICs and packets in flight, the plan's messages and the sampling state.
+// Everything the event loop touches is held in slices indexed by channel,
+// host, packet slot or message id.
+type network struct {
 	// maxWindow is the last window the run may store (see
 	// MaxWindowCells); windowErr is set when the run goes past it.
 	maxWindow int
 	windowErr error
 
-	cfg  Config
-	f    *lft.Fabric
-	plan *Plan
-	now  Time
-	q    eventQueue
+	cfg    Config      // the run's configuration
+	f      *lft.Fabric // the fabric and its forwarding tables
+	plan   *Plan       // the traffic
+	now    Time        // the time of the event being run
+	events eventQueue  // the events to come
 
 	// mem holds the large arrays the event loop reads at random (the
 	// channels, rings and packets) on huge pages: a run of 10 648 hosts
 	// touches megabytes of them, more than 4 KiB pages' TLB entries cover.
 	mem *hugemem.Arena
 
-	ch         []channel // by link (channel) id: both ends of the link
-	stallSince []Time    // by channel: the start of its port's stall for credits (channel.stalled)
-	qcap, bcap int32
-	queues     ringSlab[int32] // output queues, qcap per link
-	buffers    ringSlab[int32] // input buffers, bcap per link
-	returns    ringSlab[Time]  // credit returns on their way, bcap per link (unless in the channels)
-	// serMTU is the time of a full packet at the most common link rate;
-	// linkSer and linkBps give every channel's own (Config.LinkBandwidth).
-	serMTU  Time
-	linkSer []Time
-	linkBps []float64
+	ch         []channel       // by link (channel) id: both ends of the link
+	stallSince []Time          // by channel: the start of its port's stall for credits (channel.stalled)
+	queueCap   int32           // packets an output queue holds (Config.OutputQueue)
+	bufferCap  int32           // packets an input buffer holds, the credits of its link (Config.InputBuffer)
+	queues     ringSlab[int32] // output queues, queueCap per channel
+	buffers    ringSlab[int32] // input buffers, bufferCap per channel
+	returns    ringSlab[Time]  // credit returns on their way, bufferCap per channel (unless in the channels)
+	// mtuTime is the time of a full packet at the most common link rate;
+	// linkMTUTime and linkBps give every channel's own (Config.LinkBandwidth).
+	mtuTime     Time
+	linkMTUTime []Time
+	linkBps     []float64
 
-	nics        []nic
-	slow        []bool
+	nics        []nic   // by host
+	slow        []bool  // by host: whether its consumer is slow (Config.SlowHosts)
 	stopped     []bool  // hosts that stopped receiving (nil = none)
 	hostIn      []int32 // in-links of host h: hostIn[hostInStart[h]:hostInStart[h+1]]
-	hostInStart []int32
+	hostInStart []int32 // by host: where its in-links start in hostIn
 
-	// damp is the per-destination rule of a dampening buffer policy (nil
-	// = the FIFO switch); retTag holds the tags that the credits on their
-	// way carry, beside returns; serving is the output whose waiting
-	// packets are being served (−1 = none).
-	damp    *buffer.Rule
-	retTag  ringSlab[int32] // the tags of the credits on their way, by link
-	retTime ringSlab[Time]  // their arrival times
-	dret    []ring          // the ring state of both, by link
-	pkd     []dampState     // by packet slot, beside pk
-	formed  []int32         // packets formed per message (dampening NICs interleave messages)
-	serving int32
+	// bufRule is the per-destination rule of a dampening buffer policy
+	// (nil = the FIFO switch, buffers.go); creditTags and creditTagTimes
+	// hold the tags that the credits on their way carry and their arrival
+	// times, beside returns, with the ring state of both in tagRings.
+	bufRule        *buffer.Rule
+	creditTags     ringSlab[int32] // by channel
+	creditTagTimes ringSlab[Time]  // by channel
+	tagRings       []ring          // by channel
+	dampStates     []dampState     // by packet slot, beside packets: where it waits, its tag
+	formed         []int32         // packets formed per message (dampening NICs interleave messages)
+	serving        int32           // the output whose waiting packets are being served (−1 = none)
 
-	msgs []msgState
+	msgs []msgState // by message: its progress
 	// routes holds the messages' routes (routecache.go; static routing
 	// only).
 	routes    routeCache
-	done      int
-	gateLeft  []int32
+	msgsDone  int     // messages received completely
+	gateLeft  []int32 // by gate: messages that must still arrive before it opens
 	gateWait  []int32 // messages waiting for gate g: gateWait[gateStart[g]:gateStart[g+1]]
-	gateStart []int32
+	gateStart []int32 // by gate: where its waiting messages start in gateWait
 
-	pk     []packet
-	pkt    []packetTag // beside pk when the run samples
-	free   []int32
-	nextID uint32 // the last id of the global counter (idsGlobal)
+	packets   []packet    // the packets in flight, by packet slot
+	headers   []packetTag // by packet slot, beside packets when the run samples: id and sampling header
+	freeSlots []int32     // packet slots free for reuse
+	nextID    uint32      // the last id of the global counter (idsGlobal)
 
-	ids     idKind
+	ids     idKind   // how packets are numbered (Config.PacketIDs)
 	hashIDs bool     // whether packets need ids (the one-bit hash reads them)
 	msgConn []int32  // connection of each message (idsConnection)
 	connPSN []uint32 // next packet id of each connection
 
-	marker   marker
-	markAt   MarkPoint
-	scheme   *scheme
-	sampling bool
-	hash     hashKind
-	restrict restrictKind
-	maxCount uint16
-	codes    []uint32 // link code d of every link leaving a switch
-	swLinks  []int32  // every link leaving a switch
-	cands    []int32  // scratch: candidate links of a received packet
-	candCode []uint32
+	marker   marker       // when a port counts as congested (Config.Marking)
+	markAt   MarkPoint    // when the marker is asked (Config.MarkAt)
+	scheme   *scheme      // the sampling header (Config.Scheme)
+	sampling bool         // whether packets carry headers (a scheme and a tag fraction > 0)
+	hash     hashKind     // the one-bit hash (Config.Hash)
+	restrict restrictKind // which links a receiver updates (Config.Restrict)
+	maxCount uint16       // the largest hop count, 2^HopBits − 1
+	// linkCodes holds the link code d of every channel leaving a switch,
+	// swLinks every link leaving a switch.
+	linkCodes []uint32
+	swLinks   []int32
+	candLinks []int32  // scratch: candidate links of a received packet
+	candCodes []uint32 // scratch: their link codes
 	// candSeenLink and candSeenState are the stamps of the links and
 	// search states adaptiveCandidates has seen, candStamp its current
 	// stamp.
 	candSeenLink, candSeenState []uint32
 	candStamp                   uint32
-	rSw                         *rng.Stream
-	rTag                        *rng.Stream
-	rMark                       *rng.Stream
+	switchRand                  *rng.Stream // the switches' reservoir draws (streamSwitch)
+	tagRand                     *rng.Stream // which packets carry a header (streamTag)
+	markRand                    *rng.Stream // probabilistic marking (streamMark)
 
 	truth   [][]LinkTruth // [window][link]
 	tallies [][]*tally    // [job][window]
@@ -133,7 +138,9 @@ type sim struct {
 	curTruth []LinkTruth
 	curEnd   Time
 
-	events, hops, packets int64
+	// eventCount, hopCount and packetCount count the events run, the
+	// packet-hops and the packets formed.
+	eventCount, hopCount, packetCount int64
 	// readAhead says whether the loop asks for the lines of coming events
 	// ahead of them (ahead.go): on fabrics whose channels outgrow a core's
 	// cache.
@@ -141,16 +148,16 @@ type sim struct {
 	ahead     [maxLinesAhead]uintptr // the lines readAheadOf asks for
 
 	// Adaptive routing and virtual lanes (route_adaptive.go, lanes.go):
-	// with lanes > 1 every per-link slice is per channel c = lane·nl + link.
-	ad      *adaptive
-	routing Routing
-	nl      int32 // physical links
-	lanes   int32
-	laneRR  []uint8 // per physical link: the lane to serve first
-	retLat  []Time  // per channel: credit return latency (nil: Latency)
-	adCand  []int32 // scratch
-	adCand2 []int32 // scratch
-	stats   runStats
+	// with lanes > 1 every per-link slice is per channel c = lane·physLinks + link.
+	ad            *adaptive // the fabric's analysis for adaptive routing (nil = static)
+	routing       Routing   // job 0's routing
+	physLinks     int32     // physical links
+	lanes         int32     // virtual lanes per link
+	laneFirst     []uint8   // per physical link: the lane to serve first
+	creditLatency []Time    // per channel: credit return latency (nil: Latency)
+	adLinks       []int32   // scratch: candidate output links of adaptive routing
+	adMinimal     []int32   // scratch: the minimal links among them
+	stats         runStats  // latency, stall and routing-mode statistics (noise.go)
 }
 
 // restrictKind says which links a receiver updates for a probabilistic
@@ -203,8 +210,8 @@ func Run(f *lft.Fabric, cfg Config, plan *Plan) (*Result, error) {
 // newSim checks plan against f and sets up a run with the plug-ins pl
 // (cfg's, parsed by Config.parse), step by step. A statically routed run
 // keeps the routes the check walks (the messages' routes, routecache.go).
-func newSim(f *lft.Fabric, cfg Config, plan *Plan, pl plugins) (*sim, error) {
-	s := &sim{cfg: cfg, f: f, plan: plan, markAt: cfg.MarkAt, mem: new(hugemem.Arena)}
+func newSim(f *lft.Fabric, cfg Config, plan *Plan, pl plugins) (*network, error) {
+	s := &network{cfg: cfg, f: f, plan: plan, markAt: cfg.MarkAt, mem: new(hugemem.Arena)}
 	hugemem.ReleaseWith(s.mem, s)
 	packets, err := s.setupTraffic(pl.routing, pl.background)
 	if err != nil {
@@ -230,7 +237,7 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan, pl plugins) (*sim, error) {
 // setupTraffic checks the plan (keeping its routes when every job routes
 // statically), sets up the routings and returns the number of packets,
 // refusing a plan whose packets could outlast the clock.
-func (s *sim) setupTraffic(primary, background Routing) (int64, error) {
+func (s *network) setupTraffic(primary, background Routing) (int64, error) {
 	cfg := &s.cfg
 	var rc *routeCache
 	if primary.Mode == ModeStatic && background.Mode == ModeStatic {
@@ -260,35 +267,35 @@ func (s *sim) setupTraffic(primary, background Routing) (int64, error) {
 
 // setupSampling sets up the marking and the sampling headers with their
 // random streams.
-func (s *sim) setupSampling(pl plugins) {
+func (s *network) setupSampling(pl plugins) {
 	cfg := &s.cfg
 	s.marker, s.scheme, s.hash, s.restrict = pl.marker, pl.scheme, pl.hash, pl.restrict
 	s.sampling = cfg.Scheme != "none" && cfg.TagFraction > 0
 	s.maxCount = uint16(1<<cfg.HopBits - 1)
-	s.rSw = rng.New(cfg.Seed, streamSwitch)
-	s.rTag = rng.New(cfg.Seed, streamTag)
-	s.rMark = rng.New(cfg.Seed, streamMark)
-	s.hopArgs = hopEnv{maxCount: s.maxCount, hash: s.hash, r: s.rSw}
+	s.switchRand = rng.New(cfg.Seed, streamSwitch)
+	s.tagRand = rng.New(cfg.Seed, streamTag)
+	s.markRand = rng.New(cfg.Seed, streamMark)
+	s.hopArgs = hopEnv{maxCount: s.maxCount, hash: s.hash, r: s.switchRand}
 	s.recvArgs = recvEnv{hash: s.hash}
 }
 
 // setupRates sets the buffer sizes and every channel's rate, and gives
 // the event queue FIFOs for the common delays at the most common rate.
-func (s *sim) setupRates() error {
+func (s *network) setupRates() error {
 	cfg, f, L := &s.cfg, s.f, s.channels()
-	s.qcap, s.bcap = int32(cfg.OutputQueue), int32(cfg.InputBuffer)
-	if int64(L)*int64(max(s.qcap, s.bcap)) > math.MaxInt32 {
-		return fmt.Errorf("fabric too large: %d links × %d buffer slots", L, max(s.qcap, s.bcap))
+	s.queueCap, s.bufferCap = int32(cfg.OutputQueue), int32(cfg.InputBuffer)
+	if int64(L)*int64(max(s.queueCap, s.bufferCap)) > math.MaxInt32 {
+		return fmt.Errorf("fabric too large: %d links × %d buffer slots", L, max(s.queueCap, s.bufferCap))
 	}
 	if cfg.LinkBandwidth != nil && len(cfg.LinkBandwidth) != len(f.Links) {
 		return fmt.Errorf("%d link rates for a fabric of %d links", len(cfg.LinkBandwidth), len(f.Links))
 	}
 	s.linkBps = make([]float64, L)
-	s.linkSer = make([]Time, L)
+	s.linkMTUTime = make([]Time, L)
 	common := map[float64]int{}
 	for c := range L {
 		s.linkBps[c] = cfg.linkBps(int32(c % len(f.Links)))
-		s.linkSer[c] = serTime(int64(cfg.MTU), s.linkBps[c])
+		s.linkMTUTime[c] = serTime(int64(cfg.MTU), s.linkBps[c])
 		common[s.linkBps[c]]++
 	}
 	bps := cfg.Bandwidth
@@ -297,43 +304,43 @@ func (s *sim) setupRates() error {
 			bps = b
 		}
 	}
-	s.serMTU = serTime(int64(cfg.MTU), bps)
+	s.mtuTime = serTime(int64(cfg.MTU), bps)
 	// The common delays get FIFOs in the event queue: a packet time (link
 	// idle again, consumer done), a packet time plus a link's latency (a
 	// packet arrives), a slow consumer's packet time and a latency (a
 	// credit comes back to a port that waits for it), at the most common
 	// link rate (the heap takes the others).
-	s.q.addClass(s.serMTU)
-	s.q.addClass(s.serMTU + cfg.Latency + cfg.RouterDelay)
-	s.q.addClass(s.serMTU + cfg.Latency)
-	s.q.addClass(serTime(int64(cfg.MTU), bps*cfg.SlowFactor))
-	s.q.addClass(cfg.Latency)
+	s.events.addClass(s.mtuTime)
+	s.events.addClass(s.mtuTime + cfg.Latency + cfg.RouterDelay)
+	s.events.addClass(s.mtuTime + cfg.Latency)
+	s.events.addClass(serTime(int64(cfg.MTU), bps*cfg.SlowFactor))
+	s.events.addClass(cfg.Latency)
 	return nil
 }
 
 // setupChannels allocates the channels, rings and the packet slab for a
 // run of at most packets packets, and gives every link its ends, its link
 // code and the lanes' and global links' properties.
-func (s *sim) setupChannels(packets int64) error {
+func (s *network) setupChannels(packets int64) error {
 	f, L := s.f, s.channels()
 	s.ch = hugemem.Make[channel](s.mem, L, L)
 	// Lanes beyond the first carry little traffic: the links count.
 	s.readAhead = len(f.Links)*int(unsafe.Sizeof(channel{})) >= readAheadBytes
 	s.stallSince = make([]Time, L)
-	s.queues = newRingSlab[int32](s.mem, L, s.qcap)
-	s.buffers = newRingSlab[int32](s.mem, L, s.bcap)
+	s.queues = newRingSlab[int32](s.mem, L, s.queueCap)
+	s.buffers = newRingSlab[int32](s.mem, L, s.bufferCap)
 	s.returns = ringSlab[Time]{size: retInline} // rings in the channels: drops wrap there
-	if s.bcap > retInline {
-		s.returns = newRingSlab[Time](s.mem, L, s.bcap)
+	if s.bufferCap > retInline {
+		s.returns = newRingSlab[Time](s.mem, L, s.bufferCap)
 	}
 	// The packet slab grows as packets are formed, up to the most in
 	// flight at once: its whole possible size is reserved (address space
 	// only), so that it grows in place on huge pages.
-	s.pk = hugemem.Make[packet](s.mem, 0, int(min(packets, maxReservedPackets)))
-	s.codes = make([]uint32, L)
+	s.packets = hugemem.Make[packet](s.mem, 0, int(min(packets, maxReservedPackets)))
+	s.linkCodes = make([]uint32, L)
 	for l := range s.ch { // every channel: with lanes, L > len(f.Links)
 		p := &s.ch[l]
-		p.credits, p.wakeAt, p.waitHead, p.nextWait = s.bcap, -1, -1, -1
+		p.credits, p.wakeAt, p.waitHead, p.nextWait = s.bufferCap, -1, -1, -1
 	}
 	portBits := s.portBits()
 	for l, lk := range f.Links {
@@ -348,11 +355,11 @@ func (s *sim) setupChannels(packets int64) error {
 					}
 				}
 			}
-			s.codes[l] = LinkCode(uint32(sw), uint32(port), portBits)
+			s.linkCodes[l] = LinkCode(uint32(sw), uint32(port), portBits)
 			s.swLinks = append(s.swLinks, int32(l))
 		}
 	}
-	if s.qcap < 1 {
+	if s.queueCap < 1 {
 		return fmt.Errorf("output queue must hold a packet")
 	}
 	s.setupLanes()
@@ -366,7 +373,7 @@ func (s *sim) setupChannels(packets int64) error {
 // portBits returns the width of the port field of the link codes:
 // Config.PortBits, or when that is 0 the width for the largest port of a
 // switch.
-func (s *sim) portBits() int {
+func (s *network) portBits() int {
 	if s.cfg.PortBits != 0 {
 		return s.cfg.PortBits
 	}
@@ -384,7 +391,7 @@ func (s *sim) portBits() int {
 }
 
 // setupHostIn lists the links into every host (hostIn, hostInStart).
-func (s *sim) setupHostIn() {
+func (s *network) setupHostIn() {
 	f, H := s.f, s.f.NumHosts()
 	s.hostInStart = make([]int32, H+1)
 	for l := range f.Links {
@@ -407,7 +414,7 @@ func (s *sim) setupHostIn() {
 
 // setupHosts sets up the NICs, the hosts that stopped receiving or
 // consume slowly, and the buffer policy bp with its mirrors.
-func (s *sim) setupHosts(bp buffer.Spec) error {
+func (s *network) setupHosts(bp buffer.Spec) error {
 	cfg, plan, H, L := &s.cfg, s.plan, s.f.NumHosts(), s.channels()
 	s.nics = make([]nic, H)
 	for h := range s.nics {
@@ -422,7 +429,7 @@ func (s *sim) setupHosts(bp buffer.Spec) error {
 			s.stopped[h] = true
 		}
 	}
-	s.damp = bp.Rule(buffer.Env{Links: L, Hosts: H, Slots: s.bcap, Seed: cfg.Seed})
+	s.bufRule = bp.Rule(buffer.Env{Links: L, Hosts: H, Slots: s.bufferCap, Seed: cfg.Seed})
 	s.serving = -1
 	// Adaptive routing chooses a packet's output at its arrival, before the
 	// buffer policy sees it; the per-destination rules of the dampening
@@ -430,13 +437,13 @@ func (s *sim) setupHosts(bp buffer.Spec) error {
 	// would need a buffer per lane. Bypass has no rule: with one lane it
 	// runs adaptively (an input buffer without head-of-line blocking, as
 	// the thesis's CODES switch has).
-	if s.damp != nil && s.ad != nil && (s.lanes > 1 || bp.Name != "bypass") {
+	if s.bufRule != nil && s.ad != nil && (s.lanes > 1 || bp.Name != "bypass") {
 		return fmt.Errorf("--buffers %s: the dampening policies forward by the tables (static routing) with one buffer per port; adaptive routing (%d virtual lanes per link on this fabric) runs with --buffers fifo, or bypass on a fabric with one lane", cfg.Buffers, s.lanes)
 	}
-	if s.damp != nil {
-		s.retTag = newRingSlab[int32](s.mem, L, s.bcap)
-		s.retTime = newRingSlab[Time](s.mem, L, s.bcap)
-		s.dret = make([]ring, L)
+	if s.bufRule != nil {
+		s.creditTags = newRingSlab[int32](s.mem, L, s.bufferCap)
+		s.creditTagTimes = newRingSlab[Time](s.mem, L, s.bufferCap)
+		s.tagRings = make([]ring, L)
 		s.formed = make([]int32, len(plan.Msgs))
 	}
 	s.slow = make([]bool, H)
@@ -451,7 +458,7 @@ func (s *sim) setupHosts(bp buffer.Spec) error {
 
 // setupMessages sets up the messages' progress and the gates: how many
 // messages signal each gate and which messages wait for it.
-func (s *sim) setupMessages() {
+func (s *network) setupMessages() {
 	plan, mtu := s.plan, int64(s.cfg.MTU)
 	s.msgs = make([]msgState, len(plan.Msgs))
 	for i, m := range plan.Msgs {
@@ -510,36 +517,36 @@ func checkPackets(plan *Plan, mtu int) (int64, error) {
 }
 
 // run is the event loop.
-func (s *sim) run() error {
+func (s *network) run() error {
 	s.start()
-	for s.q.len() > 0 {
-		e := s.q.pop()
+	for s.events.len() > 0 {
+		e := s.events.pop()
 		if s.cfg.MaxTime > 0 && e.t > s.cfg.MaxTime {
 			s.now = s.cfg.MaxTime
 			if s.stopped != nil {
 				return nil // traffic to hosts that stopped receiving never ends: the limit is the end
 			}
 			return fmt.Errorf("stopped at the time limit %s with %d of %d messages unfinished",
-				FormatTime(s.cfg.MaxTime), len(s.msgs)-s.done, len(s.msgs))
+				FormatTime(s.cfg.MaxTime), len(s.msgs)-s.msgsDone, len(s.msgs))
 		}
 		s.now = e.t
-		s.events++
+		s.eventCount++
 		if s.readAhead {
-			s.readAheadOf(s.q.last)
+			s.readAheadOf(s.events.last)
 		}
 		if s.windowErr != nil {
 			return s.windowErr
 		}
 		s.handle(&e)
 	}
-	if s.done < len(s.msgs) {
+	if s.msgsDone < len(s.msgs) {
 		return s.stuck()
 	}
 	return nil
 }
 
 // start makes the messages ready that wait for nothing.
-func (s *sim) start() {
+func (s *network) start() {
 	for i, m := range s.plan.Msgs {
 		if m.Wait < 0 || s.gateLeft[m.Wait] == 0 {
 			s.ready(int32(i))
@@ -548,7 +555,7 @@ func (s *sim) start() {
 }
 
 // handle runs event e.
-func (s *sim) handle(e *event) {
+func (s *network) handle(e *event) {
 	switch e.kind() {
 	case evArrive:
 		if h := s.ch[e.a].toHost; h >= 0 {
@@ -557,7 +564,7 @@ func (s *sim) handle(e *event) {
 			s.arriveSwitch(e.a, e.b)
 		}
 	case evWake:
-		if s.damp != nil {
+		if s.bufRule != nil {
 			s.wakeDamp(e.a)
 		} else {
 			s.onWake(e.a)
@@ -570,13 +577,13 @@ func (s *sim) handle(e *event) {
 }
 
 // stuck explains why messages did not finish when the event queue ran dry.
-func (s *sim) stuck() error {
+func (s *network) stuck() error {
 	if s.stopped != nil {
 		// Hosts that stopped receiving hold their traffic for ever; what
 		// it blocks is the measurement (BufferStats), not a failure.
 		return nil
 	}
-	inFlight := len(s.pk) - len(s.free)
+	inFlight := len(s.packets) - len(s.freeSlots)
 	waiting := 0
 	for i := range s.msgs {
 		if s.msgs[i].ready < 0 {
@@ -584,7 +591,7 @@ func (s *sim) stuck() error {
 		}
 	}
 	if inFlight > 0 {
-		e := &DeadlockError{Time: s.now, Stuck: inFlight, Unfinished: len(s.msgs) - s.done, Messages: len(s.msgs)}
+		e := &DeadlockError{Time: s.now, Stuck: inFlight, Unfinished: len(s.msgs) - s.msgsDone, Messages: len(s.msgs)}
 		e.Loop = s.creditLoop()
 		for _, l := range e.Loop {
 			e.Nodes = append(e.Nodes, s.f.Nodes[s.f.Links[l].From].Name)
@@ -603,14 +610,14 @@ func (s *sim) stuck() error {
 // its next link, whose sender waits for a slot of the buffer at that link's
 // end, and so on. It returns the links of the first cycle found, rotated to
 // start at the smallest link id, or nil.
-func (s *sim) creditLoop() []int32 {
+func (s *network) creditLoop() []int32 {
 	// next returns the link the head packet of the buffer at the end of l
 	// waits for, or −1 when that buffer is empty or a host's.
 	next := func(l int32) int32 {
 		if s.ch[l].buf.len() == 0 || s.ch[l].toHost >= 0 {
 			return -1
 		}
-		return s.pk[s.headIn(l)].out
+		return s.packets[s.headIn(l)].out
 	}
 	// seen[l] is 1 + the start of the walk that reached l first, or 0.
 	seen := make([]int32, len(s.ch))
@@ -638,16 +645,16 @@ func (s *sim) creditLoop() []int32 {
 
 // ready makes message m ready at its start time: not before Start, and
 // Delay after now (its gate has just opened, or the run starts).
-func (s *sim) ready(m int32) {
+func (s *network) ready(m int32) {
 	if st := max(s.plan.Msgs[m].Start, s.now+s.plan.Msgs[m].Delay); st > s.now {
-		s.q.push(st, evReady, m, 0)
+		s.events.push(st, evReady, m, 0)
 		return
 	}
 	s.enterNIC(m)
 }
 
 // enterNIC appends message m to its sender's injection queue.
-func (s *sim) enterNIC(m int32) {
+func (s *network) enterNIC(m int32) {
 	s.msgs[m].ready = s.now
 	src := s.plan.Msgs[m].Src
 	n := &s.nics[src]
@@ -659,9 +666,9 @@ func (s *sim) enterNIC(m int32) {
 }
 
 // finish records the completion of message m and opens its gates.
-func (s *sim) finish(m int32) {
+func (s *network) finish(m int32) {
 	s.msgs[m].finish = s.now
-	s.done++
+	s.msgsDone++
 	for _, g := range s.plan.Signals(m) {
 		s.gateLeft[g]--
 		if s.gateLeft[g] == 0 {
@@ -674,12 +681,12 @@ func (s *sim) finish(m int32) {
 
 // mark decides whether the output port of link l is congested for packet
 // pid (queue length q) and runs the switch side of the sampling scheme.
-func (s *sim) mark(pid int32, l int32, q int32) {
-	capacity := s.qcap
+func (s *network) mark(pid int32, l int32, q int32) {
+	capacity := s.queueCap
 	if s.ch[l].fromHost >= 0 {
 		capacity = 1
 	}
-	cong := s.marker.congested(&s.marker, q, s.availCredits(l), capacity, s.rMark)
+	cong := s.marker.congested(&s.marker, q, s.availCredits(l), capacity, s.markRand)
 	if cong {
 		s.tick()
 		if c := &s.ch[l]; c.cong < math.MaxUint8-1 {
@@ -689,21 +696,21 @@ func (s *sim) mark(pid int32, l int32, q int32) {
 			c.cong = 0
 		}
 	}
-	if s.sampling && s.pk[pid].tagged && s.ch[l].fromHost < 0 {
-		tg := &s.pkt[pid]
+	if s.sampling && s.packets[pid].tagged && s.ch[l].fromHost < 0 {
+		tg := &s.headers[pid]
 		env := &s.hopArgs
-		env.id, env.pid, env.link, env.code, env.congested = tg.id, pid, s.phys(l), s.codes[l], cong
+		env.id, env.pid, env.link, env.code, env.congested = tg.id, pid, s.phys(l), s.linkCodes[l], cong
 		s.scheme.hop(&tg.hdr, env)
 	}
 }
 
 // receive runs the receiver side of the sampling scheme for packet pid.
-func (s *sim) receive(pid int32) {
-	s.packets++
+func (s *network) receive(pid int32) {
+	s.packetCount++
 	if !s.sampling {
 		return // no packet is tagged
 	}
-	pk := &s.pk[pid]
+	pk := &s.packets[pid]
 	if !pk.tagged {
 		return
 	}
@@ -718,7 +725,7 @@ func (s *sim) receive(pid int32) {
 		s.tallies[job] = ts
 	}
 	env := &s.recvArgs
-	tg := &s.pkt[pid]
+	tg := &s.headers[pid]
 	env.id, env.pid, env.t, env.bytes, env.now = tg.id, pid, ts[w], int64(pk.bytes), s.now
 	if s.scheme.probabilistic {
 		if s.ad != nil && s.restrict == restrictRoute {
@@ -734,35 +741,35 @@ func (s *sim) receive(pid int32) {
 // may have crossed (§5.2), with their codes, in scratch space. Under the
 // route restriction they are the message's route: kept in the route
 // cache, else walked again.
-func (s *sim) candidates(src, dst, msg int32) ([]int32, []uint32) {
-	s.cands, s.candCode = s.cands[:0], s.candCode[:0]
+func (s *network) candidates(src, dst, msg int32) ([]int32, []uint32) {
+	s.candLinks, s.candCodes = s.candLinks[:0], s.candCodes[:0]
 	switch s.restrict {
 	case restrictRoute:
 		var all []int32
 		if at := s.routeOf(msg); at >= 0 {
 			all = s.routes.links[at+1 : at+1+s.routes.links[at]] // the route the packet took
 		} else {
-			all, _ = s.f.AppendRoute(s.cands, src, dst)
-			s.cands = all[:0]
+			all, _ = s.f.AppendRoute(s.candLinks, src, dst)
+			s.candLinks = all[:0]
 		}
 		for _, l := range all {
 			if s.ch[l].fromHost < 0 {
-				s.cands = append(s.cands, l)
+				s.candLinks = append(s.candLinks, l)
 			}
 		}
 	case restrictHostRule:
 		for _, l := range s.swLinks {
 			if h := s.ch[l].toHost; h < 0 || h == dst {
-				s.cands = append(s.cands, l)
+				s.candLinks = append(s.candLinks, l)
 			}
 		}
 	default:
-		s.cands = append(s.cands, s.swLinks...)
+		s.candLinks = append(s.candLinks, s.swLinks...)
 	}
-	for _, l := range s.cands {
-		s.candCode = append(s.candCode, s.codes[l])
+	for _, l := range s.candLinks {
+		s.candCodes = append(s.candCodes, s.linkCodes[l])
 	}
-	return s.cands, s.candCode
+	return s.candLinks, s.candCodes
 }
 
 // FormatTime formats t with a unit: "12.5 µs".
