@@ -145,20 +145,22 @@ func TestCoreFieldsDocumented(t *testing.T) {
 				return true
 			}
 			found = true
-			// A comment above a group of fields documents the group
-			// (fields up to the next blank line).
+			// A comment above a group of fields (up to the next blank
+			// line) documents those of them it names.
 			st := ts.Type.(*ast.StructType)
-			var groupEnd int
+			groupDoc, groupEnd := "", 0
 			for _, fl := range st.Fields.List {
 				line := fset.Position(fl.Pos()).Line
 				if fl.Doc != nil {
-					groupEnd = line
+					groupDoc = fl.Doc.Text()
+				} else if line != groupEnd+1 {
+					groupDoc = ""
 				}
-				if fl.Doc == nil && fl.Comment == nil && line != groupEnd+1 {
-					t.Errorf("%s:%d: field %s of network has no comment", path, line, fl.Names[0].Name)
-				}
-				if fl.Doc != nil || line == groupEnd+1 {
-					groupEnd = fset.Position(fl.End()).Line
+				groupEnd = fset.Position(fl.End()).Line
+				for _, name := range fl.Names {
+					if fl.Doc == nil && fl.Comment == nil && !strings.Contains(groupDoc, name.Name) {
+						t.Errorf("%s:%d: field %s of network has no comment", path, line, name.Name)
+					}
 				}
 			}
 			return false

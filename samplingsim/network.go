@@ -129,8 +129,9 @@ type network struct {
 	truth   [][]LinkTruth // [window][link]
 	tallies [][]*tally    // [job][window]
 
-	// Reused arguments of the scheme functions (passing fresh ones through
-	// a function value would allocate them on every hop).
+	// hopArgs and recvArgs are the reused arguments of the scheme functions
+	// (passing fresh ones through a function value would allocate them on
+	// every hop).
 	hopArgs  hopEnv
 	recvArgs recvEnv
 	// curTruth is the truth of the window containing now, which ends at

@@ -3,6 +3,7 @@ package buffer
 import (
 	"math"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -140,6 +141,38 @@ func TestHashedTheorem1(t *testing.T) {
 		t.Logf("B = %d, j = %d, h = %d hot spots: %.3f buffers free (theory %.3f ± %.3f)", c.B, c.j, h, mean, want, se)
 		if math.Abs(mean-want) > 4*se || mean > 2 {
 			t.Errorf("B = %d, j = %d, h = %d: %.3f free buffers, want %.3f (4 s.e. %.3f)", c.B, c.j, h, mean, want, 4*se)
+		}
+	}
+}
+
+// TestParse checks that a spec is parsed once into a Spec whose Rule is
+// built for a fabric later, and that bad specs name the policy and the
+// parameter.
+func TestParse(t *testing.T) {
+	for _, c := range []struct {
+		text string
+		fifo bool
+	}{{"fifo", true}, {"bypass", false}, {"dias-kumar", false}, {"counting:alpha=0.25", false}, {"hashed:j=2", false}} {
+		s, err := Parse(c.text, 4)
+		if err != nil {
+			t.Fatalf("%s: %v", c.text, err)
+		}
+		r := s.Rule(Env{Links: 2, Hosts: 8, Slots: 4, Seed: 1})
+		if s.FIFO() != c.fifo || (r == nil) != c.fifo {
+			t.Errorf("%s: FIFO %v, rule %v; want FIFO %v", c.text, s.FIFO(), r != nil, c.fifo)
+		}
+		if r != nil && !r.Admit(1, 7) {
+			t.Errorf("%s: an empty buffer refuses a packet", c.text)
+		}
+	}
+	for _, c := range []struct{ text, want string }{
+		{"hashed:j=5", `buffer policy "hashed:j=5": j=5 must not exceed the 4 buffers per port`},
+		{"counting:alpha=1", `buffer policy "counting:alpha=1": alpha=1 must be in (0, 1)`},
+		{"fifo:x=1", "x"},
+		{"lifo", `unknown buffer policy "lifo"`},
+	} {
+		if _, err := Parse(c.text, 4); err == nil || !strings.Contains(err.Error(), c.want) {
+			t.Errorf("Parse(%q) = %v; want an error with %q", c.text, err, c.want)
 		}
 	}
 }
