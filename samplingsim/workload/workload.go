@@ -27,9 +27,6 @@ type workload struct {
 	build func(r *registry.Reader, b *JobBuilder) error
 }
 
-// Params returns the parameters w takes (registry.Member).
-func (w *workload) Params() []registry.Param { return w.params }
-
 // workloads holds the workloads by name.
 var workloads = registry.New[*workload]("workload")
 
