@@ -39,7 +39,7 @@ const maxLinesAhead = 16
 
 // readAheadOf asks for the lines of the events behind the head of event
 // source src.
-func (s *sim) readAheadOf(src int) {
+func (s *network) readAheadOf(src int) {
 	if n := s.linesAhead(src, &s.ahead); n > 0 {
 		prefetch.Lines(s.ahead[:n])
 	}
@@ -50,8 +50,8 @@ func (s *sim) readAheadOf(src int) {
 // (none for the heap). Addresses that are only asked for are computed
 // without bounds checks (asking for any address is safe); the values read
 // to find others are indexed as usual.
-func (s *sim) linesAhead(src int, lines *[maxLinesAhead]uintptr) int {
-	if src >= s.q.nf {
+func (s *network) linesAhead(src int, lines *[maxLinesAhead]uintptr) int {
+	if src >= s.events.nf {
 		return 0
 	}
 	n := 0
@@ -60,7 +60,7 @@ func (s *sim) linesAhead(src int, lines *[maxLinesAhead]uintptr) int {
 		n++
 	}
 	chBase := uintptr(unsafe.Pointer(unsafe.SliceData(s.ch)))
-	pkBase := uintptr(unsafe.Pointer(unsafe.SliceData(s.pk)))
+	pkBase := uintptr(unsafe.Pointer(unsafe.SliceData(s.packets)))
 	channel := func(c int32) {
 		a := chBase + uintptr(c)*unsafe.Sizeof(channel{})
 		put(a)
@@ -70,7 +70,7 @@ func (s *sim) linesAhead(src int, lines *[maxLinesAhead]uintptr) int {
 	slot := func(r *ringSlab[int32], c int32) {
 		put(uintptr(unsafe.Pointer(unsafe.SliceData(r.buf))) + uintptr(c*r.size)*4)
 	}
-	f := &s.q.fifos[src]
+	f := &s.events.fifos[src]
 	mask := len(f.buf) - 1
 	if f.n > readAheadFar {
 		e := &f.buf[(f.head+readAheadFar)&mask]
@@ -88,7 +88,7 @@ func (s *sim) linesAhead(src int, lines *[maxLinesAhead]uintptr) int {
 		}
 	}
 	// Under a dampening policy the waiting list holds packets, not ports.
-	if f.n > readAheadMid && s.damp == nil {
+	if f.n > readAheadMid && s.bufRule == nil {
 		e := &f.buf[(f.head+readAheadMid)&mask]
 		if e.kind() == evWake {
 			// serveWaiters: the input port waiting longest for the queue.
@@ -103,27 +103,27 @@ func (s *sim) linesAhead(src int, lines *[maxLinesAhead]uintptr) int {
 		switch e.kind() {
 		case evArrive:
 			// The link the packet leaves its switch on (nextLink).
-			if pk := &s.pk[e.b]; pk.rt == routeInline && pk.hops < inlineHops && s.ch[e.a].toHost < 0 {
+			if pk := &s.packets[e.b]; pk.rt == routeInline && pk.hops < inlineHops && s.ch[e.a].toHost < 0 {
 				channel(pk.route[pk.hops])
 			}
 		case evConsumed:
 			// The message's progress and the receiving NIC.
-			put(uintptr(unsafe.Pointer(&s.msgs[s.pk[e.b].msg])))
+			put(uintptr(unsafe.Pointer(&s.msgs[s.packets[e.b].msg])))
 			put(uintptr(unsafe.Pointer(&s.nics[s.ch[e.a].toHost])))
 		case evWake:
 			// The waiting port's head packet, which moves on, and the one
 			// behind it, whose output advance reads next.
-			if s.damp != nil {
+			if s.bufRule != nil {
 				break
 			}
 			if w := s.ch[e.a].waitHead; w >= 0 {
 				in := &s.ch[w]
 				for i := range min(in.buf.len(), 2) {
 					j := int32(in.buf.head) + i
-					if j >= s.bcap {
-						j -= s.bcap
+					if j >= s.bufferCap {
+						j -= s.bufferCap
 					}
-					pid := s.buffers.buf[w*s.bcap+j]
+					pid := s.buffers.buf[w*s.bufferCap+j]
 					if pid < 0 {
 						pid = ^pid
 					}

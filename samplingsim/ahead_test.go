@@ -28,7 +28,7 @@ func TestReadAheadCoverage(t *testing.T) {
 	}
 	cfg := DefaultConfig()
 	cfg.Scheme = "none"
-	s, err := newSim(f, cfg, p)
+	s, err := setUp(f, cfg, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +46,7 @@ func TestReadAheadCoverage(t *testing.T) {
 			got[what] = c
 		}
 		c.all++
-		if at, ok := asked[line]; ok && s.events-at <= 64 {
+		if at, ok := asked[line]; ok && s.eventCount-at <= 64 {
 			c.asked++
 		}
 	}
@@ -56,43 +56,43 @@ func TestReadAheadCoverage(t *testing.T) {
 	}
 	var lines [maxLinesAhead]uintptr
 	s.start()
-	for s.q.len() > 0 {
-		e := s.q.pop()
+	for s.events.len() > 0 {
+		e := s.events.pop()
 		s.now = e.t
-		s.events++
-		for _, l := range lines[:s.linesAhead(s.q.last, &lines)] {
-			asked[l&^63] = s.events
+		s.eventCount++
+		for _, l := range lines[:s.linesAhead(s.events.last, &lines)] {
+			asked[l&^63] = s.eventCount
 		}
-		if s.q.last == s.q.nf {
+		if s.events.last == s.events.nf {
 			s.handle(&e)
 			continue // from the heap: not read ahead
 		}
 		switch e.kind() {
 		case evArrive:
 			channel("arrival's channel", e.a)
-			check("arrival's packet", lineOf(&s.pk[e.b]))
-			if pk := &s.pk[e.b]; s.ch[e.a].toHost < 0 && pk.rt == routeInline {
+			check("arrival's packet", lineOf(&s.packets[e.b]))
+			if pk := &s.packets[e.b]; s.ch[e.a].toHost < 0 && pk.rt == routeInline {
 				channel("arrival's next channel", pk.route[pk.hops])
 			}
 		case evWake:
 			channel("woken channel", e.a)
-			check("woken queue", lineOf(&s.queues.buf[e.a*s.qcap]))
+			check("woken queue", lineOf(&s.queues.buf[e.a*s.queueCap]))
 			if w := s.ch[e.a].waitHead; w >= 0 && s.ch[e.a].queue.len() > 0 {
 				channel("waiting port", w)
-				check("waiting buffer", lineOf(&s.buffers.buf[w*s.bcap]))
-				check("waiting head packet", lineOf(&s.pk[s.headIn(w)]))
+				check("waiting buffer", lineOf(&s.buffers.buf[w*s.bufferCap]))
+				check("waiting head packet", lineOf(&s.packets[s.headIn(w)]))
 			}
 		case evConsumed:
 			channel("consumed channel", e.a)
-			check("consumed packet", lineOf(&s.pk[e.b]))
-			check("consumed buffer", lineOf(&s.buffers.buf[e.a*s.bcap]))
-			check("consumed message", lineOf(&s.msgs[s.pk[e.b].msg]))
+			check("consumed packet", lineOf(&s.packets[e.b]))
+			check("consumed buffer", lineOf(&s.buffers.buf[e.a*s.bufferCap]))
+			check("consumed message", lineOf(&s.msgs[s.packets[e.b].msg]))
 			check("consumed NIC", lineOf(&s.nics[s.ch[e.a].toHost]))
 		}
 		s.handle(&e)
 	}
-	if s.done != len(s.msgs) {
-		t.Fatalf("%d of %d messages done", s.done, len(s.msgs))
+	if s.msgsDone != len(s.msgs) {
+		t.Fatalf("%d of %d messages done", s.msgsDone, len(s.msgs))
 	}
 	for _, what := range []string{
 		"arrival's channel", "arrival's channel (2nd line)", "arrival's packet", "arrival's next channel", "arrival's next channel (2nd line)",
@@ -133,7 +133,7 @@ func TestReadAheadChangesNothing(t *testing.T) {
 	defer func(b int) { readAheadBytes = b }(readAheadBytes)
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
-			n := network(t, c.topo)
+			n := genNetwork(t, c.topo)
 			f := n.Fabric
 			p, err := BuildPlan(f, []JobSpec{{Workload: c.wl, Hosts: allHosts(f.NumHosts())}}, 1)
 			if err != nil {
@@ -174,7 +174,7 @@ func TestRunArenas(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		s, err := newSim(f, DefaultConfig(), p)
+		s, err := setUp(f, DefaultConfig(), p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -185,8 +185,8 @@ func TestRunArenas(t *testing.T) {
 			if a := uintptr(unsafe.Pointer(&s.ch[0])); a%(2<<20) != 0 {
 				t.Errorf("%s: channels at %#x, not on a huge page", c.topo, a)
 			}
-			if cap(s.pk) < len(p.Msgs) {
-				t.Errorf("%s: packet slab of %d, want room for every packet reserved", c.topo, cap(s.pk))
+			if cap(s.packets) < len(p.Msgs) {
+				t.Errorf("%s: packet slab of %d, want room for every packet reserved", c.topo, cap(s.packets))
 			}
 		}
 		s.mem.Release()

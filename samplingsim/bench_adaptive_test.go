@@ -5,7 +5,7 @@ import "testing"
 // benchAdaptive is benchRun with the routing spec and the fabric's
 // Dragonfly groups.
 func benchAdaptive(b *testing.B, topo, wl, routing string) {
-	n := network(b, topo)
+	n := genNetwork(b, topo)
 	f := n.Fabric
 	p, err := BuildPlan(f, []JobSpec{{Workload: wl, Hosts: allHosts(f.NumHosts())}}, 1)
 	if err != nil {

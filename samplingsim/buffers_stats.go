@@ -53,11 +53,11 @@ type RoutedRow struct {
 }
 
 // bufferStats measures the run's hot spots, or returns nil without any.
-func (s *sim) bufferStats() *BufferStats {
+func (s *network) bufferStats() *BufferStats {
 	if s.stopped == nil {
 		return nil
 	}
-	st := &BufferStats{Policy: s.cfg.Buffers, Slots: int(s.bcap), Hot: len(s.plan.Stopped), Stuck: len(s.pk) - len(s.free)}
+	st := &BufferStats{Policy: s.cfg.Buffers, Slots: int(s.bufferCap), Hot: len(s.plan.Stopped), Stuck: len(s.packets) - len(s.freeSlots)}
 	from, to := s.now/2, s.now
 	st.FromUs, st.ToUs = float64(from)/1e6, float64(to)/1e6
 	var offered, delivered int64
@@ -112,7 +112,7 @@ func (s *sim) bufferStats() *BufferStats {
 		o := int32(l)
 		free := s.availCredits(o)
 		full := free == 0
-		blocked := func(d int32) bool { return full || (s.damp != nil && !s.admits(o, d)) }
+		blocked := func(d int32) bool { return full || (s.bufRule != nil && !s.admits(o, d)) }
 		held := routed[o]
 		hot := 0
 		for _, d := range s.plan.Stopped {

@@ -1,155 +1,18 @@
 package samplingsim
 
 import (
-	"math"
 	"slices"
 	"strings"
 	"testing"
+
+	"orcs/samplingsim/buffer"
 )
-
-// TestDiasKumarRule: an input port holds at most one packet per
-// destination.
-func TestDiasKumarRule(t *testing.T) {
-	d := newDiasKumar(2, 4)
-	if !d.admit(0, 7) {
-		t.Fatal("empty buffer refuses destination 7")
-	}
-	d.claim(0, 7)
-	if d.admit(0, 7) || !d.admit(0, 8) || !d.admit(1, 7) {
-		t.Errorf("after one packet for 7 on link 0: admit 7 = %v (want false), 8 = %v, 7 on link 1 = %v (want true)",
-			d.admit(0, 7), d.admit(0, 8), d.admit(1, 7))
-	}
-	d.claim(0, 8)
-	d.claim(0, 9)
-	d.release(0, 7)
-	if !d.admit(0, 7) || d.admit(0, 8) || d.admit(0, 9) {
-		t.Errorf("after 7 left: admit 7, 8, 9 = %v, %v, %v; want true, false, false", d.admit(0, 7), d.admit(0, 8), d.admit(0, 9))
-	}
-}
-
-// TestCountingRule works the counting dampener by hand with B = 4 and
-// α = 1/2: k destinations are hot spots when the k largest counts sum to at
-// least B(1−α^k) = 2, 3, 3.5, 3.75 for k = 1…4.
-func TestCountingRule(t *testing.T) {
-	d := newCounting(1, 4, 0.5)
-	admits := func(want map[int32]bool) {
-		t.Helper()
-		for dst, w := range want {
-			if got := d.admit(0, dst); got != w {
-				t.Errorf("admit %d = %v, want %v", dst, got, w)
-			}
-		}
-	}
-	d.claim(0, 5) // PIA [5:1]: 1 < 2, k = 0
-	admits(map[int32]bool{5: true, 6: true})
-	d.claim(0, 5) // [5:2]: 2 ≥ 2, k = 1
-	admits(map[int32]bool{5: false, 6: true})
-	d.claim(0, 6) // [5:2, 6:1]: k = 1 (2 ≥ 2), k = 2 (3 ≥ 3): both blocked
-	admits(map[int32]bool{5: false, 6: false, 9: true})
-	d.release(0, 5) // [5:1, 6:1]: 1 < 2, 2 < 3: k = 0
-	admits(map[int32]bool{5: true, 6: true})
-	d.claim(0, 6) // [6:2, 5:1]: k = 2 (3 ≥ 3)
-	admits(map[int32]bool{5: false, 6: false})
-	d.release(0, 6)
-	d.release(0, 6) // [5:1]
-	d.claim(0, 7)
-	d.claim(0, 8) // [5:1, 7:1, 8:1]: sums 1, 2, 3 < 2, 3, 3.5: k = 0
-	admits(map[int32]bool{5: true, 7: true, 8: true})
-	d.claim(0, 8) // [8:2, 5:1, 7:1]: k = 1 (2 ≥ 2), k = 2 (3 ≥ 3), k = 3 (4 ≥ 3.5): all three
-	admits(map[int32]bool{5: false, 7: false, 8: false, 1: true})
-}
-
-// TestHashedRule: a destination may use only its j buffers and is blocked
-// when they are full, whatever the other buffers hold.
-func TestHashedRule(t *testing.T) {
-	const B, j = 6, 2
-	d := newHashed(3, 2000, B, j, 42)
-	tuple := func(l, dst int32) []int32 {
-		tp := make([]int32, j)
-		hashedTuple(tp, 42, l, dst, B)
-		return tp
-	}
-	t0 := tuple(0, 10)
-	if t0[0] == t0[1] || t0[0] < 0 || t0[0] >= B || t0[1] < 0 || t0[1] >= B {
-		t.Fatalf("tuple %v: want 2 distinct buffers of 6", t0)
-	}
-	// A destination sharing both buffers with 10 and one sharing none.
-	var same, apart int32 = -1, -1
-	for x := int32(11); x < 2000 && (same < 0 || apart < 0); x++ {
-		tx := tuple(0, x)
-		slices.Sort(tx)
-		s0 := slices.Clone(t0)
-		slices.Sort(s0)
-		switch {
-		case slices.Equal(tx, s0) && same < 0:
-			same = x
-		case !slices.Contains(s0, tx[0]) && !slices.Contains(s0, tx[1]) && apart < 0:
-			apart = x
-		}
-	}
-	if same < 0 || apart < 0 {
-		t.Fatalf("no destination with the same (%d) or disjoint (%d) buffers", same, apart)
-	}
-	if b := d.claim(0, 10); b != t0[0] {
-		t.Errorf("first packet for 10 took buffer %d, want %d", b, t0[0])
-	}
-	if b := d.claim(0, 10); b != t0[1] {
-		t.Errorf("second packet for 10 took buffer %d, want %d", b, t0[1])
-	}
-	if d.admit(0, 10) || d.admit(0, same) || !d.admit(0, apart) {
-		t.Errorf("10's buffers full: admit 10 = %v, %d (same buffers) = %v, %d (other buffers) = %v; want false, false, true",
-			d.admit(0, 10), same, d.admit(0, same), apart, d.admit(0, apart))
-	}
-	if !d.admit(1, 10) {
-		t.Error("link 1's buffers are empty but 10 is blocked there")
-	}
-	d.release(0, t0[1])
-	if !d.admit(0, same) {
-		t.Errorf("one of 10's buffers freed, but %d (same buffers) is blocked", same)
-	}
-	if slices.Equal(tuple(0, 10), tuple(1, 10)) && slices.Equal(tuple(0, 10), tuple(2, 10)) {
-		t.Error("destination 10 has the same buffers at every port: tuples must be drawn per port")
-	}
-}
-
-// TestHashedTheorem1: with (B/j)·ln B hot spots each holding its j
-// buffers, O(1) buffers stay free (Theorem 1): a buffer is free when none
-// of the h tuples (random j-subsets) holds it, probability (1 − j/B)^h, so
-// E[free] = B(1 − j/B)^h ≈ B·e^(−jh/B) = 1 at h = (B/j)·ln B. Measured
-// over 4000 ports (independent tuples) within 4 standard errors.
-func TestHashedTheorem1(t *testing.T) {
-	for _, c := range []struct{ B, j int32 }{{64, 4}, {32, 2}, {16, 2}} {
-		h := int(math.Round(float64(c.B) / float64(c.j) * math.Log(float64(c.B))))
-		want := float64(c.B) * math.Pow(1-float64(c.j)/float64(c.B), float64(h))
-		const ports = 4000
-		tp := make([]int32, c.j)
-		var sum, sq float64
-		for l := range int32(ports) {
-			used := make([]bool, c.B)
-			for hot := range int32(h) {
-				hashedTuple(tp, 9, l, hot*7+3, c.B)
-				for _, b := range tp {
-					used[b] = true
-				}
-			}
-			free := float64(c.B - int32(len(slices.DeleteFunc(slices.Clone(used), func(u bool) bool { return !u }))))
-			sum += free
-			sq += free * free
-		}
-		mean := sum / ports
-		se := math.Sqrt((sq/ports - mean*mean) / ports)
-		t.Logf("B = %d, j = %d, h = %d hot spots: %.3f buffers free (theory %.3f ± %.3f)", c.B, c.j, h, mean, want, se)
-		if math.Abs(mean-want) > 4*se || mean > 2 {
-			t.Errorf("B = %d, j = %d, h = %d: %.3f free buffers, want %.3f (4 s.e. %.3f)", c.B, c.j, h, mean, want, 4*se)
-		}
-	}
-}
 
 // runHotSpot runs one hot spot (H0 stops receiving, 5 % of the traffic
 // goes to it, 40 Gb/s offered per host) on kary:k=4,n=3 with a buffer
-// policy and B buffers per port, for 100 µs, and returns the sim and its
+// policy and B buffers per port, for 100 µs, and returns the network and its
 // result.
-func runHotSpot(t *testing.T, policy string, b int) (*sim, *Result) {
+func runHotSpot(t *testing.T, policy string, b int) (*network, *Result) {
 	t.Helper()
 	f := fabric(t, "kary:k=4,n=3")
 	cfg := DefaultConfig()
@@ -165,7 +28,7 @@ func runHotSpot(t *testing.T, policy string, b int) (*sim, *Result) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := newSim(f, cfg, p)
+	s, err := setUp(f, cfg, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -235,7 +98,7 @@ func TestBufferInvariants(t *testing.T) {
 			count := map[int32]int{}
 			slots := map[int32]bool{}
 			for _, p := range pids {
-				pk := &s.pk[p]
+				pk := &s.packets[p]
 				count[pk.dst]++
 				switch policy {
 				case "dias-kumar":
@@ -244,8 +107,8 @@ func TestBufferInvariants(t *testing.T) {
 					}
 				case "hashed:j=3":
 					tp := make([]int32, 3)
-					hashedTuple(tp, s.cfg.Seed, int32(l), pk.dst, 6)
-					tag := s.pkd[p].tag
+					buffer.HashedTuple(tp, s.cfg.Seed, int32(l), pk.dst, 6)
+					tag := s.dampStates[p].tag
 					if !slices.Contains(tp, tag) || slots[tag] {
 						t.Errorf("hashed: link %d: packet for %d in buffer %d (its buffers %v; taken twice: %v)", l, pk.dst, tag, tp, slots[tag])
 					}
@@ -296,7 +159,7 @@ func TestDampFlowControlDelay(t *testing.T) {
 // tree (TestBypassAdaptive) and is refused on the Dragonfly.
 func TestDampeningRefusesAdaptive(t *testing.T) {
 	for _, spec := range []string{"dragonfly:a=3,h=1,p=1", "kary:k=4,n=2"} {
-		n := network(t, spec)
+		n := genNetwork(t, spec)
 		p, err := BuildPlan(n.Fabric, []JobSpec{{Workload: "random:msgs=2,size=8192", Hosts: allHosts(n.Fabric.NumHosts())}}, 1)
 		if err != nil {
 			t.Fatal(err)

@@ -32,11 +32,11 @@ type channel struct {
 	// truth line is not touched then.
 	bufArea, qArea int64
 
-	// queue is the output queue, a ring in sim.queues.
+	// queue is the output queue, a ring in network.queues.
 	queue ring
 	// returns are the credits on their way back (arrival times, ascending),
 	// a ring in ret when the input buffer holds at most retInline packets,
-	// else in sim.returns; credits is the number in hand.
+	// else in network.returns; credits is the number in hand.
 	returns ring
 	credits int32
 	// waitHead and waitTail are the FIFO of input ports (link ids) whose
@@ -46,7 +46,7 @@ type channel struct {
 	// queue.
 	waitHead, waitTail int32
 
-	// buf is the input buffer at the link's far end, a ring in sim.buffers.
+	// buf is the input buffer at the link's far end, a ring in network.buffers.
 	buf ring
 	// nextWait links the input ports waiting for the same output queue.
 	nextWait int32
@@ -67,7 +67,7 @@ type channel struct {
 	qMax uint8
 	cong uint8
 	// stalled says whether the port waits for credits, since
-	// sim.stallSince[link].
+	// network.stallSince[link].
 	stalled bool
 
 	// ret holds the returns of a small input buffer.
@@ -77,10 +77,10 @@ type channel struct {
 // arrLat returns the time from the end of a transmission on channel l (p
 // = &s.ch[l]) to the packet's arrival: the link's latency, plus the router
 // delay into a switch.
-func (s *sim) arrLat(p *channel, l int32) Time {
+func (s *network) arrLat(p *channel, l int32) Time {
 	lat := s.cfg.Latency
-	if s.retLat != nil {
-		lat = s.retLat[l]
+	if s.creditLatency != nil {
+		lat = s.creditLatency[l]
 	}
 	if p.toHost < 0 {
 		lat += s.cfg.RouterDelay
@@ -94,8 +94,8 @@ const retInline = 4
 
 // retFront returns the arrival time of the first credit on its way back
 // over channel l (p = &s.ch[l]), which must have one.
-func (s *sim) retFront(p *channel, l int32) Time {
-	if s.bcap > retInline {
+func (s *network) retFront(p *channel, l int32) Time {
+	if s.bufferCap > retInline {
 		return s.returns.front(&p.returns, l)
 	}
 	return p.ret[p.returns.head&(retInline-1)]
@@ -103,9 +103,9 @@ func (s *sim) retFront(p *channel, l int32) Time {
 
 // retPush adds a credit arriving at t to those on their way back over
 // channel l (p = &s.ch[l]). The ring in ret has retInline slots whatever
-// the buffer (at most bcap credits are on their way).
-func (s *sim) retPush(p *channel, l int32, t Time) {
-	if s.bcap > retInline {
+// the buffer (at most bufferCap credits are on their way).
+func (s *network) retPush(p *channel, l int32, t Time) {
+	if s.bufferCap > retInline {
 		s.returns.push(&p.returns, l, t)
 		return
 	}

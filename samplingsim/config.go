@@ -8,6 +8,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"orcs/samplingsim/buffer"
 )
 
 // MarkPoint says when a switch decides whether a packet's output port is
@@ -203,8 +205,37 @@ func DefaultConfig() Config {
 	}
 }
 
-// Validate checks c and returns an error naming the first bad setting.
+// Validate checks c and returns an error naming every bad setting.
 func (c *Config) Validate() error {
+	_, err := c.parse()
+	return err
+}
+
+// plugins are the plug-in specs of a Config parsed once into typed values
+// (Config.parse); newSim sets a run up from them.
+type plugins struct {
+	// buffers is the buffer policy of the input ports (Config.Buffers).
+	buffers buffer.Spec
+	// marker is the congestion-marking policy (Config.Marking).
+	marker marker
+	// scheme is the sampling header (Config.Scheme).
+	scheme *scheme
+	// hash is the one-bit hash of the probabilistic schemes (Config.Hash).
+	hash hashKind
+	// restrict says which links a receiver updates (Config.Restrict).
+	restrict restrictKind
+	// ids says how packets are numbered (Config.PacketIDs).
+	ids idKind
+	// routing and background are the routings of job 0 and of the other
+	// jobs (Config.Routing, Config.BackgroundRouting: that of job 0 when
+	// empty).
+	routing, background Routing
+}
+
+// parse checks c and parses its plug-in specs; the error names every bad
+// setting.
+func (c *Config) parse() (plugins, error) {
+	var pl plugins
 	var errs []error
 	bad := func(format string, args ...any) { errs = append(errs, fmt.Errorf(format, args...)) }
 	if !(c.Bandwidth >= MinBandwidth && c.Bandwidth <= MaxBandwidth) {
@@ -241,17 +272,19 @@ func (c *Config) Validate() error {
 		bad("output queue %d packets: at most %d", c.OutputQueue, maxRing)
 	}
 	if c.InputBuffer >= 1 {
-		if _, err := parseBuffers(c.Buffers, bufferEnv{slots: int32(c.InputBuffer), seed: c.Seed}); err != nil {
+		var err error
+		if pl.buffers, err = buffer.Parse(c.Buffers, int32(c.InputBuffer)); err != nil {
 			bad("%v", err)
 		}
 	}
-	if _, err := parseMarking(c.Marking); err != nil {
+	var err error
+	if pl.marker, err = parseMarking(c.Marking); err != nil {
 		bad("%v", err)
 	}
 	if c.MarkAt > MarkDeparture {
 		bad("mark point %d: unknown", c.MarkAt)
 	}
-	if _, err := lookupScheme(c.Scheme); err != nil {
+	if pl.scheme, err = lookupScheme(c.Scheme); err != nil {
 		bad("%v", err)
 	}
 	if c.HopBits < 1 || c.HopBits > 16 {
@@ -260,16 +293,16 @@ func (c *Config) Validate() error {
 	if !(c.TagFraction >= 0 && c.TagFraction <= 1) {
 		bad("tagging fraction %g: must be in [0, 1]", c.TagFraction)
 	}
-	if _, err := lookupHash(c.Hash); err != nil {
+	if pl.hash, err = lookupHash(c.Hash); err != nil {
 		bad("%v", err)
 	}
-	if _, err := parseRestrict(c.Restrict); err != nil {
+	if pl.restrict, err = parseRestrict(c.Restrict); err != nil {
 		bad("%v", err)
 	}
 	if !(c.FalsePositiveConfidence >= 0 && c.FalsePositiveConfidence < 1) {
 		bad("false-positive confidence %g: must be in [0, 1)", c.FalsePositiveConfidence)
 	}
-	if _, err := parseIDs(c.PacketIDs); err != nil {
+	if pl.ids, err = parseIDs(c.PacketIDs); err != nil {
 		bad("%v", err)
 	}
 	if c.PortBits < 0 || c.PortBits > 16 {
@@ -281,11 +314,12 @@ func (c *Config) Validate() error {
 	if !(c.SlowFactor >= MinSlowFactor && c.SlowFactor <= 1) {
 		bad("slow factor %g: must be in [%g, 1] (a slower consumer overflows the picosecond clock)", c.SlowFactor, MinSlowFactor)
 	}
-	if _, err := parseRoutingOrStatic(c.Routing); err != nil {
+	if pl.routing, err = parseRoutingOrStatic(c.Routing); err != nil {
 		bad("--routing %q: %v", c.Routing, err)
 	}
+	pl.background = pl.routing
 	if c.BackgroundRouting != "" {
-		if _, err := ParseRouting(c.BackgroundRouting); err != nil {
+		if pl.background, err = ParseRouting(c.BackgroundRouting); err != nil {
 			bad("background routing %q: %v", c.BackgroundRouting, err)
 		}
 	}
@@ -298,7 +332,10 @@ func (c *Config) Validate() error {
 	if c.MaxTime < 0 {
 		bad("max time %d ps: must not be negative", c.MaxTime)
 	}
-	return errors.Join(errs...)
+	if err := errors.Join(errs...); err != nil {
+		return plugins{}, err
+	}
+	return pl, nil
 }
 
 // linkBps returns the rate of link l in bits per second.

@@ -363,3 +363,13 @@ func TestUnroutable(t *testing.T) {
 		t.Errorf("error %v, want an unroutable pair H0 → H2", err)
 	}
 }
+
+// setUp parses the plug-ins of cfg and sets up a run of p on f, as Run
+// does before its event loop.
+func setUp(f *lft.Fabric, cfg Config, p *Plan) (*network, error) {
+	pl, err := cfg.parse()
+	if err != nil {
+		return nil, err
+	}
+	return newSim(f, cfg, p, pl)
+}

@@ -6,9 +6,6 @@ import (
 	"strings"
 )
 
-// errorf is fmt.Errorf; workloads use it for their parameter errors.
-func errorf(format string, args ...any) error { return fmt.Errorf(format, args...) }
-
 // DeadlockError reports a run that stopped with packets that can never
 // move: the event queue ran dry while packets sat in buffers. On a fabric
 // without virtual channels this is a credit loop: every sender of a cycle of

@@ -56,7 +56,7 @@ func runProbed(t *testing.T, f *lft.Fabric, cfg Config, p *Plan) (*Result, *vari
 	if err := cfg.Validate(); err != nil {
 		t.Fatal(err)
 	}
-	s, err := newSim(f, cfg, p) // checks the plan
+	s, err := setUp(f, cfg, p) // checks the plan
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -1,17 +1,21 @@
 package samplingsim
 
-import "math"
+import (
+	"math"
+
+	"orcs/samplingsim/plan"
+)
 
 // Time is simulated time in picoseconds.
-type Time = int64
+type Time = plan.Time
 
 // Units of Time.
 const (
-	Picosecond  Time = 1
-	Nanosecond  Time = 1000
-	Microsecond Time = 1000 * Nanosecond
-	Millisecond Time = 1000 * Microsecond
-	Second      Time = 1000 * Millisecond
+	Picosecond  = plan.Picosecond
+	Nanosecond  = plan.Nanosecond
+	Microsecond = plan.Microsecond
+	Millisecond = plan.Millisecond
+	Second      = plan.Second
 )
 
 // eventKind says what an event does.

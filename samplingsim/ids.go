@@ -43,8 +43,8 @@ func IDKinds() []string { return append([]string(nil), idNames...) }
 // setupIDs numbers the connections of the plan in the order of their first
 // message and draws each one's starting PSN from the seeded stream
 // streamIDs, so ids depend on the seed and the plan only.
-func (s *sim) setupIDs() {
-	s.ids, _ = parseIDs(s.cfg.PacketIDs)
+func (s *network) setupIDs(ids idKind) {
+	s.ids = ids
 	s.hashIDs = s.sampling && s.scheme.probabilistic
 	if s.ids != idsConnection || !s.hashIDs {
 		return
@@ -66,7 +66,7 @@ func (s *sim) setupIDs() {
 
 // nextPacketID returns the id of the next packet of message m. Only the
 // one-bit hash reads ids, so without it every packet gets 0.
-func (s *sim) nextPacketID(m int32) uint32 {
+func (s *network) nextPacketID(m int32) uint32 {
 	if !s.hashIDs {
 		return 0
 	}

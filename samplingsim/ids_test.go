@@ -130,10 +130,10 @@ func TestFalsePositivesThesisSetup(t *testing.T) {
 func TestPacketIDs(t *testing.T) {
 	f := fabric(t, "kary:k=2,n=2")
 	p := planOf(f, Message{Src: 0, Dst: 1, Bytes: 1}, Message{Src: 0, Dst: 2, Bytes: 1}, Message{Src: 0, Dst: 1, Bytes: 1})
-	start := func(seed uint64, ids string) *sim {
+	start := func(seed uint64, ids string) *network {
 		cfg := DefaultConfig()
 		cfg.Seed, cfg.PacketIDs, cfg.Scheme = seed, ids, "onebit"
-		s, err := newSim(f, cfg, p)
+		s, err := setUp(f, cfg, p)
 		if err != nil {
 			t.Fatal(err)
 		}

@@ -2,13 +2,13 @@ package samplingsim
 
 import (
 	"fmt"
-	"math"
 	"math/big"
 	"os"
 	"strconv"
 	"strings"
 
 	"orcs/lft"
+	"orcs/samplingsim/plan"
 )
 
 // ParseTime parses a duration such as "50ns", "2us", "1.5ms" or "1h30m"
@@ -103,7 +103,7 @@ func ParseTime(s string) (Time, error) {
 }
 
 // LongestTime is the largest simulated time, about 106 days.
-const LongestTime Time = math.MaxInt64
+const LongestTime = plan.LongestTime
 
 // maxTimeRat is LongestTime as a rational, for ParseTime.
 var maxTimeRat = new(big.Rat).SetInt64(int64(LongestTime))

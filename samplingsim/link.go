@@ -4,7 +4,7 @@ import "math"
 
 // availCredits collects the credits that have arrived by now and returns
 // the number in hand.
-func (s *sim) availCredits(l int32) int32 {
+func (s *network) availCredits(l int32) int32 {
 	p := &s.ch[l]
 	if p.returns.n > 0 {
 		s.collectCredits(p, l)
@@ -17,7 +17,7 @@ func (s *sim) availCredits(l int32) int32 {
 // availCredits inlines.
 //
 //go:noinline
-func (s *sim) collectCredits(p *channel, l int32) {
+func (s *network) collectCredits(p *channel, l int32) {
 	for p.returns.n > 0 && s.retFront(p, l) <= s.now {
 		s.returns.drop(&p.returns)
 		p.credits++
@@ -30,14 +30,14 @@ func (s *sim) collectCredits(p *channel, l int32) {
 // the first return on the way needs one. Under a dampening policy the
 // credit carries the packet's tag, and its return wakes the sender even
 // with an empty queue: packets or messages may wait for it.
-func (s *sim) returnCredit(l int32, pid int32) {
+func (s *network) returnCredit(l int32, pid int32) {
 	p := &s.ch[l]
 	t := s.now + s.cfg.Latency
-	if s.retLat != nil {
-		t = s.now + s.retLat[l]
+	if s.creditLatency != nil {
+		t = s.now + s.creditLatency[l]
 	}
 	s.retPush(p, l, t)
-	if s.damp != nil {
+	if s.bufRule != nil {
 		s.returnTag(l, pid, t)
 		return
 	}
@@ -47,21 +47,21 @@ func (s *sim) returnCredit(l int32, pid int32) {
 }
 
 // wake makes sure the port of link l tries to send at time t.
-func (s *sim) wake(l int32, t Time) {
+func (s *network) wake(l int32, t Time) {
 	p := &s.ch[l]
 	if p.wakeAt >= 0 && p.wakeAt <= t {
 		return
 	}
 	p.wakeAt = t
-	s.q.after(s.now, t-s.now, evWake, l, 0)
+	s.events.after(s.now, t-s.now, evWake, l, 0)
 }
 
 // wakeForNext wakes the busy port of link l when its next packet can go:
 // when the link is idle again, or later when a credit comes back. With no
 // credit on the way there is no wake-up: returnCredit wakes the port.
-func (s *sim) wakeForNext(l int32) {
+func (s *network) wakeForNext(l int32) {
 	p := &s.ch[l]
-	if s.damp != nil {
+	if s.bufRule != nil {
 		s.wake(l, p.busyUntil) // its packets hold their credits
 		return
 	}
@@ -75,7 +75,7 @@ func (s *sim) wakeForNext(l int32) {
 
 // onWake handles a wake event of link l at time t; stale events (replaced
 // by an earlier wake) are ignored.
-func (s *sim) onWake(l int32) {
+func (s *network) onWake(l int32) {
 	p := &s.ch[l]
 	if p.wakeAt != s.now {
 		return
@@ -88,7 +88,7 @@ func (s *sim) onWake(l int32) {
 // holds a full-size packet as its id and a shorter one as ^id, so that
 // the port sends a full-size packet without reading it (its cache line is
 // cold by then; the next hop reads it).
-func (s *sim) pushOut(l int32, pk, bytes int32) {
+func (s *network) pushOut(l int32, pk, bytes int32) {
 	p := &s.ch[l]
 	s.occupancy(l, queueArea, p.queue.len(), &p.qSince)
 	e := pk
@@ -108,14 +108,14 @@ func (s *sim) pushOut(l int32, pk, bytes int32) {
 
 // popOut removes the head of the output queue of link l and returns it
 // with its size.
-func (s *sim) popOut(l int32) (pid, bytes int32) {
+func (s *network) popOut(l int32) (pid, bytes int32) {
 	p := &s.ch[l]
 	s.occupancy(l, queueArea, p.queue.len(), &p.qSince)
 	return s.unpack(s.queues.pop(&p.queue, l))
 }
 
 // headOut returns the head of the output queue of link l.
-func (s *sim) headOut(l int32) int32 {
+func (s *network) headOut(l int32) int32 {
 	e := s.queues.front(&s.ch[l].queue, l)
 	if e < 0 {
 		return ^e
@@ -125,7 +125,7 @@ func (s *sim) headOut(l int32) int32 {
 
 // trySend starts sending the head of the output queue of link l if the link
 // is idle and a credit is in hand; otherwise it arranges to try again.
-func (s *sim) trySend(l int32) {
+func (s *network) trySend(l int32) {
 	p := &s.ch[l]
 	if p.queue.len() == 0 {
 		return
@@ -140,7 +140,7 @@ func (s *sim) trySend(l int32) {
 			l, p = o, &s.ch[o]
 		}
 	}
-	if s.damp == nil && s.availCredits(l) == 0 {
+	if s.bufRule == nil && s.availCredits(l) == 0 {
 		if !p.stalled {
 			p.stalled = true
 			s.stallSince[l] = s.now
@@ -160,9 +160,9 @@ func (s *sim) trySend(l int32) {
 // sendNow sends packet pid on link l at once if the port's queue is empty,
 // the link idle and a credit in hand (the packet never waits in the queue),
 // and reports whether it did. Marking sees a queue of one packet.
-func (s *sim) sendNow(l int32, pid, bytes int32) bool {
+func (s *network) sendNow(l int32, pid, bytes int32) bool {
 	p := &s.ch[l]
-	if p.queue.len() > 0 || s.now < p.busyUntil || (s.damp == nil && s.availCredits(l) == 0) {
+	if p.queue.len() > 0 || s.now < p.busyUntil || (s.bufRule == nil && s.availCredits(l) == 0) {
 		return false
 	}
 	s.tick()
@@ -178,13 +178,13 @@ func (s *sim) sendNow(l int32, pid, bytes int32) bool {
 
 // transmit starts sending packet pid (no longer queued) of the given size
 // on link l, which is idle and has a credit.
-func (s *sim) transmit(l int32, pid, bytes int32) {
+func (s *network) transmit(l int32, pid, bytes int32) {
 	p := &s.ch[l]
 	if p.stalled {
 		s.spread(l, s.stallSince[l], s.now, addStalled)
 		p.stalled = false
 	}
-	if s.damp == nil {
+	if s.bufRule == nil {
 		p.credits-- // under a dampening policy the packet reserved it
 	}
 	ser := s.ser(l, bytes)
@@ -208,8 +208,8 @@ func (s *sim) transmit(l int32, pid, bytes int32) {
 			s.spread(l, s.now, p.busyUntil, addBusy)
 		}
 	}
-	s.hops++
-	s.q.after(s.now, ser+s.arrLat(p, l), evArrive, l, pid)
+	s.hopCount++
+	s.events.after(s.now, ser+s.arrLat(p, l), evArrive, l, pid)
 	if p.queue.len() > 0 {
 		s.wakeForNext(l)
 	}
@@ -223,9 +223,9 @@ func (s *sim) transmit(l int32, pid, bytes int32) {
 
 // ser returns the serialization time of a packet of the given size on
 // channel l.
-func (s *sim) ser(l, bytes int32) Time {
+func (s *network) ser(l, bytes int32) Time {
 	if int(bytes) == s.cfg.MTU {
-		return s.linkSer[l]
+		return s.linkMTUTime[l]
 	}
 	return serTime(int64(bytes), s.linkBps[l])
 }

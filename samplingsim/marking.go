@@ -25,7 +25,7 @@ type markingPolicy struct {
 	build func(r *registry.Reader) (marker, error)
 }
 
-func (p *markingPolicy) parameters() []registry.Param { return p.params }
+func (p *markingPolicy) Params() []registry.Param { return p.params }
 
 // marker is a configured policy.
 type marker struct {
@@ -47,14 +47,14 @@ func registerMarking(p *markingPolicy) { markingPolicies.Register(p.name, p.doc,
 func MarkingNames() []string {
 	var out []string
 	for _, p := range markingPolicies.All() {
-		out = append(out, describe(p.name, p.doc, p.params))
+		out = append(out, registry.Describe(p.name, p.doc, p.params))
 	}
 	return out
 }
 
 // parseMarking parses a marking spec such as "queue:threshold=2".
 func parseMarking(text string) (marker, error) {
-	p, r, err := lookupSpec(markingPolicies, text)
+	p, r, err := registry.LookupSpec(markingPolicies, text)
 	if err != nil {
 		return marker{}, err
 	}

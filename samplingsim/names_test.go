@@ -15,8 +15,6 @@ func TestRegisterDuplicatePanics(t *testing.T) {
 	}{
 		{"scheme", func() { registerScheme(&scheme{name: "reservoir"}) }},
 		{"marking policy", func() { registerMarking(&markingPolicy{name: "queue"}) }},
-		{"workload", func() { registerWorkload(&workload{name: "ring"}) }},
-		{"workload", func() { registerWorkload(&workload{name: "bad name"}) }},
 	} {
 		func() {
 			defer func() {

@@ -22,8 +22,8 @@ type nic struct {
 
 // pump forms packets of host h's injection queue while its injection port
 // has room.
-func (s *sim) pump(h int32) {
-	if s.damp != nil {
+func (s *network) pump(h int32) {
+	if s.bufRule != nil {
 		s.pumpDamp(h)
 		return
 	}
@@ -44,13 +44,13 @@ func (s *sim) pump(h int32) {
 		}
 		pid := s.formPacket(h, n.cur, n.formed, l)
 		if s.ad != nil {
-			s.pk[pid].mode = s.msgMode(h, n.cur, n.formed)
+			s.packets[pid].mode = s.msgMode(h, n.cur, n.formed)
 		}
 		n.formed++
 		if n.formed == s.msgs[n.cur].packets {
 			n.cur = -1
 		}
-		if bytes := s.pk[pid].bytes; !s.sendNow(l, pid, bytes) {
+		if bytes := s.packets[pid].bytes; !s.sendNow(l, pid, bytes) {
 			s.pushOut(l, pid, bytes)
 			s.mark(pid, l, 1)
 			s.trySend(l)
@@ -61,14 +61,14 @@ func (s *sim) pump(h int32) {
 // formPacket forms packet formed (counted from 0) of message mid at host
 // h, to leave on link l, and draws whether it is tagged; it returns the
 // packet's id.
-func (s *sim) formPacket(h, mid, formed, l int32) int32 {
+func (s *network) formPacket(h, mid, formed, l int32) int32 {
 	m := &s.msgs[mid]
 	bytes := int32(s.cfg.MTU)
 	if formed == m.packets-1 {
 		bytes = m.last
 	}
 	pid := s.newPacket()
-	pk := &s.pk[pid]
+	pk := &s.packets[pid]
 	*pk = packet{msg: mid, src: h, dst: m.dst, out: l, sent: s.now, bytes: bytes}
 	if s.routes.of != nil {
 		s.setRoute(pk, mid)
@@ -76,20 +76,20 @@ func (s *sim) formPacket(h, mid, formed, l int32) int32 {
 	if !s.sampling {
 		return pid
 	}
-	tg := &s.pkt[pid]
+	tg := &s.headers[pid]
 	tg.id = s.nextPacketID(mid)
 	tg.hdr.clear()
 	if s.cfg.TagFraction >= 1 {
 		pk.tagged = true
 	} else {
-		pk.tagged = s.rTag.Float64() < s.cfg.TagFraction
+		pk.tagged = s.tagRand.Float64() < s.cfg.TagFraction
 	}
 	return pid
 }
 
 // arriveHost handles packet pid arriving at host h over link l: the
 // receiver reads its header and the packet waits for the consumer.
-func (s *sim) arriveHost(l int32, h int32, pid int32) {
+func (s *network) arriveHost(l int32, h int32, pid int32) {
 	s.pushIn(l, pid)
 	if s.stats.on {
 		s.delivered(pid)
@@ -101,7 +101,7 @@ func (s *sim) arriveHost(l int32, h int32, pid int32) {
 }
 
 // startConsume starts consuming the next received packet of host h, if any.
-func (s *sim) startConsume(h int32) {
+func (s *network) startConsume(h int32) {
 	if s.stopped != nil && s.stopped[h] {
 		return // a host that stopped receiving (a hot spot of Kuszmaul and Kuszmaul)
 	}
@@ -115,22 +115,22 @@ func (s *sim) startConsume(h int32) {
 		n.rr = (n.rr + i + 1) % len(ins)
 		n.consuming = true
 		pid := s.headIn(l)
-		pk := &s.pk[pid]
+		pk := &s.packets[pid]
 		d := s.ser(l, pk.bytes)
 		if s.slow[h] {
 			d = serTime(int64(pk.bytes), s.linkBps[l]*s.cfg.SlowFactor)
 		}
-		s.q.after(s.now, d, evConsumed, l, pid)
+		s.events.after(s.now, d, evConsumed, l, pid)
 		return
 	}
 }
 
 // onConsumed finishes consuming packet pid, the head packet of link l
 // into a host.
-func (s *sim) onConsumed(l, pid int32) {
+func (s *network) onConsumed(l, pid int32) {
 	h := s.ch[l].toHost
 	s.popIn(l)
-	m := s.pk[pid].msg
+	m := s.packets[pid].msg
 	s.freePacket(pid)
 	ms := &s.msgs[m]
 	ms.recvLeft--

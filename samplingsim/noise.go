@@ -8,7 +8,7 @@ import (
 )
 
 // runStats holds the per-message latency and stall sums of a run and the
-// state of the routing modes per job and NIC.
+// state of the routing modes per job and NIC (route_app.go).
 type runStats struct {
 	// jobMode is the routing mode of job 0 and of the other jobs.
 	jobMode   []RouteMode
@@ -29,12 +29,9 @@ type runStats struct {
 	// backlog is the number of packets of the messages in each NIC's
 	// injection queue not yet started (with ModeApp).
 	backlog []int64
-	// Stamps of adaptiveCandidates.
-	seenLink, seenState []uint32
-	stamp               uint32
 }
 
-func (s *sim) setupStats() {
+func (s *network) setupStats() {
 	n := len(s.plan.Msgs)
 	s.stats.msgLat = make([]Time, n)
 	s.stats.msgStall = make([]Time, n)
@@ -53,8 +50,8 @@ func (s *sim) setupStats() {
 // injected records that packet pid starts leaving its NIC now; the link
 // was busy until prevBusy, so the time after max(formed, prevBusy) was
 // spent waiting for credits.
-func (s *sim) injected(pid int32, prevBusy Time) {
-	pk := &s.pk[pid]
+func (s *network) injected(pid int32, prevBusy Time) {
+	pk := &s.packets[pid]
 	stall := s.now - max(pk.sent, prevBusy)
 	pk.sent = s.now
 	s.stats.msgStall[pk.msg] += stall
@@ -65,8 +62,8 @@ func (s *sim) injected(pid int32, prevBusy Time) {
 
 // delivered records the latency (NIC departure to arrival) and stall of
 // packet pid, which has just arrived at its destination.
-func (s *sim) delivered(pid int32) {
-	pk := &s.pk[pid]
+func (s *network) delivered(pid int32) {
+	pk := &s.packets[pid]
 	lat := s.now - pk.sent
 	s.stats.msgLat[pk.msg] += lat
 	if pk.detour {
@@ -80,41 +77,7 @@ func (s *sim) delivered(pid int32) {
 	}
 }
 
-// jobMode returns the configured routing mode of message m's job.
-func (s *sim) jobMode(m int32) RouteMode {
-	return s.stats.jobMode[min(int(s.plan.Msgs[m].Job), 1)]
-}
-
-// msgMode returns the routing mode of the packet that host h forms next
-// of message m, choosing it as the message's first packet is formed.
-func (s *sim) msgMode(h, m, formed int32) RouteMode {
-	if formed > 0 {
-		return s.stats.msgMode[m]
-	}
-	mode := s.jobMode(m)
-	if mode == ModeApp {
-		rt := &s.routing
-		if s.plan.Msgs[m].Job != 0 {
-			rt = &s.stats.bgRouting
-		}
-		ad := ModeAdaptive
-		if j := s.plan.Msgs[m].Job; int(j) < len(s.plan.Jobs) && s.plan.Jobs[j].Alltoall {
-			ad = ModeIMB
-		}
-		p := int64(s.msgs[m].packets)
-		if rt.App.Backlog {
-			p = s.stats.backlog[h]
-		}
-		mode = appDecide(&s.stats.app[h], &rt.App, ad, s.plan.Msgs[m].Bytes, int(p))
-	}
-	if s.stats.backlog != nil {
-		s.stats.backlog[h] -= int64(s.msgs[m].packets)
-	}
-	s.stats.msgMode[m] = mode
-	return mode
-}
-
-func (s *sim) fillStats(r *Result) {
+func (s *network) fillStats(r *Result) {
 	r.MsgLatency, r.MsgStall, r.MsgMode, r.MsgDetour = s.stats.msgLat, s.stats.msgStall, s.stats.msgMode, s.stats.msgDetour
 	r.PacketLatency = s.stats.lat0
 }
@@ -148,23 +111,6 @@ func QCD(xs []float64) float64 {
 		return 0
 	}
 	return (q3 - q1) / (q3 + q1)
-}
-
-// IterSpan is one iteration of a job: the messages First … End−1.
-type IterSpan struct {
-	// Job is the job's index in Plan.Jobs.
-	Job int32
-	// First and End delimit the iteration's message ids.
-	First, End int32
-}
-
-// markIteration records that the messages added to b since first form
-// one iteration.
-func (b *JobBuilder) markIteration(first int32) {
-	if b.plan.counting {
-		return
-	}
-	b.plan.Iters = append(b.plan.Iters, IterSpan{Job: b.job, First: first, End: int32(len(b.plan.Msgs))})
 }
 
 // NoiseStats summarises a job of a run as De Sensi et al. measure network
@@ -293,86 +239,6 @@ func (r *Result) Noise(j int) NoiseStats {
 		}
 	}
 	return st
-}
-
-// adaptiveCandidates returns the links a packet from src to dst may have
-// crossed under adaptive routing (the one-bit receivers' route
-// restriction, §5.2): every switch link on an allowed path — minimal
-// paths, and on a Dragonfly the Valiant paths through every other group.
-func (s *sim) adaptiveCandidates(src, dst int32) ([]int32, []uint32) {
-	a := s.ad
-	s.cands, s.candCode = s.cands[:0], s.candCode[:0]
-	if s.stats.seenLink == nil {
-		s.stats.seenLink = make([]uint32, s.nl)
-		s.stats.seenState = make([]uint32, a.nsw*(a.ng+2))
-	}
-	s.stats.stamp++
-	stamp := s.stats.stamp
-	target := a.leaf[dst]
-	srcSw := a.leaf[src]
-	// States: (switch, k) with k = 0 minimal, 1 final phase, 2+g towards
-	// group g.
-	type state struct{ sw, k int32 }
-	var work []state
-	visit := func(sw, k int32) {
-		i := int(sw)*(a.ng+2) + int(k)
-		if s.stats.seenState[i] != stamp {
-			s.stats.seenState[i] = stamp
-			work = append(work, state{sw, k})
-		}
-	}
-	addLink := func(l int32) {
-		if s.stats.seenLink[l] != stamp {
-			s.stats.seenLink[l] = stamp
-			s.cands = append(s.cands, l)
-		}
-	}
-	visit(srcSw, 0)
-	for len(work) > 0 {
-		st := work[len(work)-1]
-		work = work[:len(work)-1]
-		sw := st.sw
-		if sw == target && st.k < 2 {
-			addLink(s.f.NextHop(src, s.f.SwitchNode(int(sw)), dst))
-			continue
-		}
-		var next []int32
-		switch {
-		case st.k >= 2:
-			g := st.k - 2
-			if a.groups[sw] == g {
-				visit(sw, 1)
-				continue
-			}
-			next = a.towardGroup(s.adCand[:0], sw, g)
-		case st.k == 0 && a.groups == nil:
-			next = a.minimal(s.adCand[:0], sw, target)
-			if def := s.f.NextHop(src, s.f.SwitchNode(int(sw)), dst); !slices.Contains(next, def) {
-				next = append(next, def)
-			}
-		default:
-			next = a.minimal(s.adCand[:0], sw, target)
-			if st.k == 0 && a.lanes > 1 && a.groups[sw] == a.groups[srcSw] {
-				for g := range int32(a.ng) {
-					if g != a.groups[srcSw] && g != a.groups[target] {
-						for _, l := range a.towardGroup(nil, sw, g) {
-							addLink(l)
-							visit(a.switchAt(l, s.f), 2+g)
-						}
-					}
-				}
-			}
-		}
-		s.adCand = next
-		for _, l := range next {
-			addLink(l)
-			visit(a.switchAt(l, s.f), st.k)
-		}
-	}
-	for _, l := range s.cands {
-		s.candCode = append(s.candCode, s.codes[l])
-	}
-	return s.cands, s.candCode
 }
 
 // PacketLatency is the latency of one delivered packet.

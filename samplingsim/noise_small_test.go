@@ -86,7 +86,7 @@ func smallPingPong(t *testing.T, spec, background string, seed uint64) (ad, hi N
 // smallRuns is smallPingPong with the ping-pong's routings given.
 func smallRuns(t *testing.T, spec, background string, seed uint64, routings ...string) []NoiseStats {
 	t.Helper()
-	n := network(t, spec)
+	n := genNetwork(t, spec)
 	f := n.Fabric
 	jobs, err := Allocate("interleaved", allHosts(f.NumHosts()), 2)
 	if err != nil {

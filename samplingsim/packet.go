@@ -63,21 +63,21 @@ type dampState struct {
 }
 
 // newPacket returns the index of a free packet slot.
-func (s *sim) newPacket() int32 {
-	if n := len(s.free); n > 0 {
-		p := s.free[n-1]
-		s.free = s.free[:n-1]
+func (s *network) newPacket() int32 {
+	if n := len(s.freeSlots); n > 0 {
+		p := s.freeSlots[n-1]
+		s.freeSlots = s.freeSlots[:n-1]
 		return p
 	}
-	s.pk = append(s.pk, packet{})
+	s.packets = append(s.packets, packet{})
 	if s.sampling {
-		s.pkt = append(s.pkt, packetTag{})
+		s.headers = append(s.headers, packetTag{})
 	}
-	if s.damp != nil {
-		s.pkd = append(s.pkd, dampState{})
+	if s.bufRule != nil {
+		s.dampStates = append(s.dampStates, dampState{})
 	}
-	return int32(len(s.pk) - 1)
+	return int32(len(s.packets) - 1)
 }
 
 // freePacket releases packet p.
-func (s *sim) freePacket(p int32) { s.free = append(s.free, p) }
+func (s *network) freePacket(p int32) { s.freeSlots = append(s.freeSlots, p) }

@@ -55,11 +55,11 @@ type Result struct {
 	ad *adaptive
 }
 
-func (s *sim) result(wall time.Duration) *Result {
+func (s *network) result(wall time.Duration) *Result {
 	r := &Result{
 		Fabric: s.f, Config: s.cfg, Plan: s.plan, End: s.now,
 		MsgReady: make([]Time, len(s.msgs)), MsgFinish: make([]Time, len(s.msgs)),
-		Truth: s.truth, Events: s.events, PacketHops: s.hops, Packets: s.packets,
+		Truth: s.truth, Events: s.eventCount, PacketHops: s.hopCount, Packets: s.packetCount,
 		Wall: wall, tallies: s.tallies, ad: s.ad,
 	}
 	for i, m := range s.msgs {

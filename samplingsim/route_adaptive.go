@@ -3,6 +3,7 @@ package samplingsim
 import (
 	"fmt"
 	"math"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -107,7 +108,7 @@ type routingKind struct {
 	build  func(r *registry.Reader) (Routing, error)
 }
 
-func (k *routingKind) parameters() []registry.Param { return k.params }
+func (k *routingKind) Params() []registry.Param { return k.params }
 
 var routings = registry.New[*routingKind]("routing")
 
@@ -191,7 +192,7 @@ func buildAdaptiveRouting(r *registry.Reader) (Routing, error) {
 // ParseRouting parses a --routing spec: "static" or
 // "adaptive[:mode=adaptive|imb|low|high|app,bias=N,...]".
 func ParseRouting(text string) (Routing, error) {
-	k, r, err := lookupSpec(routings, text)
+	k, r, err := registry.LookupSpec(routings, text)
 	if err != nil {
 		return Routing{}, err
 	}
@@ -203,7 +204,7 @@ func RoutingNames() []string {
 	var out []string
 	for name, k := range routings.All() {
 		doc, _ := routings.Doc(name)
-		out = append(out, describe(name, doc, k.params))
+		out = append(out, registry.Describe(name, doc, k.params))
 	}
 	return out
 }
@@ -396,27 +397,27 @@ func single(start, links []int32) []int32 {
 
 // leastMinimal is least over the minimal links from switch sw towards
 // switch target.
-func (s *sim) leastMinimal(sw, target, lane int32) (int32, int32) {
+func (s *network) leastMinimal(sw, target, lane int32) (int32, int32) {
 	a := s.ad
 	if a.min1 != nil {
 		if l := a.min1[int(sw)*a.nsw+int(target)]; l >= 0 {
-			c := l + lane*s.nl
+			c := l + lane*s.physLinks
 			return c, s.estimate(c)
 		}
 	}
-	return s.least(a.minimalOf(s.adCand, sw, target), lane)
+	return s.least(a.minimalOf(s.adLinks, sw, target), lane)
 }
 
 // leastToward is least over the links from switch sw towards group g.
-func (s *sim) leastToward(sw, g, lane int32) (int32, int32) {
+func (s *network) leastToward(sw, g, lane int32) (int32, int32) {
 	a := s.ad
 	if a.grp1 != nil {
 		if l := a.grp1[int(sw)*a.ng+int(g)]; l >= 0 {
-			c := l + lane*s.nl
+			c := l + lane*s.physLinks
 			return c, s.estimate(c)
 		}
 	}
-	return s.least(a.towardGroupOf(s.adCand, sw, g), lane)
+	return s.least(a.towardGroupOf(s.adLinks, sw, g), lane)
 }
 
 // minimalOf returns the minimal links from sw towards target, from the
@@ -555,24 +556,24 @@ func biasOf(rt *Routing, mode RouteMode, hops uint8) int32 {
 // (packets sent that the next input buffer has not yet released, as far as
 // the returned credits tell: a credit comes back a link latency after the
 // slot frees, so far congestion is seen late).
-func (s *sim) estimate(c int32) int32 {
+func (s *network) estimate(c int32) int32 {
 	if s.ad.cur {
 		return s.ch[c].queue.len()
 	}
-	return s.ch[c].queue.len() + s.bcap - s.availCredits(c)
+	return s.ch[c].queue.len() + s.bufferCap - s.availCredits(c)
 }
 
 // least returns the channel among links (on lane) with the smallest
 // estimate, scanning from a random start so that ties are broken
 // uniformly, and its estimate; (−1, max) for no links.
-func (s *sim) least(links []int32, lane int32) (int32, int32) {
+func (s *network) least(links []int32, lane int32) (int32, int32) {
 	best, bestEst := int32(-1), int32(1<<30)
 	n := len(links)
 	switch n {
 	case 0:
 		return best, bestEst
 	case 1:
-		c := links[0] + lane*s.nl
+		c := links[0] + lane*s.physLinks
 		return c, s.estimate(c)
 	}
 	off := 0
@@ -580,13 +581,13 @@ func (s *sim) least(links []int32, lane int32) (int32, int32) {
 		off = s.ad.r.IntN(n)
 	}
 	for i := off; i < n; i++ {
-		c := links[i] + lane*s.nl
+		c := links[i] + lane*s.physLinks
 		if e := s.estimate(c); e < bestEst {
 			best, bestEst = c, e
 		}
 	}
 	for i := range off {
-		c := links[i] + lane*s.nl
+		c := links[i] + lane*s.physLinks
 		if e := s.estimate(c); e < bestEst {
 			best, bestEst = c, e
 		}
@@ -607,9 +608,9 @@ func (s *sim) least(links []int32, lane int32) (int32, int32) {
 // (minimal l-g-l, Valiant l-g-l-g-l) are free of credit loops on three
 // lanes. The link into the destination host is on lane 0 (hosts always
 // consume). Fat trees route up*/down* on one lane.
-func (s *sim) routeAdaptive(node int32, pid int32) int32 {
+func (s *network) routeAdaptive(node int32, pid int32) int32 {
 	a := s.ad
-	pk := &s.pk[pid]
+	pk := &s.packets[pid]
 	sw := s.f.SwitchIndex(node)
 	target := a.leaf[pk.dst]
 	if sw == target {
@@ -621,7 +622,7 @@ func (s *sim) routeAdaptive(node int32, pid int32) int32 {
 	} else {
 		l = s.chooseAdaptive(sw, node, target, pk)
 	}
-	c := l + int32(pk.lane)*s.nl
+	c := l + int32(pk.lane)*s.physLinks
 	if a.global != nil && a.global[l] {
 		pk.lane++
 	}
@@ -631,7 +632,7 @@ func (s *sim) routeAdaptive(node int32, pid int32) int32 {
 
 // chooseAdaptive returns the physical link packet pk leaves switch sw
 // (node) on, towards the switch target of its destination.
-func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
+func (s *network) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 	a := s.ad
 	if a.anyQueueOnly {
 		a.cur = a.queueOnly[min(s.plan.Msgs[pk.msg].Job, 1)]
@@ -640,7 +641,7 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 	if pk.phase == phaseValiant {
 		if a.groups[sw] != int32(pk.via) {
 			c, _ := s.leastToward(sw, int32(pk.via), lane)
-			return c - lane*s.nl
+			return c - lane*s.physLinks
 		}
 		pk.phase = phaseFinal
 	}
@@ -651,13 +652,13 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 		if defEst <= bias {
 			return def // no estimate is below 0: no alternative can win
 		}
-		alt := s.adCand[:0]
-		for _, l := range a.minimalOf(s.adCand2, sw, target) {
+		alt := s.adLinks[:0]
+		for _, l := range a.minimalOf(s.adMinimal, sw, target) {
 			if l != def {
 				alt = append(alt, l)
 			}
 		}
-		s.adCand = alt
+		s.adLinks = alt
 		if c, e := s.least(alt, 0); c >= 0 && e+bias < defEst {
 			pk.detour = true
 			return c
@@ -665,7 +666,7 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 		return def
 	}
 	best, bestEst := s.leastMinimal(sw, target, lane)
-	best -= lane * s.nl
+	best -= lane * s.physLinks
 	srcG, dstG := a.groups[a.leaf[pk.src]], a.groups[target]
 	if pk.phase != phaseMin || a.groups[sw] != srcG || a.ng < 3 || bestEst <= bias {
 		return best
@@ -683,11 +684,91 @@ func (s *sim) chooseAdaptive(sw, node, target int32, pk *packet) int32 {
 			continue
 		}
 		if c, e := s.leastToward(sw, g, lane); c >= 0 && e+bias < bestEst {
-			best, bestEst = c-lane*s.nl, e+bias
+			best, bestEst = c-lane*s.physLinks, e+bias
 			pk.via = int16(g)
 			pk.phase = phaseValiant
 			pk.detour = true
 		}
 	}
 	return best
+}
+
+// adaptiveCandidates returns the links a packet from src to dst may have
+// crossed under adaptive routing (the one-bit receivers' route
+// restriction, §5.2): every switch link on an allowed path — minimal
+// paths, and on a Dragonfly the Valiant paths through every other group.
+func (s *network) adaptiveCandidates(src, dst int32) ([]int32, []uint32) {
+	a := s.ad
+	s.candLinks, s.candCodes = s.candLinks[:0], s.candCodes[:0]
+	if s.candSeenLink == nil {
+		s.candSeenLink = make([]uint32, s.physLinks)
+		s.candSeenState = make([]uint32, a.nsw*(a.ng+2))
+	}
+	s.candStamp++
+	stamp := s.candStamp
+	target := a.leaf[dst]
+	srcSw := a.leaf[src]
+	// States: (switch, k) with k = 0 minimal, 1 final phase, 2+g towards
+	// group g.
+	type state struct{ sw, k int32 }
+	var work []state
+	visit := func(sw, k int32) {
+		i := int(sw)*(a.ng+2) + int(k)
+		if s.candSeenState[i] != stamp {
+			s.candSeenState[i] = stamp
+			work = append(work, state{sw, k})
+		}
+	}
+	addLink := func(l int32) {
+		if s.candSeenLink[l] != stamp {
+			s.candSeenLink[l] = stamp
+			s.candLinks = append(s.candLinks, l)
+		}
+	}
+	visit(srcSw, 0)
+	for len(work) > 0 {
+		st := work[len(work)-1]
+		work = work[:len(work)-1]
+		sw := st.sw
+		if sw == target && st.k < 2 {
+			addLink(s.f.NextHop(src, s.f.SwitchNode(int(sw)), dst))
+			continue
+		}
+		var next []int32
+		switch {
+		case st.k >= 2:
+			g := st.k - 2
+			if a.groups[sw] == g {
+				visit(sw, 1)
+				continue
+			}
+			next = a.towardGroup(s.adLinks[:0], sw, g)
+		case st.k == 0 && a.groups == nil:
+			next = a.minimal(s.adLinks[:0], sw, target)
+			if def := s.f.NextHop(src, s.f.SwitchNode(int(sw)), dst); !slices.Contains(next, def) {
+				next = append(next, def)
+			}
+		default:
+			next = a.minimal(s.adLinks[:0], sw, target)
+			if st.k == 0 && a.lanes > 1 && a.groups[sw] == a.groups[srcSw] {
+				for g := range int32(a.ng) {
+					if g != a.groups[srcSw] && g != a.groups[target] {
+						for _, l := range a.towardGroup(nil, sw, g) {
+							addLink(l)
+							visit(a.switchAt(l, s.f), 2+g)
+						}
+					}
+				}
+			}
+		}
+		s.adLinks = next
+		for _, l := range next {
+			addLink(l)
+			visit(a.switchAt(l, s.f), st.k)
+		}
+	}
+	for _, l := range s.candLinks {
+		s.candCodes = append(s.candCodes, s.linkCodes[l])
+	}
+	return s.candLinks, s.candCodes
 }

@@ -10,7 +10,7 @@ import (
 	"orcs/lft"
 )
 
-func network(t testing.TB, spec string) *gen.Network {
+func genNetwork(t testing.TB, spec string) *gen.Network {
 	t.Helper()
 	n, err := gen.Build(spec)
 	if err != nil {
@@ -42,7 +42,7 @@ func sw(t *testing.T, f *lft.Fabric, name string) int32 {
 // leads towards a host of another leaf, only the one down-port towards a
 // host below, and a spine has the one down-port to the host's leaf.
 func TestAllowedPortsFatTree(t *testing.T) {
-	n := network(t, "kary:k=4,n=2")
+	n := genNetwork(t, "kary:k=4,n=2")
 	f := n.Fabric
 	a, err := newAdaptive(f, nil, nil)
 	if err != nil {
@@ -72,7 +72,7 @@ func TestAllowedPortsFatTree(t *testing.T) {
 // the global link is S0_1's: the minimal first hop is the local S0_0->S0_1,
 // never S0_0's own global link to group 1 (that path has two global hops).
 func TestAllowedPortsDragonfly(t *testing.T) {
-	n := network(t, "dragonfly:a=3,h=1,p=1")
+	n := genNetwork(t, "dragonfly:a=3,h=1,p=1")
 	f := n.Fabric
 	a, err := newAdaptive(f, n.Groups, nil)
 	if err != nil {
@@ -229,7 +229,7 @@ func cdgHasCycle(t *testing.T, n *gen.Network, oneLane bool) bool {
 // non-minimal routing deadlock-free).
 func TestLanesDeadlockFree(t *testing.T) {
 	for _, spec := range []string{"dragonfly:a=3,h=1,p=1", "dragonfly:a=4,h=2,p=1"} {
-		n := network(t, spec)
+		n := genNetwork(t, spec)
 		if cdgHasCycle(t, n, false) {
 			t.Errorf("%s: credit loop with lanes", spec)
 		}
@@ -245,7 +245,7 @@ func TestLanesDeadlockFree(t *testing.T) {
 // message arrives, that packets did take Valiant paths, and that the run
 // is deterministic.
 func TestAdaptiveNoDeadlockUnderLoad(t *testing.T) {
-	n := network(t, "dragonfly:a=4,h=2,p=2")
+	n := genNetwork(t, "dragonfly:a=4,h=2,p=2")
 	f := n.Fabric
 	p, err := BuildPlan(f, []JobSpec{{Workload: "ring:shift=8,size=65536,iters=3", Hosts: allHosts(f.NumHosts())}}, 1)
 	if err != nil {
@@ -312,7 +312,7 @@ func TestBiasRules(t *testing.T) {
 // Adaptive takes another port (2 < 5), Low bias too (2+2 < 5), High bias
 // keeps the table's port (2+6 ≥ 5).
 func TestBiasDecision(t *testing.T) {
-	n := network(t, "kary:k=4,n=2")
+	n := genNetwork(t, "kary:k=4,n=2")
 	f := n.Fabric
 	p, err := BuildPlan(f, []JobSpec{{Workload: "flow:src=0,dst=4", Hosts: allHosts(f.NumHosts())}}, 1)
 	if err != nil {
@@ -324,7 +324,7 @@ func TestBiasDecision(t *testing.T) {
 	}{{"adaptive", false}, {"adaptive:mode=low", false}, {"adaptive:mode=high", true}, {"adaptive:mode=imb", false}} {
 		cfg := DefaultConfig()
 		cfg.Routing = c.spec
-		s, err := newSim(f, cfg, p)
+		s, err := setUp(f, cfg, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -334,14 +334,14 @@ func TestBiasDecision(t *testing.T) {
 			if f.SwitchIndex(f.Links[l].To) < 0 {
 				continue
 			}
-			s.ch[l].credits = s.bcap - 2
+			s.ch[l].credits = s.bufferCap - 2
 			if l == def {
 				s.ch[l].credits = 0
 				s.ch[l].queue.n = 1
 			}
 		}
 		pid := s.newPacket()
-		s.pk[pid] = packet{src: 0, dst: 4, mode: s.routing.Mode}
+		s.packets[pid] = packet{src: 0, dst: 4, mode: s.routing.Mode}
 		got := s.routeAdaptive(leaf, pid)
 		if (got == def) != c.stayDef {
 			t.Errorf("%s: chose %s, table port %s", c.spec, f.LinkName(got), f.LinkName(def))
@@ -519,7 +519,7 @@ func TestAdaptiveRouteSet(t *testing.T) {
 		{"dragonfly:a=4,h=2,p=2", "ring:shift=4,size=65536,iters=4"},
 		{"kary:k=4,n=3", "ring:shift=16,size=65536,iters=4"},
 	} {
-		n := network(t, c.spec)
+		n := genNetwork(t, c.spec)
 		f := n.Fabric
 		H := f.NumHosts()
 		var others []int32
@@ -542,7 +542,7 @@ func TestAdaptiveRouteSet(t *testing.T) {
 		if d := r.Noise(0).Detour; d == 0 {
 			t.Errorf("%s: the flow never left its preferred ports", c.spec)
 		}
-		s, err := newSim(f, cfg, p)
+		s, err := setUp(f, cfg, p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -594,7 +594,7 @@ func FuzzParseRouting(f *testing.F) {
 // TestLanesTakeTurns: when two lanes of a link both have a packet and a
 // credit, the lane after the last sender goes first.
 func TestLanesTakeTurns(t *testing.T) {
-	n := network(t, "dragonfly:a=3,h=1,p=1")
+	n := genNetwork(t, "dragonfly:a=3,h=1,p=1")
 	f := n.Fabric
 	p, err := BuildPlan(f, []JobSpec{{Workload: "pingpong:iters=1", Hosts: allHosts(f.NumHosts())}}, 1)
 	if err != nil {
@@ -602,7 +602,7 @@ func TestLanesTakeTurns(t *testing.T) {
 	}
 	cfg := DefaultConfig()
 	cfg.Routing, cfg.Groups = "adaptive", n.Groups
-	s, err := newSim(f, cfg, p)
+	s, err := setUp(f, cfg, p)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -610,7 +610,7 @@ func TestLanesTakeTurns(t *testing.T) {
 		t.Fatalf("%d lanes, want 3", s.lanes)
 	}
 	l := s.ad.links[0]
-	l1, l2 := l+s.nl, l+2*s.nl
+	l1, l2 := l+s.physLinks, l+2*s.physLinks
 	s.ch[l].queue.n, s.ch[l1].queue.n, s.ch[l2].queue.n = 1, 1, 0
 	if got := s.laneTurn(l1); got != l {
 		t.Errorf("first turn: channel %d, want lane 0's %d", got, l)

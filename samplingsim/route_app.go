@@ -96,3 +96,37 @@ func modeIndex(mode RouteMode) int {
 	}
 	return 1
 }
+
+// jobMode returns the configured routing mode of message m's job.
+func (s *network) jobMode(m int32) RouteMode {
+	return s.stats.jobMode[min(int(s.plan.Msgs[m].Job), 1)]
+}
+
+// msgMode returns the routing mode of the packet that host h forms next
+// of message m, choosing it as the message's first packet is formed.
+func (s *network) msgMode(h, m, formed int32) RouteMode {
+	if formed > 0 {
+		return s.stats.msgMode[m]
+	}
+	mode := s.jobMode(m)
+	if mode == ModeApp {
+		rt := &s.routing
+		if s.plan.Msgs[m].Job != 0 {
+			rt = &s.stats.bgRouting
+		}
+		ad := ModeAdaptive
+		if j := s.plan.Msgs[m].Job; int(j) < len(s.plan.Jobs) && s.plan.Jobs[j].Alltoall {
+			ad = ModeIMB
+		}
+		p := int64(s.msgs[m].packets)
+		if rt.App.Backlog {
+			p = s.stats.backlog[h]
+		}
+		mode = appDecide(&s.stats.app[h], &rt.App, ad, s.plan.Msgs[m].Bytes, int(p))
+	}
+	if s.stats.backlog != nil {
+		s.stats.backlog[h] -= int64(s.msgs[m].packets)
+	}
+	s.stats.msgMode[m] = mode
+	return mode
+}

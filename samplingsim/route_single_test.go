@@ -10,7 +10,7 @@ import (
 // hold exactly the sets of the full tables that have one link, and most
 // sets do (else they would not pay).
 func TestSingleAllowedLinks(t *testing.T) {
-	n := network(t, "dragonfly:a=4,h=2,p=1")
+	n := genNetwork(t, "dragonfly:a=4,h=2,p=1")
 	a, err := newAdaptive(n.Fabric, n.Groups, rng.New(1, streamRoute))
 	if err != nil {
 		t.Fatal(err)

@@ -10,6 +10,12 @@ package samplingsim
 // fabric does not fit the caches), and the event loop walks no table.
 // Adaptive routing decides per packet and does not use it.
 
+import (
+	"fmt"
+
+	"orcs/lft"
+)
+
 // routeCache holds the routes of a plan's messages: of[m] is where message
 // m's route starts in links (the number of its links, then the links; the
 // messages of one pair share it), or routeUncached.
@@ -51,7 +57,7 @@ func (c *routeCache) add(route []int32) int32 {
 
 // routeOf returns where message m's route starts in the cache, or a
 // negative mark when it is not there (routeUncached, or no cache).
-func (s *sim) routeOf(m int32) int32 {
+func (s *network) routeOf(m int32) int32 {
 	if s.routes.of == nil {
 		return routeUncached
 	}
@@ -62,7 +68,7 @@ func (s *sim) routeOf(m int32) int32 {
 // route: the links after the first, in the packet when they fit, else
 // where the message's route starts in the cache (or routeUncached: the
 // tables).
-func (s *sim) setRoute(pk *packet, m int32) {
+func (s *network) setRoute(pk *packet, m int32) {
 	at := s.routes.of[m]
 	if at < 0 {
 		pk.rt = at
@@ -79,8 +85,8 @@ func (s *sim) setRoute(pk *packet, m int32) {
 
 // nextLink returns the link packet pid leaves the switch at the end of
 // link l on, under static routing.
-func (s *sim) nextLink(l, pid int32) int32 {
-	pk := &s.pk[pid]
+func (s *network) nextLink(l, pid int32) int32 {
+	pk := &s.packets[pid]
 	switch rt := pk.rt; {
 	case rt == routeInline:
 		pk.hops++
@@ -90,4 +96,40 @@ func (s *sim) nextLink(l, pid int32) int32 {
 		return s.routes.links[rt+int32(pk.hops)]
 	}
 	return s.f.Forward(pk.src, s.phys(l), pk.dst)
+}
+
+// checkPlan validates plan p against fabric f (Plan.Check) and walks the
+// route of every pair of hosts it sends between: an unroutable pair is
+// an error. With a non-nil rc it keeps the routes in the route cache rc
+// for the messages of a statically routed run.
+func checkPlan(p *Plan, f *lft.Fabric, rc *routeCache) error {
+	type pair struct{ s, d int32 }
+	seen := map[pair]int32{} // where the pair's route is in rc
+	if rc != nil {
+		rc.of = make([]int32, len(p.Msgs))
+	}
+	var route []int32
+	return p.Check(f, func(i int, m Message) error {
+		k := pair{m.Src, m.Dst}
+		if at, ok := seen[k]; ok {
+			if rc != nil {
+				rc.of[i] = at
+			}
+			return nil
+		}
+		var st lft.RouteStatus
+		route, st = f.AppendRoute(route[:0], m.Src, m.Dst)
+		if st != lft.RouteOK {
+			if e := f.Explain(m.Src, m.Dst); e != nil {
+				return fmt.Errorf("unroutable pair: %s", e)
+			}
+			return fmt.Errorf("unroutable pair %s → %s", f.HostName(int(m.Src)), f.HostName(int(m.Dst)))
+		}
+		seen[k] = routeUncached
+		if rc != nil {
+			seen[k] = rc.add(route)
+			rc.of[i] = seen[k]
+		}
+		return nil
+	})
 }

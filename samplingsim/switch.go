@@ -2,7 +2,7 @@ package samplingsim
 
 // pushIn appends packet pk to the buffer of link l. Like an output queue
 // (pushOut), the buffer holds a short packet as ^pk.
-func (s *sim) pushIn(l int32, pk int32) {
+func (s *network) pushIn(l int32, pk int32) {
 	in := &s.ch[l]
 	s.occupancy(l, bufferArea, in.buf.len(), &in.since)
 	s.buffers.push(&in.buf, l, s.entry(pk))
@@ -10,23 +10,23 @@ func (s *sim) pushIn(l int32, pk int32) {
 
 // entry returns how a queue or buffer holds packet pk: its id, or ^id for
 // a packet shorter than the MTU.
-func (s *sim) entry(pk int32) int32 {
-	if s.pk[pk].bytes != int32(s.cfg.MTU) {
+func (s *network) entry(pk int32) int32 {
+	if s.packets[pk].bytes != int32(s.cfg.MTU) {
 		return ^pk
 	}
 	return pk
 }
 
 // unpack returns the packet and its size from a queue or buffer entry e.
-func (s *sim) unpack(e int32) (pid, bytes int32) {
+func (s *network) unpack(e int32) (pid, bytes int32) {
 	if e < 0 {
-		return ^e, s.pk[^e].bytes
+		return ^e, s.packets[^e].bytes
 	}
 	return e, int32(s.cfg.MTU)
 }
 
 // headIn returns the head packet of the buffer of link l.
-func (s *sim) headIn(l int32) int32 {
+func (s *network) headIn(l int32) int32 {
 	e := s.buffers.front(&s.ch[l].buf, l)
 	if e < 0 {
 		return ^e
@@ -36,7 +36,7 @@ func (s *sim) headIn(l int32) int32 {
 
 // popIn removes the head packet of the buffer of link l, sends its credit
 // back and returns the packet and its size.
-func (s *sim) popIn(l int32) (pid, bytes int32) {
+func (s *network) popIn(l int32) (pid, bytes int32) {
 	in := &s.ch[l]
 	s.occupancy(l, bufferArea, in.buf.len(), &in.since)
 	pid, bytes = s.unpack(s.buffers.pop(&in.buf, l))
@@ -46,8 +46,8 @@ func (s *sim) popIn(l int32) (pid, bytes int32) {
 
 // arriveSwitch handles packet pid arriving at the switch at the end of link
 // l: it is routed by the forwarding table and joins the input buffer.
-func (s *sim) arriveSwitch(l int32, pid int32) {
-	pk := &s.pk[pid]
+func (s *network) arriveSwitch(l int32, pid int32) {
+	pk := &s.packets[pid]
 	var out int32
 	if s.ad == nil {
 		out = s.nextLink(l, pid)
@@ -62,13 +62,13 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 	if s.markAt == MarkArrival {
 		s.mark(pid, out, s.ch[out].queue.len()+1)
 	}
-	if s.damp != nil {
+	if s.bufRule != nil {
 		s.arriveDamp(l, pid, out)
 		return
 	}
 	// Fast path: nothing ahead in the input buffer and room in the output
 	// queue: the packet moves on at once and its slot frees right away.
-	if op := &s.ch[out]; s.ch[l].buf.len() == 0 && op.queue.len() < s.qcap && op.waitHead < 0 {
+	if op := &s.ch[out]; s.ch[l].buf.len() == 0 && op.queue.len() < s.queueCap && op.waitHead < 0 {
 		s.ch[l].since = s.now
 		s.returnCredit(l, pid)
 		s.enqueue(out, pid, pk.bytes)
@@ -83,13 +83,13 @@ func (s *sim) arriveSwitch(l int32, pid int32) {
 // advance moves head packets of the input buffer of link l into their
 // output queues while there is room; a head that finds its queue full (or
 // others already waiting for it) joins the queue's waiting list.
-func (s *sim) advance(l int32) {
+func (s *network) advance(l int32) {
 	for s.ch[l].buf.len() > 0 {
 		pid := s.headIn(l)
-		pk := &s.pk[pid]
+		pk := &s.packets[pid]
 		o := pk.out
 		op := &s.ch[o]
-		if op.queue.len() >= s.qcap || op.waitHead >= 0 {
+		if op.queue.len() >= s.queueCap || op.waitHead >= 0 {
 			s.ch[l].nextWait = -1
 			if op.waitHead < 0 {
 				op.waitHead = l
@@ -106,13 +106,13 @@ func (s *sim) advance(l int32) {
 
 // serveWaiters is the arbiter of output queue o: while there is room, the
 // input port that has waited longest moves its head packet in.
-func (s *sim) serveWaiters(o int32) {
-	if s.damp != nil {
+func (s *network) serveWaiters(o int32) {
+	if s.bufRule != nil {
 		s.serveDamp(o)
 		return
 	}
 	op := &s.ch[o]
-	for op.waitHead >= 0 && op.queue.len() < s.qcap {
+	for op.waitHead >= 0 && op.queue.len() < s.queueCap {
 		l := op.waitHead
 		op.waitHead = s.ch[l].nextWait
 		pid, bytes := s.popIn(l)
@@ -122,7 +122,7 @@ func (s *sim) serveWaiters(o int32) {
 }
 
 // enqueue adds packet pid of the given size to the output queue of link o.
-func (s *sim) enqueue(o int32, pid, bytes int32) {
+func (s *network) enqueue(o int32, pid, bytes int32) {
 	if s.sendNow(o, pid, bytes) {
 		return
 	}

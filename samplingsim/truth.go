@@ -50,7 +50,7 @@ func (t *LinkTruth) add(o *LinkTruth) {
 }
 
 // truthWindow returns the truth of window w, allocating windows up to w.
-func (s *sim) truthWindow(w int) []LinkTruth {
+func (s *network) truthWindow(w int) []LinkTruth {
 	for len(s.truth) <= w {
 		s.truth = append(s.truth, make([]LinkTruth, len(s.ch)))
 	}
@@ -66,7 +66,7 @@ const MaxWindowCells = 1 << 21
 // window returns the window index of time t. Past the last window the run
 // may keep, it records the error that stops the run and returns that last
 // window.
-func (s *sim) window(t Time) int {
+func (s *network) window(t Time) int {
 	if s.cfg.Window <= 0 {
 		return 0
 	}
@@ -83,7 +83,7 @@ func (s *sim) window(t Time) int {
 
 // tick makes the window of now the current one (curTruth), if it is not
 // yet: what the channels accumulate from then on belongs to it.
-func (s *sim) tick() {
+func (s *network) tick() {
 	if s.now >= s.curEnd { // curEnd is 0 until the first call
 		s.enterWindow()
 	}
@@ -93,7 +93,7 @@ func (s *sim) tick() {
 // so that tick inlines.
 //
 //go:noinline
-func (s *sim) enterWindow() {
+func (s *network) enterWindow() {
 	s.flushWindow()
 	w := s.window(s.now)
 	s.curTruth = s.truthWindow(w)
@@ -106,7 +106,7 @@ func (s *sim) enterWindow() {
 // flushWindow adds what the channels hold for the current window (see
 // channel: the buffer areas, the full-size packets sent, the longest
 // queues, the congested marks) into its truth.
-func (s *sim) flushWindow() {
+func (s *network) flushWindow() {
 	if s.curTruth == nil {
 		return // no window yet: nothing was accounted
 	}
@@ -120,7 +120,7 @@ func (s *sim) flushWindow() {
 		n := int64(c.sent)
 		t.Packets += n
 		t.Bytes += n * mtu
-		t.Busy += Time(n) * s.linkSer[l]
+		t.Busy += Time(n) * s.linkMTUTime[l]
 		t.Congested += int64(c.cong)
 		t.QueueMax = max(t.QueueMax, int32(c.qMax))
 		t.BufferArea += c.bufArea
@@ -130,13 +130,13 @@ func (s *sim) flushWindow() {
 }
 
 // truthAt returns the truth of link l in the window of time t.
-func (s *sim) truthAt(t Time, l int32) *LinkTruth {
+func (s *network) truthAt(t Time, l int32) *LinkTruth {
 	return &s.truthWindow(s.window(t))[l]
 }
 
 // spread calls f(window truth, length) for every window that the interval
 // [from, to) overlaps, with the length of the overlap.
-func (s *sim) spread(l int32, from, to Time, f func(t *LinkTruth, d Time)) {
+func (s *network) spread(l int32, from, to Time, f func(t *LinkTruth, d Time)) {
 	if to <= from {
 		return
 	}
@@ -174,7 +174,7 @@ func (t *LinkTruth) area(k areaKind) *int64 {
 // occupancy accounts the output queue or the input buffer (k) of link l,
 // which held n packets from *since to now, in the integral k of the truth
 // of the windows in between, and restarts the interval at now.
-func (s *sim) occupancy(l int32, k areaKind, n int32, since *Time) {
+func (s *network) occupancy(l int32, k areaKind, n int32, since *Time) {
 	if from := *since; n > 0 {
 		if W := s.cfg.Window; W <= 0 || from/W == s.now/W {
 			s.tick()

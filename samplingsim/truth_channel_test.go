@@ -111,7 +111,7 @@ func TestRoutesFromCheck(t *testing.T) {
 			}
 		}
 		p := planOf(f, msgs...)
-		s, err := newSim(f, DefaultConfig(), p)
+		s, err := setUp(f, DefaultConfig(), p)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -137,7 +137,7 @@ func TestRoutesFromCheck(t *testing.T) {
 		}
 		cfg := DefaultConfig()
 		cfg.Routing = "adaptive"
-		if s, err := newSim(f, cfg, p); err != nil || s.routes.of != nil {
+		if s, err := setUp(f, cfg, p); err != nil || s.routes.of != nil {
 			t.Errorf("adaptive run: routes kept %v, err %v", s.routes.of != nil, err)
 		}
 	}
