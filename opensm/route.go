@@ -17,6 +17,7 @@ import (
 
 	"orcs/deadlock"
 	"orcs/ib"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -491,7 +492,7 @@ func (r *run) openSMArgs(topo *ib.Topology) ([]string, error) {
 		}
 		args = append(args, "-Q", "--torus_config", r.path("torus-2QoS.conf"))
 	} else if r.opt.TorusConfig != "" && strings.EqualFold(r.opt.Engine, "torus-2QoS") {
-		conf, err := os.ReadFile(r.opt.TorusConfig)
+		conf, err := infile.ReadAll(r.opt.TorusConfig)
 		if err != nil {
 			return nil, fmt.Errorf("torus config: %w", err)
 		}
@@ -525,7 +526,7 @@ func (r *run) openSMArgs(topo *ib.Topology) ([]string, error) {
 		if file.path == "" {
 			continue
 		}
-		data, err := os.ReadFile(file.path)
+		data, err := infile.ReadAll(file.path)
 		if err != nil {
 			return nil, err
 		}
