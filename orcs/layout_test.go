@@ -3,6 +3,7 @@ package main
 import (
 	"io/fs"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"regexp"
 	"sort"
@@ -63,5 +64,25 @@ func TestReadmeLayout(t *testing.T) {
 	sort.Strings(extra)
 	if len(missing) > 0 || len(extra) > 0 {
 		t.Errorf("README layout table: packages not listed %v, listed but not packages %v", missing, extra)
+	}
+}
+
+// TestLayers checks dependencies the layout rules out: a reader of saved
+// results does not pull in the machinery that made them.
+func TestLayers(t *testing.T) {
+	for _, c := range []struct{ pkg, not string }{
+		{"orcs/report", "orcs/opensm"},             // reads compare's JSON: opensm/comparison
+		{"orcs/regions", "orcs/samplingsim"},       // reads samplingsim's JSON, not its runs
+		{"orcs/opensm/comparison", "orcs/analyze"}, // the result type, not the walk
+	} {
+		out, err := exec.Command("go", "list", "-deps", c.pkg).Output()
+		if err != nil {
+			t.Fatalf("go list -deps %s: %v", c.pkg, err)
+		}
+		for _, dep := range strings.Fields(string(out)) {
+			if dep == c.not {
+				t.Errorf("%s depends on %s", c.pkg, c.not)
+			}
+		}
 	}
 }

@@ -9,21 +9,7 @@ import (
 
 	"orcs/infile"
 	"orcs/lft"
-	"orcs/samplingsim"
 )
-
-// FromSamplingsim returns the credit-stall percentages of every link in
-// every window of a packet simulation (samplingsim.Result.StallPercent),
-// the window start in µs as the time.
-func FromSamplingsim(res *samplingsim.Result) Series {
-	s := Series{Source: SourceSamplingsim}
-	for w := range res.Windows() {
-		from, _ := res.WindowSpan(w)
-		s.Times = append(s.Times, float64(from)/float64(samplingsim.Microsecond))
-		s.Values = append(s.Values, res.StallPercent(w))
-	}
-	return s
-}
 
 // samplingsimWindow is the part of a window of `orcs samplingsim --json
 // FILE` read here.

@@ -13,7 +13,7 @@ import (
 	"orcs/infile"
 	"orcs/lft"
 	"orcs/metrics"
-	"orcs/opensm"
+	"orcs/opensm/comparison"
 	"orcs/samplingsim"
 )
 
@@ -217,7 +217,7 @@ type Inputs struct {
 	Analysis    *Analysis
 	RouteCheck  *RouteCheck
 	Deadlock    *Deadlock
-	Compare     *opensm.Comparison
+	Compare     *comparison.Result
 	Samplingsim *Samplingsim
 	Regions     *Regions
 	// Files names the file of each kind given (base names).
@@ -308,7 +308,7 @@ func (in *Inputs) add(path string, data []byte) (string, error) {
 		in.Deadlock = &Deadlock{}
 		dst = in.Deadlock
 	case KindCompare:
-		in.Compare = &opensm.Comparison{}
+		in.Compare = &comparison.Result{}
 		dst = in.Compare
 	case KindSamplingsim:
 		in.Samplingsim = &Samplingsim{}

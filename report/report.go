@@ -19,7 +19,7 @@ import (
 	"strings"
 
 	"orcs/metrics"
-	"orcs/opensm"
+	"orcs/opensm/comparison"
 	"orcs/plot"
 )
 
@@ -130,7 +130,7 @@ func build(in *Inputs, opt Options) (*view, error) {
 		v.Regions = regions(in.Regions)
 	}
 	if c := in.Compare; c != nil {
-		if v.Compare, err = comparison(in); err != nil {
+		if v.Compare, err = newCompareView(in); err != nil {
 			return nil, err
 		}
 	}
@@ -314,8 +314,8 @@ func inlinePlot(d *plot.Distributions) (template.HTML, error) {
 	return template.HTML(plot.InlineSVG(b.Bytes())), nil // the SVG canvas escapes its texts
 }
 
-// comparison is the engine table and plot of a compare result.
-func comparison(in *Inputs) (*compareView, error) {
+// newCompareView is the engine table and plot of a compare result.
+func newCompareView(in *Inputs) (*compareView, error) {
 	c := in.Compare
 	v := &compareView{Fabric: c.Fabric, Metric: c.Metric, Pattern: c.Pattern, Runs: c.Runs}
 	v.Rows = append(v.Rows, []string{"engine", "used", "status", "OpenSM s", "mean bandwidth", "p5", "median", "p95", "worst congestion", "unroutable pairs", "deadlock"})
@@ -336,7 +336,7 @@ func comparison(in *Inputs) (*compareView, error) {
 		}
 		v.Rows = append(v.Rows, row)
 	}
-	has := slices.ContainsFunc(c.Engines, func(r opensm.EngineRow) bool { return len(r.Values) > 0 })
+	has := slices.ContainsFunc(c.Engines, func(r comparison.EngineRow) bool { return len(r.Values) > 0 })
 	if has {
 		p := c.Plot()
 		p.Width, p.Height = 640, 300
