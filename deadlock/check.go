@@ -32,9 +32,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
+	"orcs/internal/workers"
 	"orcs/lft"
 )
 
@@ -285,34 +284,22 @@ func (g *graph) build(threads int) (int64, []int32) {
 		}
 	}
 	threads = max(1, min(threads, g.H))
-	workers := make([]*worker, threads)
-	var next atomic.Int32
-	var wg sync.WaitGroup
-	for t := range workers {
-		w := &worker{bits: make([]uint64, (nbits+63)/64), used: make([]uint64, (nch+63)/64),
+	pool := make([]*worker, workers.Count(threads, g.H))
+	for t := range pool {
+		pool[t] = &worker{bits: make([]uint64, (nbits+63)/64), used: make([]uint64, (nch+63)/64),
 			stamp: make([]int32, nch), keys: make([]int32, g.H), order: make([]int32, g.H),
 			count: make([]int32, groups+1), missOut: make([]uint64, (len(f.Links)+63)/64)}
-		workers[t] = w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				d := next.Add(1) - 1
-				if d >= int32(g.H) {
-					return
-				}
-				if g.leave != nil && g.leave[d] {
-					continue
-				}
-				g.walkTo(w, d)
-			}
-		}()
 	}
-	wg.Wait()
+	workers.Run(nil, threads, g.H, func(t, d int) error {
+		if g.leave == nil || !g.leave[d] {
+			g.walkTo(pool[t], int32(d))
+		}
+		return nil
+	})
 	// Merge the workers' rows and channel sets.
-	bitsAll, used := workers[0].bits, workers[0].used
-	missing, missOut := workers[0].missing, workers[0].missOut
-	for _, w := range workers[1:] {
+	bitsAll, used := pool[0].bits, pool[0].used
+	missing, missOut := pool[0].missing, pool[0].missOut
+	for _, w := range pool[1:] {
 		for i, x := range w.bits {
 			bitsAll[i] |= x
 		}

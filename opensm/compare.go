@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"orcs/analyze"
+	"orcs/internal/workers"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/opensm/comparison"
@@ -203,31 +204,22 @@ func routeAll(ctx context.Context, in *Input, opt CompareOptions) ([]*Result, []
 	return results, errs
 }
 
-// inOrder calls run(i) for every i of order, at most jobs at a time, each
-// on a goroutine of its own, and starts them in the given order: a run
-// starts only when the one before it has started and a job is free. When
-// ctx is done, the runs not started yet get skipped(i) instead. It returns
-// when every started run has returned.
+// inOrder calls run(i) for every i of order, at most jobs at a time, and
+// takes them in the given order: a run is taken only after the one before
+// it, when a job is free. When ctx is done, the runs not started get
+// skipped(i) instead, once every started run has returned.
 func inOrder(ctx context.Context, order []int, jobs int, run, skipped func(i int)) {
-	sem := make(chan struct{}, max(1, jobs))
-	var wg sync.WaitGroup
-	for _, i := range order {
-		if ctx.Err() == nil {
-			select {
-			case sem <- struct{}{}:
-				wg.Add(1)
-				go func() {
-					defer wg.Done()
-					defer func() { <-sem }()
-					run(i)
-				}()
-				continue
-			case <-ctx.Done():
-			}
+	started := make([]bool, len(order))
+	workers.Run(ctx, jobs, len(order), func(_, k int) error {
+		started[k] = true
+		run(order[k])
+		return nil
+	})
+	for k, i := range order {
+		if !started[k] {
+			skipped(i)
 		}
-		skipped(i)
 	}
-	wg.Wait()
 }
 
 // slowestFirst returns the indices of engines in the order they should

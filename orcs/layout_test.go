@@ -1,6 +1,9 @@
 package main
 
 import (
+	"go/ast"
+	"go/parser"
+	"go/token"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -84,5 +87,60 @@ func TestLayers(t *testing.T) {
 				t.Errorf("%s depends on %s", c.pkg, c.not)
 			}
 		}
+	}
+}
+
+// longFuncs lists the functions of more than maxFuncLines lines that may
+// stay (samplingsim's core is split apart from this list).
+var longFuncs = map[string]bool{}
+
+// maxFuncLines is the longest a function may grow outside longFuncs.
+const maxFuncLines = 150
+
+// TestFunctionLength fails on a function of more than maxFuncLines lines
+// outside samplingsim and longFuncs: a long function is split into named
+// steps.
+func TestFunctionLength(t *testing.T) {
+	fset := token.NewFileSet()
+	err := filepath.WalkDir("..", func(path string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && path != ".." && (strings.HasPrefix(d.Name(), ".") || d.Name() == "testdata" || path == filepath.Join("..", "samplingsim")) {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || !strings.HasSuffix(path, ".go") || strings.HasSuffix(path, "_test.go") {
+			return nil
+		}
+		file, err := parser.ParseFile(fset, path, nil, 0)
+		if err != nil {
+			return err
+		}
+		for _, decl := range file.Decls {
+			fn, ok := decl.(*ast.FuncDecl)
+			if !ok || fn.Body == nil {
+				continue
+			}
+			name := fn.Name.Name
+			if fn.Recv != nil && len(fn.Recv.List) == 1 {
+				typ := fn.Recv.List[0].Type
+				if star, ok := typ.(*ast.StarExpr); ok {
+					typ = star.X
+				}
+				if id, ok := typ.(*ast.Ident); ok {
+					name = id.Name + "." + name
+				}
+			}
+			rel, _ := filepath.Rel("..", path)
+			key := filepath.ToSlash(rel) + " " + name
+			lines := fset.Position(fn.End()).Line - fset.Position(fn.Pos()).Line + 1
+			if lines > maxFuncLines && !longFuncs[key] {
+				t.Errorf("%s: %d lines (at most %d): split it into named steps", key, lines, maxFuncLines)
+			}
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
 	}
 }

@@ -269,4 +269,3 @@ func (c *Result) Plot() *plot.Distributions {
 	}
 	return d
 }
-
