@@ -7,6 +7,7 @@ import (
 	"slices"
 	"sync/atomic"
 	"testing"
+	"time"
 )
 
 // TestRunEveryJobOnce runs every job exactly once, each worker number
@@ -41,8 +42,16 @@ func TestRunLowestError(t *testing.T) {
 	for _, n := range []int{1, 2, 4, 16} {
 		for range 20 {
 			var ran atomic.Int32
+			started38 := make(chan struct{})
 			err := Run(nil, n, 200, func(w, j int) error {
 				ran.Add(1)
+				switch {
+				case j == 37 && n > 1:
+					<-started38 // 38 runs beside 37 and fails after it
+				case j == 38 && n > 1:
+					close(started38)
+					time.Sleep(time.Millisecond)
+				}
 				if j == 37 || j == 38 || j == 150 {
 					return fmt.Errorf("job %d", j)
 				}
