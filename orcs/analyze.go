@@ -58,16 +58,9 @@ func analyzeAction(c *cli.Context) error {
 	if c.Args().Len() > 0 {
 		return fmt.Errorf("unexpected argument %q (the fabric is given with -i or --topo; the commands are listed by orcs --help)", c.Args().First())
 	}
+	// Each flag's own value first, then how the flags agree
+	// (analyze.Request).
 	format := c.String("format")
-	sharded := c.IsSet("shard")
-	req := analyze.Request{Format: format, Output: c.String("output_file"),
-		CheckInput: c.Bool("checkinputfile"), RouteQuality: c.Bool("routequal"),
-		Sharded: sharded, SeedGiven: c.String("seed") != "",
-		Hot: c.Int("hot"), HotCSV: c.IsSet("hot-csv"), Cables: c.Bool("cables"),
-		Pattern: c.String("ptrn"), PvPParts: c.IsSet("frstptrn") || c.IsSet("secptrn") || c.IsSet("part_commsize")}
-	if err := req.Validate(); err != nil {
-		return err
-	}
 	if err := threadsFlag(c); err != nil {
 		return err
 	}
@@ -88,6 +81,15 @@ func analyzeAction(c *cli.Context) error {
 		if untilCI, err = analyze.ParseUntilCI(c.String("until-ci")); err != nil {
 			return err
 		}
+	}
+	sharded := c.IsSet("shard")
+	req := analyze.Request{Format: format, Output: c.String("output_file"),
+		CheckInput: c.Bool("checkinputfile"), RouteQuality: c.Bool("routequal"),
+		Sharded: sharded, SeedGiven: seedGiven,
+		Hot: c.Int("hot"), HotCSV: c.IsSet("hot-csv"), Cables: c.Bool("cables"),
+		Pattern: c.String("ptrn"), PvPParts: c.IsSet("frstptrn") || c.IsSet("secptrn") || c.IsSet("part_commsize")}
+	if err := req.Validate(); err != nil {
+		return err
 	}
 	src, err := loadFabric(c, fabricarg.Tables, metric.NeedsLinkLoad, false)
 	if err != nil {
