@@ -11,16 +11,15 @@ import (
 	"context"
 	"crypto/sha256"
 	"encoding/binary"
-	"errors"
 	"fmt"
 	"io"
 	"math"
 	"runtime"
 	"strings"
-	"sync"
 	"sync/atomic"
 
 	"orcs/hostlist"
+	"orcs/internal/workers"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/patterns"
@@ -273,9 +272,6 @@ func (s *Analysis) Hosts() []int32 { return s.hosts }
 // Commsize returns the number of hosts taking part.
 func (s *Analysis) Commsize() int { return s.cfg.Commsize }
 
-// Metric returns the simulation's metric.
-func (s *Analysis) Metric() *metrics.Metric { return s.metric }
-
 // Draw returns run's mapping (rank → host index) and pattern levels,
 // exactly as the run draws them (for --printptrn).
 func (s *Analysis) Draw(run int) (hosts []int32, levels []patterns.Level) {
@@ -396,45 +392,31 @@ func (s *Analysis) prepareWalks(runs int) {
 // runs for the progress callback (nil: not reported).
 func (s *Analysis) runSlots(values []float64, acc *metrics.Result, lo, hi int, done *atomic.Int64) error {
 	const chunk = 8
-	var next atomic.Int64
-	next.Store(int64(lo))
-	threads := min(s.cfg.Threads, max(1, hi-lo))
-	partial := make([]*metrics.Result, threads)
-	errs := make([]error, threads)
-	var wg sync.WaitGroup
-	for t := 0; t < threads; t++ {
-		wg.Add(1)
-		go func(t int) {
-			defer wg.Done()
-			w := s.newWorker(values)
-			for {
-				start := int(next.Add(chunk)) - chunk
-				if start >= hi {
-					break
-				}
-				if ctx := s.cfg.Context; ctx != nil && ctx.Err() != nil {
-					errs[t] = ctx.Err()
-					return
-				}
-				for k := start; k < min(start+chunk, hi); k++ {
-					if err := w.run(s.cfg.Shard.Run(k)); err != nil {
-						errs[t] = err
-						return
-					}
-				}
-				if s.cfg.Progress != nil && done != nil {
-					s.cfg.Progress(done.Add(int64(min(chunk, hi-start))))
-				}
+	threads := workers.Count(s.cfg.Threads, hi-lo)
+	partial := make([]*worker, threads)
+	err := workers.Run(s.cfg.Context, threads, (hi-lo+chunk-1)/chunk, func(t, job int) error {
+		if partial[t] == nil {
+			partial[t] = s.newWorker(values)
+		}
+		w := partial[t]
+		start := lo + job*chunk
+		for k := start; k < min(start+chunk, hi); k++ {
+			if err := w.run(s.cfg.Shard.Run(k)); err != nil {
+				return err
 			}
-			partial[t] = &w.acc
-		}(t)
-	}
-	wg.Wait()
-	if err := errors.Join(errs...); err != nil {
+		}
+		if s.cfg.Progress != nil && done != nil {
+			s.cfg.Progress(done.Add(int64(min(chunk, hi-start))))
+		}
+		return nil
+	})
+	if err != nil {
 		return err
 	}
 	for _, p := range partial {
-		acc.Merge(p, nil)
+		if p != nil {
+			acc.Merge(&p.acc, nil)
+		}
 	}
 	return nil
 }

@@ -3,9 +3,9 @@ package analyze
 import (
 	"cmp"
 	"slices"
-	"sync"
 
 	"orcs/gen"
+	"orcs/internal/workers"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/patterns"
@@ -259,36 +259,25 @@ func (s *Analysis) runCount() int { return int(s.cfg.Shard.Runs(int64(s.cfg.Runs
 // which run does not matter to callers that only sum and take minima and
 // maxima.
 func (s *Analysis) eachRun(threads int, newFn func(t int) func(r, first int, perm []int32, levels []patterns.Level)) {
-	var next int64
-	var mu sync.Mutex
-	take := func() int {
-		mu.Lock()
-		defer mu.Unlock()
-		for int(next) < s.cfg.Runs && !s.cfg.Shard.Owns(int(next)) {
-			next++
+	type thread struct {
+		fn     func(r, first int, perm []int32, levels []patterns.Level)
+		perm   []int32
+		st     rng.Stream
+		levels []patterns.Level
+	}
+	state := make([]thread, threads)
+	for t := range state {
+		state[t] = thread{fn: newFn(t), perm: make([]int32, len(s.hosts))}
+	}
+	workers.Run(nil, threads, s.runCount(), func(t, k int) error {
+		th := &state[t]
+		r := s.cfg.Shard.Run(k)
+		th.levels = s.draw(r, &th.st, th.perm, th.levels)
+		lv, first := th.levels, 0
+		if s.cfg.Level >= 0 && s.cfg.Level < len(th.levels) {
+			lv, first = th.levels[s.cfg.Level:s.cfg.Level+1], s.cfg.Level
 		}
-		r := int(next)
-		next++
-		return r
-	}
-	var wg sync.WaitGroup
-	for t := range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			fn := newFn(t)
-			perm := make([]int32, len(s.hosts))
-			var st rng.Stream
-			var levels []patterns.Level
-			for r := take(); r < s.cfg.Runs; r = take() {
-				levels = s.draw(r, &st, perm, levels)
-				lv, first := levels, 0
-				if s.cfg.Level >= 0 && s.cfg.Level < len(levels) {
-					lv, first = levels[s.cfg.Level:s.cfg.Level+1], s.cfg.Level
-				}
-				fn(r, first, perm, lv)
-			}
-		}()
-	}
-	wg.Wait()
+		th.fn(r, first, th.perm, lv)
+		return nil
+	})
 }

@@ -32,9 +32,8 @@ import (
 	"runtime"
 	"slices"
 	"strings"
-	"sync"
-	"sync/atomic"
 
+	"orcs/internal/workers"
 	"orcs/lft"
 )
 
@@ -251,18 +250,7 @@ func newGraph(f *lft.Fabric, lanes *Lanes) *graph {
 		g.to[l], g.fromPort[l], g.toPort[l] = k.To, k.FromPort, k.ToPort
 		g.rowBits[l] = int64(len(f.OutLinks(k.To)) * g.K)
 		g.bitBase[l+1] = g.bitBase[l] + int64(g.K)*g.rowBits[l]
-		g.inBase[l], g.outOff[l] = -1, int32(k.FromPort)*NumSLs
-		p := lanes.ports[k.To]
-		if b := lanes.base[k.To]; b >= 0 {
-			in := k.ToPort
-			if p == 1 {
-				in = 0
-			}
-			g.inBase[l] = b + in*p*NumSLs
-		}
-		if lanes.ports[k.From] == 1 {
-			g.outOff[l] = 0
-		}
+		g.inBase[l], g.outOff[l] = lanes.row(k.To, k.ToPort), lanes.col(k.From, k.FromPort)
 	}
 	g.hostBase = make([]int32, g.H)
 	for h := range g.hostBase {
@@ -300,34 +288,22 @@ func (g *graph) build(threads int) (int64, []int32) {
 		}
 	}
 	threads = max(1, min(threads, g.H))
-	workers := make([]*worker, threads)
-	var next atomic.Int32
-	var wg sync.WaitGroup
-	for t := range workers {
-		w := &worker{bits: make([]uint64, (nbits+63)/64), used: make([]uint64, (nch+63)/64),
+	pool := make([]*worker, workers.Count(threads, g.H))
+	for t := range pool {
+		pool[t] = &worker{bits: make([]uint64, (nbits+63)/64), used: make([]uint64, (nch+63)/64),
 			stamp: make([]int32, nch), keys: make([]int32, g.H), order: make([]int32, g.H),
 			count: make([]int32, groups+1), missOut: make([]uint64, (len(f.Links)+63)/64)}
-		workers[t] = w
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for {
-				d := next.Add(1) - 1
-				if d >= int32(g.H) {
-					return
-				}
-				if g.leave != nil && g.leave[d] {
-					continue
-				}
-				g.walkTo(w, d)
-			}
-		}()
 	}
-	wg.Wait()
+	workers.Run(nil, threads, g.H, func(t, d int) error {
+		if g.leave == nil || !g.leave[d] {
+			g.walkTo(pool[t], int32(d))
+		}
+		return nil
+	})
 	// Merge the workers' rows and channel sets.
-	bitsAll, used := workers[0].bits, workers[0].used
-	missing, missOut := workers[0].missing, workers[0].missOut
-	for _, w := range workers[1:] {
+	bitsAll, used := pool[0].bits, pool[0].used
+	missing, missOut := pool[0].missing, pool[0].missOut
+	for _, w := range pool[1:] {
 		for i, x := range w.bits {
 			bitsAll[i] |= x
 		}
@@ -402,11 +378,10 @@ func (g *graph) walkTo(w *worker, d int32) {
 		}
 		gen := w.gen
 		sl := int32(key % NumSLs)
-		a := f.NextHop(src, f.HostNode(int(src)), d)
-		if a < 0 {
+		a, va, known, ok := g.firstHop(src, d, sl)
+		if !ok {
 			continue
 		}
-		va, known := g.firstVL(src, sl)
 		if !known {
 			w.missing++
 			w.missOut[a>>6] |= 1 << (a & 63)
@@ -418,15 +393,10 @@ func (g *graph) walkTo(w *worker, d int32) {
 			}
 			w.stamp[ua] = gen
 			w.used[ua>>6] |= 1 << (ua & 63)
-			v := g.to[a]
-			if v == target {
+			b, vb, known, ok := g.nextHop(src, d, target, a, sl)
+			if !ok {
 				break
 			}
-			b := f.NextHop(src, v, d)
-			if b < 0 {
-				break
-			}
-			vb, known := g.hopVL(a, b, sl)
 			if !known {
 				w.missing++
 				w.missOut[b>>6] |= 1 << (b & 63)
@@ -437,6 +407,40 @@ func (g *graph) walkTo(w *worker, d int32) {
 			a, va, ua = b, vb, b*K+sb
 		}
 	}
+}
+
+// The walk of a route over channels (link, VL), which both the graph
+// (walkTo) and the example flows of a loop (loopFlows) follow: firstHop
+// leaves the source host, nextHop goes on until the route reaches its
+// destination or ends where a table has no entry.
+
+// firstHop is the first channel of the route on SL sl from host src to
+// host d: its link a and VL va (known as firstVL says); ok is false when
+// the host has no route to d.
+func (g *graph) firstHop(src, d, sl int32) (a, va int32, known, ok bool) {
+	a = g.f.NextHop(src, g.f.HostNode(int(src)), d)
+	if a < 0 {
+		return 0, 0, false, false
+	}
+	va, known = g.firstVL(src, sl)
+	return a, va, known, true
+}
+
+// nextHop is the channel after link a on the route on SL sl from host src
+// to host d (whose node is target): its link b and VL vb (known as hopVL
+// says); ok is false when a enters target or the table at its end has no
+// entry for d.
+func (g *graph) nextHop(src, d, target, a, sl int32) (b, vb int32, known, ok bool) {
+	v := g.to[a]
+	if v == target {
+		return 0, 0, false, false
+	}
+	b = g.f.NextHop(src, v, d)
+	if b < 0 {
+		return 0, 0, false, false
+	}
+	vb, known = g.hopVL(a, b, sl)
+	return b, vb, known, true
 }
 
 // firstVL is the VL of a path on SL sl on the first link of host src: its
@@ -687,11 +691,10 @@ func (g *graph) examples(loop []Channel, per int) [][]Flow {
 				kg = gen
 				gens[key] = kg
 			}
-			a := f.NextHop(src, f.HostNode(int(src)), d)
-			if a < 0 {
+			a, va, _, ok := g.firstHop(src, d, sl)
+			if !ok {
 				continue
 			}
-			va, _ := g.firstVL(src, sl)
 			u := a*K + g.slot[va]
 			path = path[:0]
 			end := int32(-1) // channel whose memo is known, or -1: the route ended
@@ -702,16 +705,11 @@ func (g *graph) examples(loop []Channel, per int) [][]Flow {
 				}
 				stamp[u] = kg
 				path = append(path, u)
-				v := g.to[a]
-				if v == target {
+				b, vb, _, ok := g.nextHop(src, d, target, a, sl)
+				if !ok {
 					break
 				}
-				b := f.NextHop(src, v, d)
-				if b < 0 {
-					break
-				}
-				vb, _ := g.hopVL(a, b, sl)
-				a, va, u = b, vb, b*K+g.slot[vb]
+				a, u = b, b*K+g.slot[vb]
 			}
 			var mask uint64
 			if end >= 0 {

@@ -95,28 +95,30 @@ func (l *Lanes) SetVL(v int32, in, out int, sl, vl uint8) {
 			l.vl = append(l.vl, noVL)
 		}
 	}
-	l.vl[int(l.base[v])+(in*p+out)*NumSLs+int(sl&(NumSLs-1))] = vl & (NumSLs - 1)
+	l.vl[l.row(v, int32(in))+l.col(v, int32(out))+int32(sl&(NumSLs-1))] = vl & (NumSLs - 1)
 }
 
-// VL returns the VL of a packet of service level sl entering node v on
-// port in and leaving on port out, and whether a table gave it (else it is
-// sl).
-func (l *Lanes) VL(v int32, in, out int, sl uint8) (uint8, bool) {
-	if l == nil || l.base[v] < 0 {
-		return sl, false
+// row is the offset in l.vl of the SL2VL entries of node v for packets
+// that enter on port in (a host's one table for any port), or -1 when v
+// has no table. Its entry for output port out and SL sl is at
+// row + l.col(v, out) + sl.
+func (l *Lanes) row(v, in int32) int32 {
+	b := l.base[v]
+	if b < 0 {
+		return -1
 	}
-	p := int(l.ports[v])
-	if p == 1 {
-		in, out = 0, 0
+	if l.ports[v] == 1 {
+		in = 0
 	}
-	if in >= p || out >= p || in < 0 || out < 0 {
-		return sl, false
+	return b + in*l.ports[v]*NumSLs
+}
+
+// col is the offset of output port out within a row of node v's table.
+func (l *Lanes) col(v, out int32) int32 {
+	if l.ports[v] == 1 {
+		return 0
 	}
-	x := l.vl[int(l.base[v])+(in*p+out)*NumSLs+int(sl)]
-	if x == noVL {
-		return sl, false
-	}
-	return x, true
+	return out * NumSLs
 }
 
 // hasTables reports whether some node has an SL2VL table.

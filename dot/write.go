@@ -3,7 +3,6 @@ package dot
 import (
 	"bufio"
 	"io"
-	"strconv"
 
 	"orcs/lft"
 )
@@ -183,6 +182,3 @@ func linkComments(f *lft.Fabric) [][]byte {
 	}
 	return out
 }
-
-// FormatFloat formats x for dot attributes with up to 6 decimals.
-func FormatFloat(x float64) string { return strconv.FormatFloat(x, 'f', 6, 64) }

@@ -12,9 +12,10 @@ import (
 	"bufio"
 	"fmt"
 	"io"
-	"os"
 	"strconv"
 	"strings"
+
+	"orcs/infile"
 )
 
 // MaxHosts bounds the names one expression may expand to, so that a typo
@@ -216,15 +217,15 @@ func Parse(arg string) ([]string, error) {
 	if !isFile {
 		return Expand(arg)
 	}
-	if path == "-" {
-		return Read(os.Stdin, "<stdin>")
-	}
-	f, err := os.Open(path)
+	r, done, err := infile.Open(path)
 	if err != nil {
 		return nil, err
 	}
-	defer f.Close()
-	return Read(f, path)
+	defer done()
+	if err := infile.CheckText(r, infile.Name(path)); err != nil {
+		return nil, err
+	}
+	return Read(r, infile.Name(path))
 }
 
 func shorten(s string) string {

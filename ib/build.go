@@ -473,16 +473,50 @@ func (b *ibBuild) finishLIDs() error {
 	return nil
 }
 
-// build assembles the fabric.
+// ibNode is a fabric node to be: a topology node and, for a host, its CA
+// port, with the LID owner of that port (-1: none).
+type ibNode struct {
+	topo, port int
+	owner      int
+}
+
+// build assembles the fabric: its nodes (hosts, then switches and
+// routers), their names, the cables, and unless only the topology is
+// wanted the forwarding tables.
 func (b *ibBuild) build() (*lft.Fabric, error) {
 	t := b.t
-	// Fabric nodes: hosts (CA ports) by node GUID and port, then switches
-	// and routers by node GUID.
-	type fnode struct {
-		topo, port int // topology node and, for hosts, CA port
-		owner      int // LID owner, or -1
+	hosts, switches, err := b.fabricNodes()
+	if err != nil {
+		return nil, err
 	}
-	var hosts, switches []fnode
+	all := append(append(make([]ibNode, 0, len(hosts)+len(switches)), hosts...), switches...)
+	names := b.nodeNames(all)
+	bld := lft.NewBuilder()
+	fabricOf, err := b.addNodes(bld, all, names)
+	if err != nil {
+		return nil, err
+	}
+	outLink, hostLink := b.addLinks(bld, all, fabricOf, len(hosts))
+	for h := range hosts {
+		bld.Route(hostLink[h], lft.AnyDest)
+	}
+	if !b.topologyOnly {
+		if err := b.addTables(bld, hosts, switches, names, outLink); err != nil {
+			return nil, err
+		}
+	}
+	f, err := bld.Build()
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", t.File, err)
+	}
+	return f, nil
+}
+
+// fabricNodes lists the fabric's nodes to be: hosts (CA ports, SHARP
+// aggregation nodes left out unless asked for) by node GUID and port, and
+// switches and routers by node GUID.
+func (b *ibBuild) fabricNodes() (hosts, switches []ibNode, err error) {
+	t := b.t
 	left := 0 // aggregation nodes left out
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
@@ -493,16 +527,16 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 				continue
 			}
 			for _, p := range n.Ports {
-				hosts = append(hosts, fnode{i, p.Num, int(b.ownerOf[i][p.Num]) - 1})
+				hosts = append(hosts, ibNode{i, p.Num, int(b.ownerOf[i][p.Num]) - 1})
 			}
 		case lft.Switch:
-			switches = append(switches, fnode{i, 0, int(b.ownerOf[i][0]) - 1})
+			switches = append(switches, ibNode{i, 0, int(b.ownerOf[i][0]) - 1})
 		default:
 			o := -1
 			if len(n.Ports) > 0 {
 				o = int(b.ownerOf[i][n.Ports[0].Num]) - 1
 			}
-			switches = append(switches, fnode{i, 0, o})
+			switches = append(switches, ibNode{i, 0, o})
 		}
 	}
 	if left > 0 {
@@ -510,14 +544,19 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 			t.File, left, "Mellanox Technologies Aggregation Node")
 	}
 	if len(hosts) == 0 {
-		return nil, infile.Errorf(t.File, 0, "no connected CA ports: the fabric has no hosts")
+		return nil, nil, infile.Errorf(t.File, 0, "no connected CA ports: the fabric has no hosts")
 	}
 	sort.Slice(hosts, func(i, j int) bool {
 		a, c := t.Nodes[hosts[i].topo].GUID, t.Nodes[hosts[j].topo].GUID
 		return a < c || a == c && hosts[i].port < hosts[j].port
 	})
 	sort.Slice(switches, func(i, j int) bool { return t.Nodes[switches[i].topo].GUID < t.Nodes[switches[j].topo].GUID })
-	all := append(append(make([]fnode, 0, len(hosts)+len(switches)), hosts...), switches...)
+	return hosts, switches, nil
+}
+
+// nodeNames names the fabric nodes all as the names option asks.
+func (b *ibBuild) nodeNames(all []ibNode) []string {
+	t := b.t
 	named := make([]ibNamed, len(all))
 	for i, fn := range all {
 		n := &t.Nodes[fn.topo]
@@ -526,11 +565,15 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 			named[i].port = fn.port
 		}
 	}
-	names := ibNames(named, b.opt.Names)
+	return ibNames(named, b.opt.Names)
 
-	bld := lft.NewBuilder()
-	// fabric node of every (topology node, port): hosts per CA port,
-	// switches and routers for all their ports.
+}
+
+// addNodes adds the nodes all to bld and returns the fabric node of every
+// (topology node, port): hosts per CA port, switches and routers for all
+// their ports, -1 for a node left out.
+func (b *ibBuild) addNodes(bld *lft.Builder, all []ibNode, names []string) ([][]int32, error) {
+	t := b.t
 	fabricOf := make([][]int32, len(t.Nodes)) // -1: a node left out
 	for i := range fabricOf {
 		fabricOf[i] = make([]int32, t.Nodes[i].NPorts+1)
@@ -557,9 +600,16 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 			}
 		}
 	}
-	// Links: every node's connected ports in ascending order.
-	outLink := make([][]int32, len(t.Nodes)) // switch/router: port → link
-	hostLink := make([]int32, len(hosts))
+	return fabricOf, nil
+}
+
+// addLinks adds every node's connected ports in ascending order and
+// returns the link of every switch and router port (-1: none) and of every
+// one of the H hosts.
+func (b *ibBuild) addLinks(bld *lft.Builder, all []ibNode, fabricOf [][]int32, H int) (outLink [][]int32, hostLink []int32) {
+	t := b.t
+	outLink = make([][]int32, len(t.Nodes)) // switch/router: port → link
+	hostLink = make([]int32, H)
 	for i, fn := range all {
 		n := &t.Nodes[fn.topo]
 		if n.Kind != lft.Host {
@@ -584,17 +634,14 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 			}
 		}
 	}
+	return outLink, hostLink
+}
+
+// addTables adds the forwarding tables of the switches to bld: a route to
+// every host's base LID and, with LMC spread, its other LIDs.
+func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, names []string, outLink [][]int32) error {
+	t := b.t
 	H := len(hosts)
-	for h := range hosts {
-		bld.Route(hostLink[h], lft.AnyDest)
-	}
-	if b.topologyOnly {
-		f, err := bld.Build()
-		if err != nil {
-			return nil, fmt.Errorf("%s: %w", t.File, err)
-		}
-		return f, nil
-	}
 	// Destination LIDs: base LIDs, and with LMC spread every offset.
 	dest := make([]lft.DestID, H)
 	base := make([]int, H)
@@ -614,7 +661,7 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 	var spread [][]int32
 	if K > 1 {
 		if size := int64(K-1) * int64(len(switches)) * int64(H) * 4; size > 2<<30 {
-			return nil, fmt.Errorf("LMC spread over %d LIDs per port needs %d MiB of tables: too large", K, size>>20)
+			return fmt.Errorf("LMC spread over %d LIDs per port needs %d MiB of tables: too large", K, size>>20)
 		}
 		spread = make([][]int32, K)
 		for k := 1; k < K; k++ {
@@ -643,7 +690,7 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 		lt := &b.rt.Switches[k]
 		n := &t.Nodes[fn.topo]
 		if err := b.checkTable(lt, fn.topo, outLink[fn.topo], hostLID); err != nil {
-			return nil, err
+			return err
 		}
 		for _, e := range lt.Entries {
 			portOfLID[e.LID] = e.Port
@@ -682,11 +729,7 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 	if spread != nil {
 		bld.SetLMCSpread(mask, spread)
 	}
-	f, err := bld.Build()
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", t.File, err)
-	}
-	return f, nil
+	return nil
 }
 
 // checkTable validates one switch's table against the topology: out ports

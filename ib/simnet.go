@@ -2,7 +2,6 @@ package ib
 
 import (
 	"bytes"
-	"os"
 	"path/filepath"
 	"sort"
 
@@ -679,9 +678,9 @@ func includeFromDisk(name, from string) ([]byte, string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(filepath.Dir(from), name)
 	}
-	data, err := os.ReadFile(path)
+	data, err := infile.ReadAll(path)
 	if err != nil {
-		return nil, "", infile.StripPath(err)
+		return nil, "", err
 	}
 	return data, path, nil
 }

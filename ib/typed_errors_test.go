@@ -1,6 +1,8 @@
 package ib
 
 import (
+	"bytes"
+	"compress/gzip"
 	"errors"
 	"os"
 	"path/filepath"
@@ -154,5 +156,39 @@ func TestLongLineStops(t *testing.T) {
 	parseErr(t, err, path, 4, ErrFormat)
 	if err == nil || !strings.Contains(err.Error(), "a line longer than 1048576 bytes") {
 		t.Errorf("error %v", err)
+	}
+}
+
+// TestIncludedFileThroughInfile checks that an ibsim include is opened as
+// every input is: a gzip'd included file is read, and one holding a NUL
+// byte is refused as binary with its name.
+func TestIncludedFileThroughInfile(t *testing.T) {
+	dir := t.TempDir()
+	more := "Switch 2 \"sw2\"\n[1] \"h2\"[1]\n[2] \"sw\"[3]\n\nHca 1 \"h2\"\n[1] \"sw2\"[1]\n"
+	main := "Switch 3 \"sw\"\n[1] \"h1\"[1]\n[3] \"sw2\"[2]\n\nHca 1 \"h1\"\n[1] \"sw\"[1]\n\ninclude \"more.net\"\n"
+	path := filepath.Join(dir, "main.net")
+	if err := os.WriteFile(path, []byte(main), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	zw.Write([]byte(more))
+	zw.Close()
+	if err := os.WriteFile(filepath.Join(dir, "more.net"), zb.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	topo, err := ReadTopologyFile(path)
+	if err != nil {
+		t.Fatalf("gzip'd include: %v", err)
+	}
+	if len(topo.Nodes) != 4 {
+		t.Errorf("gzip'd include: %d nodes, want 4", len(topo.Nodes))
+	}
+	if err := os.WriteFile(filepath.Join(dir, "more.net"), []byte("Switch\x00"+more), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadTopologyFile(path)
+	if err == nil || !strings.Contains(err.Error(), filepath.Join(dir, "more.net")+": a NUL byte at offset 6: binary data") {
+		t.Errorf("include with a NUL byte: %v, want it refused as binary with its name", err)
 	}
 }

@@ -3,7 +3,8 @@ package lft
 import (
 	"fmt"
 	"runtime"
-	"sync"
+
+	"orcs/internal/workers"
 )
 
 // DestID names a routing destination inside a Builder. Destinations are
@@ -234,7 +235,7 @@ func (f *Fabric) compileTables(b *Builder) error {
 		return -1
 	}
 	f.tab = newTables(len(f.switches)*H, f.maxRadix())
-	workers := min(runtime.NumCPU(), max(1, len(f.switches)/8))
+	threads := min(runtime.NumCPU(), max(1, len(f.switches)/8))
 	// Hosts: uniform (one link for everything) unless some host routes by
 	// destination; then every host gets a full row.
 	const unset = -1
@@ -247,26 +248,22 @@ func (f *Fabric) compileTables(b *Builder) error {
 
 	// apply compiles the entries routes (in order); their lists are at hand.
 	apply := func(routes []route) {
-		var wg sync.WaitGroup
-		for w := 0; w < workers; w++ {
-			wg.Add(1)
-			go func(w int) {
-				defer wg.Done()
-				for _, r := range routes {
-					s := f.switchOf[b.links[r.link].From]
-					if s < 0 || int(s)%workers != w {
-						continue
-					}
-					row, p := int(s)*H, f.portOf(r.link)
-					if t := f.tab.narrow; t != nil {
-						fillRow(t[row:row+H], uint8(p), r, destHost, b.lists, hostByName)
-					} else {
-						fillRow(f.tab.wide[row:row+H], uint16(p), r, destHost, b.lists, hostByName)
-					}
+		// Job w fills the rows of the switches s with s % threads == w.
+		workers.Run(nil, threads, threads, func(_, w int) error {
+			for _, r := range routes {
+				s := f.switchOf[b.links[r.link].From]
+				if s < 0 || int(s)%threads != w {
+					continue
 				}
-			}(w)
-		}
-		wg.Wait()
+				row, p := int(s)*H, f.portOf(r.link)
+				if t := f.tab.narrow; t != nil {
+					fillRow(t[row:row+H], uint8(p), r, destHost, b.lists, hostByName)
+				} else {
+					fillRow(f.tab.wide[row:row+H], uint16(p), r, destHost, b.lists, hostByName)
+				}
+			}
+			return nil
+		})
 		for _, r := range routes {
 			h := f.hostOf[b.links[r.link].From]
 			if h < 0 || uniform[h] != unset {

@@ -2,9 +2,9 @@ package lft
 
 import (
 	"runtime"
-	"sync"
 
 	"orcs/internal/hugemem"
+	"orcs/internal/workers"
 )
 
 // Entry routes. A route leaves its source host over one link and then
@@ -173,42 +173,31 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 	blocks := (H + entryBlock - 1) / entryBlock
 	offsets := n / (r.rows * H)
 	jobs := offsets * blocks
-	var mu sync.Mutex
-	job := 0
-	var wg sync.WaitGroup
-	for range min(runtime.GOMAXPROCS(0), jobs) {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			c := &suffixes{memo: make([]uint64, S), words: make([]uint64, r.rows)}
-			for {
-				mu.Lock()
-				j := job
-				job++
-				mu.Unlock()
-				if j >= jobs {
-					return
-				}
-				k, d0 := j/blocks, j%blocks*entryBlock
-				for d := d0; d < min(H, d0+entryBlock); d++ {
-					if f.tab.narrow != nil {
-						resolveEntries(f, f.tab.narrow, k*S*H, int32(d), entrySwitch, c)
-					} else {
-						resolveEntries(f, f.tab.wide, k*S*H, int32(d), entrySwitch, c)
-					}
-					for e, w := range c.words {
-						x := (k*r.rows+e)*H + d
-						if r.words != nil {
-							r.words[x] = w
-						} else {
-							r.links[x] = r.linkWord(r.rowBase[e], w)
-						}
-					}
+	threads := runtime.GOMAXPROCS(0)
+	scratch := make([]*suffixes, workers.Count(threads, jobs))
+	workers.Run(nil, threads, jobs, func(t, j int) error {
+		if scratch[t] == nil {
+			scratch[t] = &suffixes{memo: make([]uint64, S), words: make([]uint64, r.rows)}
+		}
+		c := scratch[t]
+		k, d0 := j/blocks, j%blocks*entryBlock
+		for d := d0; d < min(H, d0+entryBlock); d++ {
+			if f.tab.narrow != nil {
+				resolveEntries(f, f.tab.narrow, k*S*H, int32(d), entrySwitch, c)
+			} else {
+				resolveEntries(f, f.tab.wide, k*S*H, int32(d), entrySwitch, c)
+			}
+			for e, w := range c.words {
+				x := (k*r.rows+e)*H + d
+				if r.words != nil {
+					r.words[x] = w
+				} else {
+					r.links[x] = r.linkWord(r.rowBase[e], w)
 				}
 			}
-		}()
-	}
-	wg.Wait()
+		}
+		return nil
+	})
 	return r
 }
 

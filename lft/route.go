@@ -5,9 +5,9 @@ import (
 	"fmt"
 	"io"
 	"strings"
-	"sync"
 
 	"orcs/internal/plural"
+	"orcs/internal/workers"
 )
 
 // RouteStatus says how a walk ended.
@@ -335,57 +335,63 @@ func (f *Fabric) CheckRoutes(hosts []int32, maxExamples, threads int) RouteCheck
 		return f.checkUniform(hosts, maxExamples, threads)
 	}
 	results := make([]checkResult, len(hosts))
-	var wg sync.WaitGroup
-	work := make(chan int, len(hosts))
-	for i := range hosts {
-		work <- i
-	}
-	close(work)
-	for t := 0; t < threads; t++ {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			// state per node for the current destination: stamp tells
-			// whether the entry belongs to this destination.
-			state := make([]uint8, len(f.Nodes))
-			stamp := make([]int32, len(f.Nodes))
-			var path []int32
-			var gen int32
-			for di := range work {
-				dst := hosts[di]
-				target := f.hosts[dst]
-				r := &results[di]
-				mask := int32(0)
-				if f.spreadMask != nil {
-					mask = f.spreadMask[dst]
+	scratch := make([]walkScratch, workers.Count(threads, len(hosts)))
+	workers.Run(nil, threads, len(hosts), func(t, di int) error {
+		// state per node for the current destination: stamp tells
+		// whether the entry belongs to this destination.
+		w := scratch[t].init(len(f.Nodes))
+		state, stamp, path, gen := w.state, w.stamp, w.path, w.gen
+		defer func() { w.path, w.gen = path, gen }()
+		dst := hosts[di]
+		target := f.hosts[dst]
+		r := &results[di]
+		mask := int32(0)
+		if f.spreadMask != nil {
+			mask = f.spreadMask[dst]
+		}
+		for off := int32(0); off <= mask; off++ {
+			gen++
+			stamp[target], state[target] = gen, reaches
+			for _, src := range hosts {
+				if src == dst || src&mask != off {
+					continue
 				}
-				for off := int32(0); off <= mask; off++ {
-					gen++
-					stamp[target], state[target] = gen, reaches
-					for _, src := range hosts {
-						if src == dst || src&mask != off {
-							continue
-						}
-						var outcome uint8
-						outcome, path = f.resolve(src, f.hosts[src], dst, gen, stamp, state, path)
-						if outcome == reaches {
-							continue
-						}
-						if outcome == looping {
-							r.loops++
-						} else {
-							r.unroutable++
-						}
-						if len(r.bad) < maxExamples {
-							r.bad = append(r.bad, [2]int32{src, dst})
-						}
-					}
+				var outcome uint8
+				outcome, path = f.resolve(src, f.hosts[src], dst, gen, stamp, state, path)
+				if outcome == reaches {
+					continue
+				}
+				if outcome == looping {
+					r.loops++
+				} else {
+					r.unroutable++
+				}
+				if len(r.bad) < maxExamples {
+					r.bad = append(r.bad, [2]int32{src, dst})
 				}
 			}
-		}()
-	}
-	wg.Wait()
+		}
+		return nil
+	})
 	return f.collect(hosts, results, maxExamples)
+}
+
+// walkScratch is the state of one goroutine of a route check: per node,
+// the outcome for the current destination (state) and whether it belongs
+// to it (stamp == gen), and the path being walked.
+type walkScratch struct {
+	state []uint8
+	stamp []int32
+	path  []int32
+	gen   int32
+}
+
+// init allocates the scratch for n nodes on first use and returns it.
+func (w *walkScratch) init(n int) *walkScratch {
+	if w.state == nil {
+		w.state, w.stamp = make([]uint8, n), make([]int32, n)
+	}
+	return w
 }
 
 // checkResult is what the check found for one destination.
@@ -451,64 +457,52 @@ func (f *Fabric) checkUniform(hosts []int32, maxExamples, threads int) RouteChec
 		}
 	}
 	results := make([]checkResult, len(hosts))
-	var wg sync.WaitGroup
-	work := make(chan int, len(hosts))
-	for i := range hosts {
-		work <- i
-	}
-	close(work)
-	for range threads {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			state := make([]uint8, N)
-			stamp := make([]int32, N)
-			var path []int32
-			var gen int32
-			for di := range work {
-				dst := hosts[di]
-				gen++
-				stamp[f.hosts[dst]], state[f.hosts[dst]] = gen, reaches
-				r := &results[di]
-				failed := false
-				for _, v := range entries {
-					var outcome uint8
-					outcome, path = f.resolve(dst, v, dst, gen, stamp, state, path) // no spread: any source
-					if outcome == reaches {
-						continue
-					}
-					n := int64(behind[v+1])
-					if entry[dst] == v {
-						n-- // the destination does not send to itself
-					}
-					if outcome == looping {
-						r.loops += n
-					} else {
-						r.unroutable += n
-					}
-					failed = failed || n > 0
-				}
-				for _, h := range noLink {
-					if h != dst {
-						r.unroutable++
-						failed = true
-					}
-				}
-				if !failed || maxExamples == 0 {
-					continue
-				}
-				for _, src := range hosts { // examples in source order
-					if len(r.bad) == maxExamples {
-						break
-					}
-					if src != dst && (entry[src] < 0 || state[entry[src]] != reaches) {
-						r.bad = append(r.bad, [2]int32{src, dst})
-					}
-				}
+	scratch := make([]walkScratch, workers.Count(threads, len(hosts)))
+	workers.Run(nil, threads, len(hosts), func(t, di int) error {
+		w := scratch[t].init(N)
+		state, stamp, path, gen := w.state, w.stamp, w.path, w.gen
+		defer func() { w.path, w.gen = path, gen }()
+		dst := hosts[di]
+		gen++
+		stamp[f.hosts[dst]], state[f.hosts[dst]] = gen, reaches
+		r := &results[di]
+		failed := false
+		for _, v := range entries {
+			var outcome uint8
+			outcome, path = f.resolve(dst, v, dst, gen, stamp, state, path) // no spread: any source
+			if outcome == reaches {
+				continue
 			}
-		}()
-	}
-	wg.Wait()
+			n := int64(behind[v+1])
+			if entry[dst] == v {
+				n-- // the destination does not send to itself
+			}
+			if outcome == looping {
+				r.loops += n
+			} else {
+				r.unroutable += n
+			}
+			failed = failed || n > 0
+		}
+		for _, h := range noLink {
+			if h != dst {
+				r.unroutable++
+				failed = true
+			}
+		}
+		if !failed || maxExamples == 0 {
+			return nil
+		}
+		for _, src := range hosts { // examples in source order
+			if len(r.bad) == maxExamples {
+				break
+			}
+			if src != dst && (entry[src] < 0 || state[entry[src]] != reaches) {
+				r.bad = append(r.bad, [2]int32{src, dst})
+			}
+		}
+		return nil
+	})
 	return f.collect(hosts, results, maxExamples)
 }
 

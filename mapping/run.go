@@ -2,7 +2,6 @@ package mapping
 
 import (
 	"fmt"
-	"os"
 	"strings"
 	"time"
 
@@ -47,6 +46,9 @@ func LoadComm(j Job, hosts int) (*Comm, []int, error) {
 			return nil, nil, err
 		}
 		defer closeFn()
+		if err := infile.CheckText(r, infile.Name(j.Traffic)); err != nil {
+			return nil, nil, err
+		}
 		c, err := ParseTraffic(r, infile.Name(j.Traffic))
 		if err != nil {
 			return nil, nil, err
@@ -56,13 +58,8 @@ func LoadComm(j Job, hosts int) (*Comm, []int, error) {
 		}
 		return c, grid, nil
 	}
-	if path, ok := strings.CutPrefix(j.Pattern, "file:"); ok {
-		fh, err := os.Open(path)
-		if err != nil {
-			return nil, nil, fmt.Errorf("pattern file: %w", err)
-		}
-		defer fh.Close()
-		levels, err := patterns.Parse(fh, path)
+	if path, ok := patterns.FilePath(j.Pattern); ok {
+		levels, err := patterns.ReadFile(path)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -7,12 +7,12 @@ import (
 	"os"
 	"os/exec"
 	"strconv"
-	"sync"
 	"syscall"
 	"time"
 
 	"orcs/deadlock"
 	"orcs/ib"
+	"orcs/internal/workers"
 	"orcs/lft"
 )
 
@@ -94,25 +94,10 @@ func (r *run) queryPathSLs(ctx context.Context) error {
 	}
 	out := make([][]byte, len(pairs))
 	errs := make([]error, len(pairs))
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range pathSLQueries {
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := range next {
-				out[i], errs[i] = r.saquery(ctx, saquery, "PR", "--slid", strconv.Itoa(pairs[i].s), "--dlid", strconv.Itoa(pairs[i].d))
-			}
-		}()
-	}
-	for i := range pairs {
-		if ctx.Err() != nil {
-			break
-		}
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+	workers.Run(ctx, pathSLQueries, len(pairs), func(_, i int) error {
+		out[i], errs[i] = r.saquery(ctx, saquery, "PR", "--slid", strconv.Itoa(pairs[i].s), "--dlid", strconv.Itoa(pairs[i].d))
+		return nil
+	})
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}

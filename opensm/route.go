@@ -17,6 +17,7 @@ import (
 
 	"orcs/deadlock"
 	"orcs/ib"
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -301,21 +302,9 @@ func (r *run) stopAll() {
 
 // route does the work of Route.
 func (r *run) route(ctx context.Context) (*Result, error) {
-	var netText bytes.Buffer
-	if r.opt.Topology != nil {
-		err := ib.WriteTopologyNet(&netText, r.opt.Topology)
-		if err != nil {
-			return nil, err
-		}
-	} else if err := r.net.Write(&netText); err != nil {
-		return nil, err
-	}
-	if err := os.WriteFile(r.path("fabric.net"), netText.Bytes(), 0o644); err != nil {
-		return nil, err
-	}
-	topo, err := ib.ReadSimNet(netText.Bytes(), "fabric.net")
+	topo, err := r.writeNet()
 	if err != nil {
-		return nil, fmt.Errorf("the net file written for ibsim does not read back: %w", err)
+		return nil, err
 	}
 	res := &Result{Engine: r.opt.Engine, Net: r.net, Topology: topo}
 	if r.sm, err = r.chooseSM(topo); err != nil {
@@ -410,33 +399,8 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 	}
 	res.Fallback = res.Used != res.Engine
 
-	if r.opt.DumpFTS {
-		data, err := r.client(ctx, "dump_fts", r.tools.DumpFTS)
-		if err != nil {
-			return nil, err
-		}
-		if res.FTS, err = ib.ReadLFTDump(data, "dump_fts.txt"); err != nil {
-			return nil, err
-		}
-	}
-	if r.opt.IBNetDiscover || r.opt.KeepIdentity {
-		data, err := r.client(ctx, "ibnetdiscover", r.tools.IBNetDiscover)
-		if err != nil {
-			return nil, err
-		}
-		if r.opt.KeepIdentity {
-			disc, err := ib.ReadNetDiscover(data, "ibnetdiscover.txt")
-			switch {
-			case err != nil:
-			case r.opt.Topology != nil:
-				err = sameTopology(r.opt.Topology, disc, r.keepsLIDs())
-			default:
-				err = sameEmulation(r.f, r.net, disc, r.keepsLIDs())
-			}
-			if err != nil {
-				return nil, fmt.Errorf("the emulated fabric is not the input (ibnetdiscover): %w", err)
-			}
-		}
+	if err := r.queryFabric(ctx, res); err != nil {
+		return nil, err
 	}
 	r.ibsim.stop(r.opt.Grace)
 
@@ -461,6 +425,63 @@ func (r *run) route(ctx context.Context) (*Result, error) {
 		return res, &FallbackError{Requested: res.Engine, Used: res.Used, Notes: res.Log.Notes}
 	}
 	return res, nil
+}
+
+// writeNet writes the ibsim net file of the fabric (fabric.net) and
+// returns it as read back.
+func (r *run) writeNet() (*ib.Topology, error) {
+	var netText bytes.Buffer
+	if r.opt.Topology != nil {
+		err := ib.WriteTopologyNet(&netText, r.opt.Topology)
+		if err != nil {
+			return nil, err
+		}
+	} else if err := r.net.Write(&netText); err != nil {
+		return nil, err
+	}
+	if err := os.WriteFile(r.path("fabric.net"), netText.Bytes(), 0o644); err != nil {
+		return nil, err
+	}
+	topo, err := ib.ReadSimNet(netText.Bytes(), "fabric.net")
+	if err != nil {
+		return nil, fmt.Errorf("the net file written for ibsim does not read back: %w", err)
+	}
+	return topo, nil
+}
+
+// queryFabric asks the running subnet, as options ask, for its tables
+// (dump_fts, into res.FTS) and its topology (ibnetdiscover, checked
+// against the input with KeepIdentity).
+func (r *run) queryFabric(ctx context.Context, res *Result) error {
+	if r.opt.DumpFTS {
+		data, err := r.client(ctx, "dump_fts", r.tools.DumpFTS)
+		if err != nil {
+			return err
+		}
+		if res.FTS, err = ib.ReadLFTDump(data, "dump_fts.txt"); err != nil {
+			return err
+		}
+	}
+	if r.opt.IBNetDiscover || r.opt.KeepIdentity {
+		data, err := r.client(ctx, "ibnetdiscover", r.tools.IBNetDiscover)
+		if err != nil {
+			return err
+		}
+		if r.opt.KeepIdentity {
+			disc, err := ib.ReadNetDiscover(data, "ibnetdiscover.txt")
+			switch {
+			case err != nil:
+			case r.opt.Topology != nil:
+				err = sameTopology(r.opt.Topology, disc, r.keepsLIDs())
+			default:
+				err = sameEmulation(r.f, r.net, disc, r.keepsLIDs())
+			}
+			if err != nil {
+				return fmt.Errorf("the emulated fabric is not the input (ibnetdiscover): %w", err)
+			}
+		}
+	}
+	return nil
 }
 
 // openSMArgs builds OpenSM's command line and writes its seed files.
@@ -491,7 +512,7 @@ func (r *run) openSMArgs(topo *ib.Topology) ([]string, error) {
 		}
 		args = append(args, "-Q", "--torus_config", r.path("torus-2QoS.conf"))
 	} else if r.opt.TorusConfig != "" && strings.EqualFold(r.opt.Engine, "torus-2QoS") {
-		conf, err := os.ReadFile(r.opt.TorusConfig)
+		conf, err := infile.ReadAll(r.opt.TorusConfig)
 		if err != nil {
 			return nil, fmt.Errorf("torus config: %w", err)
 		}
@@ -525,7 +546,7 @@ func (r *run) openSMArgs(topo *ib.Topology) ([]string, error) {
 		if file.path == "" {
 			continue
 		}
-		data, err := os.ReadFile(file.path)
+		data, err := infile.ReadAll(file.path)
 		if err != nil {
 			return nil, err
 		}

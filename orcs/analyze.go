@@ -4,9 +4,7 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"runtime"
-	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -60,15 +58,11 @@ func analyzeAction(c *cli.Context) error {
 	if c.Args().Len() > 0 {
 		return fmt.Errorf("unexpected argument %q (the fabric is given with -i or --topo; the commands are listed by orcs --help)", c.Args().First())
 	}
+	// Each flag's own value first, then how the flags agree
+	// (analyze.Request).
 	format := c.String("format")
-	if format != "text" && format != "json" && format != "csv" {
-		return fmt.Errorf("unknown format %q (known: text, json, csv)", format)
-	}
-	switch {
-	case c.Bool("checkinputfile") && c.Bool("routequal"):
-		return fmt.Errorf("--checkinputfile and --routequal are two separate runs: give one")
-	case threadsFlag(c) != nil:
-		return threadsFlag(c)
+	if err := threadsFlag(c); err != nil {
+		return err
 	}
 	metric, err := metrics.Lookup(c.String("metric"))
 	if err != nil {
@@ -78,16 +72,9 @@ func analyzeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if c.IsSet("shard") && slices.Contains([]string{".csv", ".txt"}, strings.ToLower(filepath.Ext(c.String("output_file")))) {
-		return fmt.Errorf("--shard writes a shard file (JSON) for orcs merge, not %s; --format applies to the merge", c.String("output_file"))
-	}
-	sharded := c.IsSet("shard")
 	seed, seedGiven, err := analyze.ParseSeed(c.String("seed"))
 	if err != nil {
 		return err
-	}
-	if c.Int("hot") < 0 || c.IsSet("hot-csv") && c.Int("hot") == 0 || sharded && c.Int("hot") > 0 {
-		return fmt.Errorf("--hot N wants N > 0 (--hot-csv needs it), and not with --shard: the flows are found by walking the runs again, which a merge cannot")
 	}
 	var untilCI *analyze.UntilCI
 	if c.IsSet("until-ci") {
@@ -95,18 +82,14 @@ func analyzeAction(c *cli.Context) error {
 			return err
 		}
 	}
-	if c.Bool("cables") && (format != "json" || sharded) {
-		return fmt.Errorf("--cables adds the fabric and its cable loads to the JSON result: it wants --format json, and not --shard")
-	}
-	if sharded && !seedGiven {
-		return fmt.Errorf("--shard needs --seed: every shard must draw the same mappings")
-	}
-	if c.String("ptrn") != "ptrnvsptrn" {
-		for _, name := range []string{"frstptrn", "secptrn", "part_commsize"} {
-			if c.IsSet(name) {
-				return fmt.Errorf("-f/--frstptrn, -c/--secptrn and -z/--part_commsize belong to -p ptrnvsptrn (the pattern is %s)", c.String("ptrn"))
-			}
-		}
+	sharded := c.IsSet("shard")
+	req := analyze.Request{Format: format, Output: c.String("output_file"),
+		CheckInput: c.Bool("checkinputfile"), RouteQuality: c.Bool("routequal"),
+		Sharded: sharded, SeedGiven: seedGiven,
+		Hot: c.Int("hot"), HotCSV: c.IsSet("hot-csv"), Cables: c.Bool("cables"),
+		Pattern: c.String("ptrn"), PvPParts: c.IsSet("frstptrn") || c.IsSet("secptrn") || c.IsSet("part_commsize")}
+	if err := req.Validate(); err != nil {
+		return err
 	}
 	src, err := loadFabric(c, fabricarg.Tables, metric.NeedsLinkLoad, false)
 	if err != nil {
@@ -124,25 +107,7 @@ func analyzeAction(c *cli.Context) error {
 	if c.Bool("checkinputfile") {
 		return checkInput(c, src, alloc)
 	}
-	cfg := analyze.Config{
-		Input: input,
-		Pattern: patterns.Spec{Name: c.String("ptrn"), First: c.String("frstptrn"),
-			Second: c.String("secptrn"), Part: c.Int("part_commsize")},
-		Metric:            metric.Name,
-		Allocation:        alloc,
-		Commsize:          c.Int("commsize"),
-		Subset:            c.String("subset"),
-		NoShuffle:         c.Bool("do_not_shuffle"),
-		Level:             c.Int("ptrn_level"),
-		Runs:              c.Int("num_runs"),
-		Seed:              seed,
-		Threads:           c.Int("threads"),
-		Shard:             shard,
-		IgnoreRouteErrors: c.Bool("ignore-route-errors"),
-		HistEdges:         c.String("hist-edges"),
-		Compat:            c.String("compat"),
-		UntilCI:           untilCI,
-	}
+	cfg := analyzeConfig(c, input, metric.Name, alloc, seed, shard, untilCI)
 	if c.Bool("verbose") {
 		cfg.Verbose = analyze.SyncWriter(os.Stderr)
 	}
@@ -224,6 +189,30 @@ func analyzeAction(c *cli.Context) error {
 		return err
 	}
 	return out.Commit()
+}
+
+// analyzeConfig is the analyzer's configuration from the command line and
+// what was read and parsed from it.
+func analyzeConfig(c *cli.Context, input, metric string, alloc []int32, seed uint64, shard analyze.Shard, untilCI *analyze.UntilCI) analyze.Config {
+	return analyze.Config{
+		Input: input,
+		Pattern: patterns.Spec{Name: c.String("ptrn"), First: c.String("frstptrn"),
+			Second: c.String("secptrn"), Part: c.Int("part_commsize")},
+		Metric:            metric,
+		Allocation:        alloc,
+		Commsize:          c.Int("commsize"),
+		Subset:            c.String("subset"),
+		NoShuffle:         c.Bool("do_not_shuffle"),
+		Level:             c.Int("ptrn_level"),
+		Runs:              c.Int("num_runs"),
+		Seed:              seed,
+		Threads:           c.Int("threads"),
+		Shard:             shard,
+		IgnoreRouteErrors: c.Bool("ignore-route-errors"),
+		HistEdges:         c.String("hist-edges"),
+		Compat:            c.String("compat"),
+		UntilCI:           untilCI,
+	}
 }
 
 // checkInput routes every ordered host pair and reports failures, with

@@ -232,7 +232,7 @@ func TestCompileErrors(t *testing.T) {
 		}
 	}
 	if _, err := Compile(Spec{Name: "file:testdata/patterns/missing.txt"}, 4); err == nil ||
-		!strings.HasPrefix(err.Error(), "pattern file:testdata/patterns/missing.txt: open ") {
+		!strings.HasPrefix(err.Error(), "pattern file:testdata/patterns/missing.txt: open: ") {
 		t.Errorf("missing file: error %v", err)
 	}
 }

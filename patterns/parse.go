@@ -7,7 +7,7 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"os"
+	"strings"
 
 	"orcs/infile"
 )
@@ -122,14 +122,33 @@ func parseRank(tok []byte) (int32, string) {
 	return int32(v), ""
 }
 
+// ReadFile reads the pattern file path (the PATH of -p file:PATH; "-" is
+// standard input, gzip data is decompressed) through infile, as Parse
+// describes. Errors name the file.
+func ReadFile(path string) ([]Level, error) {
+	levels, _, err := readFile(path)
+	return levels, err
+}
+
+// readFile is ReadFile that also returns, for every pair, its line number.
+func readFile(path string) ([]Level, [][]int, error) {
+	r, done, err := infile.Open(path)
+	if err != nil {
+		return nil, nil, fmt.Errorf("pattern %s%w", filePrefix, err)
+	}
+	defer done()
+	return parse(r, infile.Name(path))
+}
+
+// FilePath returns the PATH of a pattern name of the form file:PATH, and
+// whether name has that form.
+func FilePath(name string) (string, bool) {
+	return strings.CutPrefix(name, filePrefix)
+}
+
 // compileFile reads the pattern file path and checks it for commsize n.
 func compileFile(path string, n int) (*Source, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("pattern %s%s: %w", filePrefix, path, err)
-	}
-	defer f.Close()
-	levels, lines, err := parse(f, path)
+	levels, lines, err := readFile(path)
 	if err != nil {
 		return nil, err
 	}
@@ -137,7 +156,7 @@ func compileFile(path string, n int) (*Source, error) {
 		for i, p := range lv {
 			for _, rank := range [2]int32{p.Src, p.Dst} {
 				if int(rank) >= n {
-					return nil, infile.Errorf(path, lines[k][i], "rank %d out of range for commsize %d", rank, n)
+					return nil, infile.Errorf(infile.Name(path), lines[k][i], "rank %d out of range for commsize %d", rank, n)
 				}
 			}
 		}

@@ -30,7 +30,6 @@ package patterns
 
 import (
 	"fmt"
-	"strings"
 
 	"orcs/rng"
 )
@@ -80,7 +79,7 @@ func Compile(spec Spec, n int) (*Source, error) {
 	if name == "" {
 		name = DefaultName
 	}
-	if path, ok := strings.CutPrefix(name, filePrefix); ok {
+	if path, ok := FilePath(name); ok {
 		return compileFile(path, n)
 	}
 	e, err := lookup(name)

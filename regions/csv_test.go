@@ -184,7 +184,7 @@ func TestReadSamplingsimJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := FromSamplingsim(res)
+	want := fromSamplingsim(res)
 	if len(want.Values) != len(got.Values) {
 		t.Fatalf("%d windows, the run has %d", len(got.Values), len(want.Values))
 	}

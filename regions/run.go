@@ -3,6 +3,8 @@ package regions
 import (
 	"runtime"
 	"sync"
+
+	"orcs/internal/workers"
 )
 
 // Run segments windows 0 … n−1 on threads goroutines (one Segmenter each;
@@ -36,15 +38,14 @@ func Run(g *Graph, p Params, n, threads int, values func(w int) []float64, sink 
 	bufs := [2]*buf{{out: make([]Segment, batch), errs: make([]error, batch)}, {out: make([]Segment, batch), errs: make([]error, batch)}}
 	start := func(b *buf, lo int) {
 		b.lo, b.hi = lo, min(n, lo+batch)
-		for t := range threads {
-			b.wg.Add(1)
-			go func() {
-				defer b.wg.Done()
-				for w := b.lo + t; w < b.hi; w += threads {
-					b.out[w-b.lo], b.errs[w-b.lo] = segs[t].Segment(values(w))
-				}
-			}()
-		}
+		b.wg.Add(1)
+		go func() {
+			defer b.wg.Done()
+			workers.Run(nil, threads, b.hi-b.lo, func(t, k int) error {
+				b.out[k], b.errs[k] = segs[t].Segment(values(b.lo + k))
+				return nil
+			})
+		}()
 	}
 	// Only one batch is segmented at a time (goroutine t uses segs[t]);
 	// the results of the other own no segmenter memory.

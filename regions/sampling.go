@@ -12,19 +12,6 @@ import (
 	"orcs/samplingsim"
 )
 
-// FromSamplingsim returns the credit-stall percentages of every link in
-// every window of a packet simulation (samplingsim.Result.StallPercent),
-// the window start in µs as the time.
-func FromSamplingsim(res *samplingsim.Result) Series {
-	s := Series{Source: SourceSamplingsim}
-	for w := range res.Windows() {
-		from, _ := res.WindowSpan(w)
-		s.Times = append(s.Times, float64(from)/float64(samplingsim.Microsecond))
-		s.Values = append(s.Values, res.StallPercent(w))
-	}
-	return s
-}
-
 // samplingsimRowBytes bounds a link row of samplingsim's JSON (about 450
 // bytes with its indentation and names of 20 bytes) with room to spare.
 const samplingsimRowBytes = 1 << 10

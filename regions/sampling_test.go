@@ -49,7 +49,7 @@ func largest(w WindowRegions) (size int, sev Severity) {
 // at least three sizes, to at least five times its first size.
 func TestSamplingsimHotSpotGrows(t *testing.T) {
 	f, res := simulate(t, "kary:k=8,n=3", "hotspot:hot=0,msgs=20,gbps=2", 5*samplingsim.Microsecond)
-	s := FromSamplingsim(res)
+	s := fromSamplingsim(res)
 	p := MonetParams()
 	p.Sigma = 4 // a 512-host tree: the first congested cables are few
 	out, err := ExtractFabric(f, "kary", nil, p, s, 2)
@@ -87,7 +87,7 @@ func TestSamplingsimNoHotSpot(t *testing.T) {
 	if res.Packets < 100000 {
 		t.Fatalf("only %d packets: the ring is too light to test anything", res.Packets)
 	}
-	s := FromSamplingsim(res)
+	s := fromSamplingsim(res)
 	p := MonetParams()
 	p.Sigma = 4
 	out, err := ExtractFabric(f, "kary", nil, p, s, 2)
@@ -102,4 +102,17 @@ func TestSamplingsimNoHotSpot(t *testing.T) {
 			t.Errorf("window %d: a %s region of %d cables", i, sev, n)
 		}
 	}
+}
+
+// fromSamplingsim returns the credit-stall percentages of every link in
+// every window of a packet simulation as the run itself holds them
+// (samplingsim.Result.StallPercent), the window start in µs as the time.
+func fromSamplingsim(res *samplingsim.Result) Series {
+	s := Series{Source: SourceSamplingsim}
+	for w := range res.Windows() {
+		from, _ := res.WindowSpan(w)
+		s.Times = append(s.Times, float64(from)/float64(samplingsim.Microsecond))
+		s.Values = append(s.Values, res.StallPercent(w))
+	}
+	return s
 }

@@ -295,12 +295,6 @@ func NewSegmenter(g *Graph, p Params) (*Segmenter, error) {
 	return s, nil
 }
 
-// Graph returns the segmenter's graph.
-func (s *Segmenter) Graph() *Graph { return s.g }
-
-// Params returns the segmenter's parameters.
-func (s *Segmenter) Params() Params { return s.p }
-
 // Segment runs the segmentation on values (one per cable of the graph,
 // kept to float32 precision; NaN is an error).
 func (s *Segmenter) Segment(values []float64) (Segment, error) {

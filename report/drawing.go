@@ -174,6 +174,59 @@ func (u *unit) label(t *metrics.Topology) string {
 // most loaded of them).
 func drawLayers(t *metrics.Topology, peak float64, maxLines int) (string, string) {
 	pairs, hostLeaf := edges(t)
+	rows := layerRows(t, hostLeaf)
+	top := len(rows) - 1
+	switchPairs := 0
+	for _, e := range pairs {
+		if t.Nodes[e.a].Switch {
+			switchPairs++
+		}
+	}
+	mergeHosts := len(pairs) > maxLines
+	group := make([]int, top+1) // switches per group, by level
+	for l := 1; l <= top; l++ {
+		group[l] = 1
+		if switchPairs > maxLines {
+			group[l] = (len(rows[l]) + rowCap - 1) / rowCap
+		}
+	}
+	units, unitRows, unitOf := layerUnits(rows, group, mergeHosts, hostLeaf)
+	drawn := mergeEdges(t, pairs, units, unitOf)
+	notes := layerNotes(len(pairs), switchPairs, maxLines, mergeHosts)
+	// Positions: units spread evenly over each row.
+	n := 1
+	for _, r := range unitRows {
+		n = max(n, len(r))
+	}
+	step := min(40, max(2, float64(drawWidth)/float64(n)))
+	width := drawMargin + step*float64(n) + 30
+	height := drawTop + float64(top)*drawRow + 110
+	rowY := func(l int) float64 { return drawTop + float64(top-l)*drawRow }
+	pos := make([][2]float64, len(units))
+	for l, r := range unitRows {
+		gap := (width - drawMargin - 30) / float64(max(len(r), 1))
+		for i, u := range r {
+			pos[u] = [2]float64{drawMargin + (float64(i)+0.5)*gap, rowY(l)}
+		}
+	}
+	sv := plot.NewSVG(width, height, false)
+	sv.LoadScale(drawMargin, 14, 160, "0", num(peak), "mean peak load (routes sharing the cable in a level, mean over runs): colour and width")
+	byLoad(drawn)
+	unitLoad := make([][2]float64, len(units)) // the largest load up and down of a unit's cables
+	for _, e := range drawn {
+		edgeSVG(sv, t, e, pos[e.ua], pos[e.ub], peak, true)
+		for _, u := range []int{e.ua, e.ub} {
+			unitLoad[u] = [2]float64{max(unitLoad[u][0], e.up), max(unitLoad[u][1], e.down)}
+		}
+	}
+	drawUnits(sv, t, rows, units, unitRows, pos, unitLoad, width, rowY, peak, mergeHosts)
+	return sv.String(), strings.Join(notes, "; ")
+}
+
+// layerRows returns the rows of the layered drawing: hosts (row 0) in the
+// order of their leaves, so that their cables do not cross, and the
+// switches of every level 1 … top.
+func layerRows(t *metrics.Topology, hostLeaf []int) [][]int {
 	top := max(t.Levels, 1)
 	rows := make([][]int, top+1)
 	for i, n := range t.Nodes {
@@ -192,27 +245,20 @@ func drawLayers(t *metrics.Topology, peak float64, maxLines int) (string, string
 		}
 	}
 	slices.SortStableFunc(rows[0], func(x, y int) int { return cmp.Compare(leafPos[hostLeaf[x]], leafPos[hostLeaf[y]]) })
-	switchPairs := 0
-	for _, e := range pairs {
-		if t.Nodes[e.a].Switch {
-			switchPairs++
-		}
-	}
-	mergeHosts := len(pairs) > maxLines
-	group := make([]int, top+1) // switches per group, by level
-	for l := 1; l <= top; l++ {
-		group[l] = 1
-		if switchPairs > maxLines {
-			group[l] = (len(rows[l]) + rowCap - 1) / rowCap
-		}
-	}
-	// Units, row by row.
-	unitOf := make([]int, len(t.Nodes))
+	return rows
+}
+
+// layerUnits makes the units of the drawing, row by row: groups of
+// group[l] consecutive switches of level l, and the hosts one by one or,
+// with mergeHosts, one block per leaf unit. It returns the units, their
+// indices per row, and every node's unit (-1: none).
+func layerUnits(rows [][]int, group []int, mergeHosts bool, hostLeaf []int) (units []*unit, unitRows [][]int, unitOf []int) {
+	top := len(rows) - 1
+	unitOf = make([]int, len(hostLeaf))
 	for i := range unitOf {
 		unitOf[i] = -1
 	}
-	var units []*unit
-	unitRows := make([][]int, top+1)
+	unitRows = make([][]int, top+1)
 	add := func(l int, members []int) {
 		u := len(units)
 		units = append(units, &unit{level: l, members: members})
@@ -247,7 +293,12 @@ func drawLayers(t *metrics.Topology, peak float64, maxLines int) (string, string
 			add(0, []int{h})
 		}
 	}
-	// Merge the cables per pair of units.
+	return units, unitRows, unitOf
+}
+
+// mergeEdges merges the cables per pair of units into the lines drawn; a
+// line between groups says in its title what it stands for.
+func mergeEdges(t *metrics.Topology, pairs []*edge, units []*unit, unitOf []int) []*edge {
 	byPair := map[[2]int]*edge{}
 	var drawn []*edge
 	for _, e := range pairs {
@@ -274,9 +325,14 @@ func drawLayers(t *metrics.Topology, peak float64, maxLines int) (string, string
 				units[k[0]].label(t), units[k[1]].label(t), plural.N(m.cables, "cable"), num(m.up), num(m.down))
 		}
 	}
+	return drawn
+}
+
+// layerNotes says what the drawing merged, for the text below it.
+func layerNotes(cables, switchPairs, maxLines int, mergeHosts bool) []string {
 	var notes []string
 	if mergeHosts {
-		notes = append(notes, fmt.Sprintf("%d cables are more than the %d lines drawn one by one: the hosts of each leaf switch (or group) are one block, their cables one line", len(pairs), maxLines))
+		notes = append(notes, fmt.Sprintf("%d cables are more than the %d lines drawn one by one: the hosts of each leaf switch (or group) are one block, their cables one line", cables, maxLines))
 	}
 	if switchPairs > maxLines {
 		notes = append(notes, fmt.Sprintf("the %d switch-to-switch cables are merged per pair of switch groups (at most %d groups per level)", switchPairs, rowCap))
@@ -284,33 +340,13 @@ func drawLayers(t *metrics.Topology, peak float64, maxLines int) (string, string
 	if len(notes) > 0 {
 		notes = append(notes, "a merged line has the colour of its most loaded cable")
 	}
-	// Positions: units spread evenly over each row.
-	n := 1
-	for _, r := range unitRows {
-		n = max(n, len(r))
-	}
-	step := min(40, max(2, float64(drawWidth)/float64(n)))
-	width := drawMargin + step*float64(n) + 30
-	height := drawTop + float64(top)*drawRow + 110
-	rowY := func(l int) float64 { return drawTop + float64(top-l)*drawRow }
-	pos := make([][2]float64, len(units))
-	for l, r := range unitRows {
-		gap := (width - drawMargin - 30) / float64(max(len(r), 1))
-		for i, u := range r {
-			pos[u] = [2]float64{drawMargin + (float64(i)+0.5)*gap, rowY(l)}
-		}
-	}
-	sv := plot.NewSVG(width, height, false)
-	sv.LoadScale(drawMargin, 14, 160, "0", num(peak), "mean peak load (routes sharing the cable in a level, mean over runs): colour and width")
-	byLoad(drawn)
-	unitLoad := make([][2]float64, len(units)) // the largest load up and down of a unit's cables
-	for _, e := range drawn {
-		edgeSVG(sv, t, e, pos[e.ua], pos[e.ub], peak, true)
-		for _, u := range []int{e.ua, e.ub} {
-			unitLoad[u] = [2]float64{max(unitLoad[u][0], e.up), max(unitLoad[u][1], e.down)}
-		}
-	}
-	// Nodes, labelled while there is room.
+	return notes
+}
+
+// drawUnits draws the units at their positions, labelled while there is
+// room.
+func drawUnits(sv *plot.SVG, t *metrics.Topology, rows [][]int, units []*unit, unitRows [][]int, pos [][2]float64, unitLoad [][2]float64,
+	width float64, rowY func(int) float64, peak float64, mergeHosts bool) {
 	for l, r := range unitRows {
 		label := fmt.Sprintf("level %d: %d", l, len(rows[l]))
 		if l == 0 {
@@ -346,7 +382,6 @@ func drawLayers(t *metrics.Topology, peak float64, maxLines int) (string, string
 			}
 		}
 	}
-	return sv.String(), strings.Join(notes, "; ")
 }
 
 // drawGrid draws a torus or mesh: switches at their coordinates (x to the

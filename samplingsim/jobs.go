@@ -3,10 +3,10 @@ package samplingsim
 import (
 	"fmt"
 	"math/big"
-	"os"
 	"strconv"
 	"strings"
 
+	"orcs/infile"
 	"orcs/lft"
 	"orcs/samplingsim/plan"
 )
@@ -161,12 +161,15 @@ func Jobs(f *lft.Fabric, opt JobsOptions) ([]JobSpec, error) {
 	if opt.Mapping == "" {
 		return jobs, nil
 	}
-	fh, err := os.Open(opt.Mapping)
+	fh, done, err := infile.Open(opt.Mapping)
 	if err != nil {
 		return nil, err
 	}
-	defer fh.Close()
-	mapped, err := ReadMapping(fh, opt.Mapping, f)
+	defer done()
+	if err := infile.CheckText(fh, infile.Name(opt.Mapping)); err != nil {
+		return nil, err
+	}
+	mapped, err := ReadMapping(fh, infile.Name(opt.Mapping), f)
 	if err != nil {
 		return nil, err
 	}

@@ -20,9 +20,10 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"time"
+
+	"orcs/internal/workers"
 )
 
 // Outcome classifies one run.
@@ -120,34 +121,24 @@ func Run(opt Options) ([]Result, error) {
 		seeds[t.input] = b
 	}
 	res := make([]Result, opt.N)
-	var wg sync.WaitGroup
-	next := make(chan int)
-	for range opt.Workers {
-		wg.Go(func() {
-			for i := range next {
-				r := rand.New(rand.NewPCG(opt.Seed, uint64(i)))
-				t := tpls[i%len(tpls)]
-				dir := filepath.Join(opt.Work, fmt.Sprintf("in%06d", i))
-				os.MkdirAll(dir, 0o755)
-				args := prepare(r, t, seeds[t.input], dir)
-				res[i] = runOne(opt, opt.Timeout, t.name(), args, dir)
-				if res[i].Outcome == Hang && opt.Recheck > opt.Timeout {
-					if again := runOne(opt, opt.Recheck, t.name(), args, dir); again.Outcome != Hang {
-						res[i] = again
-						if again.Outcome != Panic && again.Outcome != Peak {
-							res[i].Outcome = Slow
-						}
-					}
+	workers.Run(nil, opt.Workers, opt.N, func(_, i int) error {
+		r := rand.New(rand.NewPCG(opt.Seed, uint64(i)))
+		t := tpls[i%len(tpls)]
+		dir := filepath.Join(opt.Work, fmt.Sprintf("in%06d", i))
+		os.MkdirAll(dir, 0o755)
+		args := prepare(r, t, seeds[t.input], dir)
+		res[i] = runOne(opt, opt.Timeout, t.name(), args, dir)
+		if res[i].Outcome == Hang && opt.Recheck > opt.Timeout {
+			if again := runOne(opt, opt.Recheck, t.name(), args, dir); again.Outcome != Hang {
+				res[i] = again
+				if again.Outcome != Panic && again.Outcome != Peak {
+					res[i].Outcome = Slow
 				}
-				os.RemoveAll(dir)
 			}
-		})
-	}
-	for i := range opt.N {
-		next <- i
-	}
-	close(next)
-	wg.Wait()
+		}
+		os.RemoveAll(dir)
+		return nil
+	})
 	return res, nil
 }
 
