@@ -313,9 +313,8 @@ func leafOf(f *lft.Fabric, h int) int32 {
 // one rail. A leaf's rail is the rail most of its multi-HCA nodes' HCAs
 // have; an HCA on the leaf of another rail is reported, one sentence each
 // ("dgx017 HCA mlx5_3 (rail 3) is cabled to leaf S0_12, whose other HCAs
-// are of rail 5"). Fabrics where fewer than half of the leaves with such
-// HCAs are of one rail only are not rail-optimized and are not checked
-// (nil).
+// are of rail 5"). A fabric where fewer than 3 in 4 of these HCAs are of
+// their leaf's rail is not rail-optimized and is not checked (nil).
 func (l *Layout) CheckRails(f *lft.Fabric) []string {
 	type tally struct {
 		count map[int32]int
@@ -346,28 +345,29 @@ func (l *Layout) CheckRails(f *lft.Fabric) []string {
 			t.hosts = append(t.hosts, h)
 		}
 	}
-	pure := 0
-	for _, t := range leaves {
-		if len(t.count) == 1 {
-			pure++
-		}
-	}
-	if len(leaves) == 0 || 2*pure < len(leaves) {
-		return nil
-	}
-	slices.Sort(order)
-	var out []string
+	// A leaf's rail is its most common rail (the lower on a tie).
+	railOfLeaf := map[int32]int32{}
+	agree, all := 0, 0
 	for _, sw := range order {
 		t := leaves[sw]
-		if len(t.count) == 1 {
-			continue
-		}
 		best, bestN := int32(-1), 0
 		for r, c := range t.count {
 			if c > bestN || c == bestN && r < best {
 				best, bestN = r, c
 			}
 		}
+		railOfLeaf[sw] = best
+		agree += bestN
+		all += len(t.hosts)
+	}
+	if all == 0 || 4*agree < 3*all {
+		return nil
+	}
+	slices.Sort(order)
+	var out []string
+	for _, sw := range order {
+		t := leaves[sw]
+		best := railOfLeaf[sw]
 		for _, h := range t.hosts {
 			if r := l.railOf[h]; r != best {
 				n := &l.Nodes[l.nodeOf[h]]
