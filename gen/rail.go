@@ -72,6 +72,9 @@ func railOf(s Spec) railShape {
 	r := railShape{units: s.num("units"), nodes: s.num("nodes"), rails: s.num("rails"), up: s.num("up"),
 		spines: s.num("spines"), cores: s.num("cores"), sup: s.num("sup"), service: s.num("service"),
 		gpu: "dgx", svc: "svc", spec: s}
+	if s.Name == "superpod-h100" {
+		r.svc = "ufm" // the UFM appliances of the reference architecture
+	}
 	if r.cores > 0 && r.sup == 0 {
 		r.sup = r.rails * r.up / r.spines
 	}

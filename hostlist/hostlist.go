@@ -13,6 +13,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 )
@@ -232,4 +233,77 @@ func shorten(s string) string {
 		return s[:61] + "..."
 	}
 	return s
+}
+
+// Compress writes names as a Slurm host list expression, the inverse of
+// Expand: names that differ only in a trailing number of one width join
+// in brackets ("dgx[001-003,005]"), in the order of their first
+// appearance; other names stand alone. Expand(Compress(names)) gives the
+// names back (each once), sorted within each bracket.
+func Compress(names []string) string {
+	type group struct {
+		prefix string
+		width  int
+		nums   []uint64
+	}
+	var order []*group
+	byKey := map[string]*group{}
+	for _, name := range names {
+		i := len(name)
+		for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+			i--
+		}
+		num, err := strconv.ParseUint(name[i:], 10, 32)
+		if i == len(name) || err != nil || strings.ContainsAny(name[:i], "[],") {
+			order = append(order, &group{prefix: name, width: -1})
+			continue
+		}
+		width := len(name) - i
+		if name[i] != '0' || width == 1 {
+			width = 0 // no zero padding: any width
+		}
+		key := name[:i] + "\x00" + strconv.Itoa(width)
+		g := byKey[key]
+		if g == nil {
+			g = &group{prefix: name[:i], width: width}
+			byKey[key] = g
+			order = append(order, g)
+		}
+		g.nums = append(g.nums, num)
+	}
+	parts := make([]string, 0, len(order))
+	for _, g := range order {
+		if g.width < 0 {
+			parts = append(parts, g.prefix)
+			continue
+		}
+		num := func(v uint64) string {
+			s := strconv.FormatUint(v, 10)
+			for len(s) < g.width {
+				s = "0" + s
+			}
+			return s
+		}
+		if len(g.nums) == 1 {
+			parts = append(parts, g.prefix+num(g.nums[0]))
+			continue
+		}
+		slices.Sort(g.nums)
+		g.nums = slices.Compact(g.nums)
+		var ranges []string
+		for i := 0; i < len(g.nums); {
+			j := i
+			for j+1 < len(g.nums) && g.nums[j+1] == g.nums[j]+1 {
+				j++
+			}
+			if j == i {
+				ranges = append(ranges, num(g.nums[i]))
+			} else {
+				ranges = append(ranges, num(g.nums[i])+"-"+num(g.nums[j]))
+			}
+			i = j + 1
+		}
+		parts = append(parts, g.prefix+"["+strings.Join(ranges, ",")+"]")
+	}
+	return strings.Join(parts, ",")
 }
