@@ -1,0 +1,134 @@
+package main
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"orcs/fabricarg"
+	"orcs/nodes"
+)
+
+// railLayout loads a fabric and groups it into nodes.
+func railLayout(t *testing.T, a fabricarg.Args) (*fabricarg.Fabric, *nodes.Layout) {
+	t.Helper()
+	src, err := fabricarg.Load(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	l, err := nodes.FromFabric(src.Fabric)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return src, l
+}
+
+// checkRails checks that HCA r of every multi-HCA node sits on the leaf of
+// rail r of its unit: the leaf whose rail-0 neighbour is the node's HCA 0
+// leaf, by the leaf switch the generator names S0_<unit·rails + r>.
+func checkRails(t *testing.T, what string, src *fabricarg.Fabric, l *nodes.Layout, rails int) {
+	t.Helper()
+	f := src.Fabric
+	leafName := func(h int32) string {
+		to := f.Links[f.OutLinks(f.HostNode(int(h)))[0]].To
+		n := &f.Nodes[to]
+		if n.Desc != "" {
+			return n.Desc
+		}
+		return n.Name
+	}
+	for i, n := range l.Nodes {
+		if len(n.HCAs) == 1 {
+			continue
+		}
+		if len(n.HCAs) != rails {
+			t.Fatalf("%s: node %s has %d rails, want %d", what, n.Name, len(n.HCAs), rails)
+		}
+		unit := i / 4 // 4 slots per unit in these fabrics, dgx001 first
+		for r, h := range n.HCAs {
+			if want := "S0_" + string(rune('0'+unit*rails+r)); leafName(h) != want {
+				t.Errorf("%s: %s rail %d (%s) is on %s, want %s", what, n.Name, r, f.HostName(int(h)), leafName(h), want)
+			}
+		}
+	}
+	if w := l.CheckRails(f); w != nil {
+		t.Errorf("%s: CheckRails: %v", what, w)
+	}
+}
+
+// TestRailNodesGenAndOpenSM: the committed fixture testdata/ib/rail (the
+// fabric of orcs gen rail:units=2,nodes=4,rails=4,service=2 with the
+// hosts' descriptions as a DGX's driver writes them, "dgx001 mlx5_0",
+// routed by OpenSM's ftree and minhop on ibsim) read through every
+// topology and table file, and the generated fabric itself, report 7
+// nodes × 4 HCAs (dgx001-dgx007, each HCA on its rail's leaf) and the
+// service nodes svc01 and svc02 of one HCA.
+func TestRailNodesGenAndOpenSM(t *testing.T) {
+	const want = "7 nodes × 4 HCAs, 2 nodes × 1 HCA"
+	src, l := railLayout(t, fabricarg.Args{Input: "gen:rail:units=2,nodes=4,rails=4,service=2"})
+	if l.Summary() != want {
+		t.Errorf("gen: %q, want %q", l.Summary(), want)
+	}
+	checkRails(t, "gen", src, l, 4)
+	for _, engine := range []string{"ftree", "minhop"} {
+		dir := filepath.Join(ibFixtures, "rail", engine)
+		for _, files := range [][2]string{{"ibnetdiscover.txt", "opensm-lfts.dump"}, {"opensm-subnet.lst", "dump_fts.txt"}} {
+			what := engine + "/" + files[0]
+			src, l := railLayout(t, fabricarg.Args{Topo: filepath.Join(dir, files[0]), LFTs: filepath.Join(dir, files[1])})
+			if l.Summary() != want {
+				t.Errorf("%s: %q, want %q", what, l.Summary(), want)
+			}
+			var names []string
+			for _, n := range l.Nodes {
+				names = append(names, n.Name)
+			}
+			if got := strings.Join(names, ","); got != "dgx001,dgx002,dgx003,dgx004,dgx005,dgx006,dgx007,svc01,svc02" {
+				t.Errorf("%s: nodes %s", what, got)
+			}
+			checkRails(t, what, src, l, 4)
+		}
+		// The analyzer says it in its header, text and JSON.
+		fab := []string{"--topo", filepath.Join(dir, "ibnetdiscover.txt"), "--lfts", filepath.Join(dir, "opensm-lfts.dump"), "-n", "2", "--seed", "1"}
+		if out := mustRun(t, fab...); !strings.HasPrefix(out, "nodes: "+want+"\n") {
+			t.Errorf("%s text:\n%s", engine, out)
+		}
+		if out := mustRun(t, append(fab, "--format", "json")...); !strings.Contains(out, `"nodes": "`+want+`"`) {
+			t.Errorf("%s json:\n%s", engine, out)
+		}
+	}
+	// A fabric of single-HCA hosts says nothing of nodes.
+	if out := mustRun(t, "-i", "../testdata/ft16.dot", "-n", "1", "--seed", "1"); strings.Contains(out, "nodes:") {
+		t.Errorf("ft16:\n%s", out)
+	}
+}
+
+// TestRailNodesLiveOpenSM routes a generated 4 nodes × 4 rails fabric with
+// the real OpenSM (ftree) on ibsim now and reads its dumps back.
+func TestRailNodesLiveOpenSM(t *testing.T) {
+	needIBTools(t)
+	keep := filepath.Join(t.TempDir(), "keep")
+	if _, err := runCmd(t, "route", "-R", "ftree", "--keep", keep, "gen:rail:units=1,nodes=4,rails=4"); err != nil {
+		t.Fatal(err)
+	}
+	src, l := railLayout(t, fabricarg.Args{Topo: filepath.Join(keep, "opensm-subnet.lst"), LFTs: filepath.Join(keep, "opensm-lfts.dump")})
+	if l.Summary() != "4 nodes × 4 HCAs" {
+		t.Errorf("OpenSM's dumps: %q", l.Summary())
+	}
+	checkRails(t, "live ftree", src, l, 4)
+}
+
+// TestHostsNodeNames: --hosts takes node names, each meaning all its HCAs
+// in rail order, beside HCA names.
+func TestHostsNodeNames(t *testing.T) {
+	dir := filepath.Join(ibFixtures, "rail", "ftree")
+	fab := []string{"--topo", filepath.Join(dir, "ibnetdiscover.txt"), "--lfts", filepath.Join(dir, "opensm-lfts.dump")}
+	out := string(runBin(t, append(fab, "--hosts", "dgx00[2-3],svc01", "-d", "-p", "ring", "-n", "1", "--printnamelist", "-o", "/dev/null")...))
+	want := "H-dgx002_mlx5_0\nH-dgx002_mlx5_1\nH-dgx002_mlx5_2\nH-dgx002_mlx5_3\n" +
+		"H-dgx003_mlx5_0\nH-dgx003_mlx5_1\nH-dgx003_mlx5_2\nH-dgx003_mlx5_3\nH-svc01\n"
+	if out != want {
+		t.Errorf("hosts taking part:\n%s\nwant\n%s", out, want)
+	}
+	if _, err := run(t, append(fab, "--hosts", "dgx002,H-dgx002_mlx5_1", "-n", "1")...); err == nil || !strings.Contains(err.Error(), "given twice") {
+		t.Errorf("a node and one of its HCAs: %v", err)
+	}
+}
