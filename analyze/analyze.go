@@ -147,11 +147,11 @@ type Analysis struct {
 	fabric *lft.Fabric
 	metric *metrics.Metric
 	source *patterns.Source
-	hosts  []int32     // the hosts taking part, in subset order
+	hosts  []int32 // the hosts taking part, in subset order
 	// nodes is the fabric's node summary (nodes.Layout.Summary) when some
 	// node has several HCAs, else "".
 	nodes string
-	loads  *cableLoads // computed by the first CableLoads or HotCables
+	loads *cableLoads // computed by the first CableLoads or HotCables
 	// pairs is the number of routes a run walks (of the levels it walks,
 	// as New drew them; a random pattern's runs may differ a little)
 	pairs int
