@@ -255,7 +255,10 @@ func Compress(names []string) string {
 		}
 		num, err := strconv.ParseUint(name[i:], 10, 32)
 		if i == len(name) || err != nil || strings.ContainsAny(name[:i], "[],") {
-			order = append(order, &group{prefix: name, width: -1})
+			if key := "\x00" + name; byKey[key] == nil {
+				byKey[key] = &group{prefix: name, width: -1}
+				order = append(order, byKey[key])
+			}
 			continue
 		}
 		width := len(name) - i

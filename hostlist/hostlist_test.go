@@ -147,3 +147,27 @@ func TestCompressRoundTrip(t *testing.T) {
 		t.Errorf("round trip %q → %q → %q", names, Compress(names), back)
 	}
 }
+
+// FuzzCompress: every name list that Expand gives is given back by
+// Expand(Compress(names)), each name once.
+func FuzzCompress(f *testing.F) {
+	for _, s := range []string{"dgx[001-003,005]", "n[9-11],n1,login", "a1b,a2b", "n0,n1,n01,n001", "x-9,x-10,y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		names, err := Expand(s)
+		if err != nil || len(names) > 1000 {
+			return
+		}
+		c := Compress(names)
+		back, err := Expand(c)
+		if err != nil {
+			t.Fatalf("%q → %q: %v", s, c, err)
+		}
+		slices.Sort(back)
+		want := slices.Compact(slices.Sorted(slices.Values(names)))
+		if !slices.Equal(back, want) {
+			t.Fatalf("%q → %q → %q, want %q", s, c, back, want)
+		}
+	})
+}

@@ -190,3 +190,22 @@ func TestEmpty(t *testing.T) {
 		t.Error("FromFabric(nil) gave no error")
 	}
 }
+
+// BenchmarkFromFabric groups the 1 020 HCAs of a 4-unit DGX H100
+// SuperPOD and checks its rails.
+func BenchmarkFromFabric(b *testing.B) {
+	f, err := gen.Generate("superpod-h100")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	for range b.N {
+		l, err := FromFabric(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if l.CheckRails(f) != nil {
+			b.Fatal("rails")
+		}
+	}
+}
