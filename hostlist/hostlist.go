@@ -246,29 +246,54 @@ func Compress(names []string) string {
 		width  int
 		nums   []uint64
 	}
-	var order []*group
-	byKey := map[string]*group{}
-	for _, name := range names {
+	// split cuts a name into a prefix and a trailing number of width
+	// digits (width 0: no zero padding); ok is false for a name without
+	// one.
+	split := func(name string) (prefix string, num uint64, width int, ok bool) {
 		i := len(name)
 		for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
 			i--
 		}
 		num, err := strconv.ParseUint(name[i:], 10, 32)
 		if i == len(name) || err != nil || strings.ContainsAny(name[:i], "[],") {
+			return "", 0, 0, false
+		}
+		if width = len(name) - i; name[i] != '0' || width == 1 {
+			width = 0
+		}
+		return name[:i], num, width, true
+	}
+	// A number without zero padding of at least w digits prints the same
+	// in a bracket of width w: it joins the widest such bracket.
+	padded := map[string][]int{}
+	for _, name := range names {
+		if prefix, _, width, ok := split(name); ok && width > 0 && !slices.Contains(padded[prefix], width) {
+			padded[prefix] = append(padded[prefix], width)
+		}
+	}
+	var order []*group
+	byKey := map[string]*group{}
+	for _, name := range names {
+		prefix, num, width, ok := split(name)
+		if !ok {
 			if key := "\x00" + name; byKey[key] == nil {
 				byKey[key] = &group{prefix: name, width: -1}
 				order = append(order, byKey[key])
 			}
 			continue
 		}
-		width := len(name) - i
-		if name[i] != '0' || width == 1 {
-			width = 0 // no zero padding: any width
+		if width == 0 {
+			digits := len(strconv.FormatUint(num, 10))
+			for _, w := range padded[prefix] {
+				if w <= digits && w > width {
+					width = w
+				}
+			}
 		}
-		key := name[:i] + "\x00" + strconv.Itoa(width)
+		key := prefix + "\x00" + strconv.Itoa(width)
 		g := byKey[key]
 		if g == nil {
-			g = &group{prefix: name[:i], width: width}
+			g = &group{prefix: prefix, width: width}
 			byKey[key] = g
 			order = append(order, g)
 		}

@@ -171,3 +171,19 @@ func FuzzCompress(f *testing.F) {
 		}
 	})
 }
+
+// TestCompressPaddedGrowth: dgx097 … dgx127 is one bracket although
+// dgx100 has no leading zero (the 4-unit SuperPOD's last unit).
+func TestCompressPaddedGrowth(t *testing.T) {
+	for _, tt := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"dgx097", "dgx098", "dgx099", "dgx100", "dgx101"}, "dgx[097-101]"},
+		{[]string{"n1", "n01", "n001", "n100", "n1000"}, "n1,n01,n[001,100,1000]"},
+	} {
+		if got := Compress(tt.in); got != tt.want {
+			t.Errorf("Compress(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

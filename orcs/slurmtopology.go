@@ -3,7 +3,6 @@ package main
 import (
 	"fmt"
 	"io"
-	"os"
 
 	"github.com/urfave/cli/v2"
 
@@ -60,7 +59,8 @@ func slurmTopologyAction(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("slurm-topology: %w", err)
 	}
-	for _, w := range layout.CheckRails(src.Fabric) {
+	misplaced := layout.CheckRails(src.Fabric)
+	for _, w := range misplaced {
 		fmt.Fprintf(errWriter(c), "orcs slurm-topology: warning: %s\n", w)
 	}
 	s, err := nodes.BuildSlurm(src.Fabric, layout, exclude)
@@ -80,8 +80,17 @@ func slurmTopologyAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	if out := c.String("output_file"); out != "-" {
-		fmt.Fprintf(os.Stderr, "orcs slurm-topology: %s: %s (%s).\n", out, s.Summary(), layout.Summary())
+	rails := "every HCA of a multi-HCA node is on the leaf of its rail"
+	switch {
+	case !layout.MultiHCA():
+		rails = "no node has several HCAs: one unit per leaf switch"
+	case len(misplaced) > 0:
+		rails = fmt.Sprintf("%d HCAs are on another rail's leaf (warnings above): check the cabling before trusting the units", len(misplaced))
 	}
+	out := c.String("output_file")
+	if out == "-" {
+		out = "stdout"
+	}
+	fmt.Fprintf(errWriter(c), "orcs slurm-topology: %s: %s (%s); %s.\n", out, s.Summary(), layout.Summary(), rails)
 	return nil
 }
