@@ -649,3 +649,70 @@ func TestRoutingNamed(t *testing.T) {
 		}
 	}
 }
+
+// TestRailBalanced checks the d-mod-k spread of the rail fabrics: every
+// switch sends the destinations that routes bring to it evenly over its
+// up-links (counts differ by at most one), and the hosts are named after
+// node and rail, HCA k of a node on the leaf of rail k of its unit.
+func TestRailBalanced(t *testing.T) {
+	// Fabrics without empty ports: a slot whose rails are not all taken
+	// (superpod-h100's UFM slot) leaves its up-link index fewer
+	// destinations, as d-mod-k does for any missing host.
+	for _, spec := range []string{"rail:units=2,nodes=4,rails=4", "rail:units=3,nodes=4,rails=2,service=2",
+		"rail:units=3,nodes=4,rails=2,up=4,spines=2,cores=4", "rail:units=1,nodes=32,rails=8,up=32,spines=4", "superpod-a100:su=2"} {
+		n := build(t, spec)
+		f := n.Fabric
+		// reach[v][d]: some route to d passes through v.
+		reach := make([]map[int32]bool, len(f.Nodes))
+		var buf []int32
+		for src := range f.NumHosts() {
+			for d := range f.NumHosts() {
+				buf, _ = f.AppendRoute(buf[:0], int32(src), int32(d))
+				for _, l := range buf {
+					v := f.Links[l].From
+					if reach[v] == nil {
+						reach[v] = map[int32]bool{}
+					}
+					reach[v][int32(d)] = true
+				}
+			}
+		}
+		for s := range f.NumSwitches() {
+			v := f.SwitchNode(s)
+			level := n.Tree.Level(v)
+			if level == n.Tree.Levels-1 {
+				continue
+			}
+			count := map[int32]int{}
+			for _, l := range f.OutLinks(v) {
+				if n.Tree.Level(f.Links[l].To) > level {
+					count[l] = 0
+				}
+			}
+			for d := range reach[v] {
+				l := f.NextHop(0, v, d)
+				if _, up := count[l]; up {
+					count[l]++
+				}
+			}
+			lo, hi := 1<<30, 0
+			for _, c := range count {
+				lo, hi = min(lo, c), max(hi, c)
+			}
+			if hi-lo > 1 {
+				t.Errorf("%s: switch %s spreads its up traffic %d to %d destinations per up-link", spec, f.Nodes[v].Name, lo, hi)
+			}
+		}
+	}
+	f := build(t, "rail:units=2,nodes=2,rails=2,service=1").Fabric
+	var got []string
+	for h := range f.NumHosts() {
+		leaf := f.Links[f.OutLinks(f.HostNode(h))[0]]
+		got = append(got, fmt.Sprintf("%s@%s:%d", f.HostName(h), f.Nodes[leaf.To].Name, leaf.ToPort))
+	}
+	want := "H-dgx001_mlx5_0@S0_0:1 H-dgx001_mlx5_1@S0_1:1 H-dgx002_mlx5_0@S0_0:2 H-dgx002_mlx5_1@S0_1:2 " +
+		"H-dgx003_mlx5_0@S0_2:1 H-dgx003_mlx5_1@S0_3:1 H-svc01_mlx5_0@S0_2:2"
+	if strings.Join(got, " ") != want {
+		t.Errorf("hosts\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+}

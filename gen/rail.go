@@ -226,8 +226,9 @@ func pad(v, width int) string {
 // sends the rest up on up-link t; a two-level spine sends d down to d's
 // leaf on its parallel link t/spines. With three levels a spine sends d of
 // its own unit down to d's leaf on parallel link t/spines, other traffic
-// up on up-link ⌊n(d)/up⌋ mod sup; a core sends d down to d's unit, to its
-// spine t mod spines. Traffic to d climbs no higher than needed, on links
+// up on up-link ⌊n(d)/spines⌋ mod sup (the destinations that reach spine
+// i are n(d) ≡ i mod spines, so they spread evenly); a core sends d down
+// to d's unit, to its spine t mod spines. Traffic to d climbs no higher than needed, on links
 // chosen by d alone, as the k-ary n-tree's d-mod-k does.
 func buildRail(s Spec) (*Network, error) {
 	r := railOf(s)
@@ -317,7 +318,7 @@ func buildRail(s Spec) (*Network, error) {
 					if h.leaf/r.rails == unit {
 						nb.route(spine(unit*r.spines+i), 1+h.leaf%r.rails*q+t/r.spines, d)
 					} else {
-						nb.route(spine(unit*r.spines+i), r.rails*q+1+num(d)/r.up%r.sup, d)
+						nb.route(spine(unit*r.spines+i), r.rails*q+1+num(d)/r.spines%r.sup, d)
 					}
 				}
 			}

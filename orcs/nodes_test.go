@@ -132,3 +132,14 @@ func TestHostsNodeNames(t *testing.T) {
 		t.Errorf("a node and one of its HCAs: %v", err)
 	}
 }
+
+// TestRailDeadlockFree: the rail generators' routing has no credit loop,
+// two and three levels.
+func TestRailDeadlockFree(t *testing.T) {
+	for _, spec := range []string{"gen:rail:units=2,nodes=4,rails=4,service=2", "gen:rail:units=3,nodes=4,rails=2,up=4,spines=2,cores=4", "gen:superpod-h100:su=1"} {
+		out, err := runCmd(t, "deadlock", "--sl", "none", spec)
+		if err != nil || !strings.Contains(out, "no loop") || strings.Contains(out, "loop:") {
+			t.Errorf("%s: %v\n%s", spec, err, out)
+		}
+	}
+}
