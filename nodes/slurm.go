@@ -323,7 +323,7 @@ func (s *Slurm) WriteConf(w io.Writer, block bool, header string) error {
 	return err
 }
 
-// WriteYAML writes topology.yaml (Slurm 23.11 and later): the tree as the
+// WriteYAML writes topology.yaml (Slurm 25.05 and later): the tree as the
 // cluster's default topology "tree", the units as blocks of topology
 // "block", and topology "flat".
 func (s *Slurm) WriteYAML(w io.Writer, header string) error {

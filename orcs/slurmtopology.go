@@ -21,7 +21,7 @@ func init() {
 			"own leaf); a node sits in the unit of its HCAs. --plugin tree (topology.conf for topology/tree) lists every unit\n" +
 			"with its nodes (SwitchName=su1 Nodes=dgx[001-032]) and the switches above with their children, switches of one\n" +
 			"level with the same children as one; --plugin block (topology/block, Slurm 23.11 and later) writes one BlockName=\n" +
-			"line per unit; --format yaml writes topology.yaml (Slurm 23.11 and later) with the tree, the blocks and flat.\n\n" +
+			"line per unit; --format yaml writes topology.yaml (Slurm 25.05 and later) with the tree, the blocks and flat.\n\n" +
 			"Example: orcs slurm-topology --topo ibnetdiscover.txt --exclude 'ufm[01-04],login01' -o /etc/slurm/topology.conf",
 		Flags: append(fabricFlags(""),
 			&cli.StringFlag{Name: "exclude", Usage: "leave out the nodes of this Slurm host `LIST` (or @FILE): storage, management"},
