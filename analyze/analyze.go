@@ -151,7 +151,10 @@ type Analysis struct {
 	// nodes is the fabric's node summary (nodes.Layout.Summary) when some
 	// node has several HCAs, else "".
 	nodes string
-	loads *cableLoads // computed by the first CableLoads or HotCables
+	// railWarnings lists the HCAs cabled to another rail's leaf
+	// (nodes.Layout.CheckRails).
+	railWarnings []string
+	loads        *cableLoads // computed by the first CableLoads or HotCables
 	// pairs is the number of routes a run walks (of the levels it walks,
 	// as New drew them; a random pattern's runs may differ a little)
 	pairs int
@@ -245,6 +248,7 @@ func New(f *lft.Fabric, cfg Config) (*Analysis, error) {
 	s := &Analysis{cfg: cfg, fabric: f, metric: m, source: src, pairs: pairs}
 	if l, err := nodes.FromFabric(f); err == nil && l.MultiHCA() {
 		s.nodes = l.Summary()
+		s.railWarnings = l.CheckRails(f)
 	}
 	switch cfg.Subset {
 	case SubsetLinearBFS, "":
@@ -481,6 +485,10 @@ func (s *Analysis) Meta() metrics.Meta {
 		Nodes:        s.nodes,
 	}
 }
+
+// RailWarnings lists the HCAs of multi-HCA nodes that are cabled to the
+// leaf of another rail, one sentence each (see nodes.Layout.CheckRails).
+func (s *Analysis) RailWarnings() []string { return s.railWarnings }
 
 // RandomPattern reports whether the pattern changes from run to run.
 func (s *Analysis) RandomPattern() bool { return s.source.Random() }

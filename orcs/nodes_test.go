@@ -1,6 +1,9 @@
 package main
 
 import (
+	"bytes"
+	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -141,5 +144,41 @@ func TestRailDeadlockFree(t *testing.T) {
 		if err != nil || !strings.Contains(out, "no loop") || strings.Contains(out, "loop:") {
 			t.Errorf("%s: %v\n%s", spec, err, out)
 		}
+	}
+}
+
+// TestRailWarning: the analyzer names an HCA cabled to another rail's leaf
+// (dgx002's mlx5_0 and mlx5_1 swapped in a generated fabric's dot).
+func TestRailWarning(t *testing.T) {
+	dir := t.TempDir()
+	dotFile := filepath.Join(dir, "rail.dot")
+	if _, err := runCmd(t, "gen", "-o", dotFile, "rail:units=1,nodes=4,rails=2"); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(dotFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	swapped := strings.NewReplacer("H-dgx002_mlx5_0", "H-dgx002_mlx5_1", "H-dgx002_mlx5_1", "H-dgx002_mlx5_0").Replace(string(b))
+	bad := writeFile(t, dir, "swapped.dot", swapped)
+	cmd := exec.Command(orcsBin, "-i", bad, "-n", "1", "--seed", "1", "-o", filepath.Join(dir, "out"))
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("%v: %s", err, stderr.String())
+	}
+	for _, want := range []string{
+		"orcs: warning: dgx002 HCA mlx5_1 (rail 1) is cabled to leaf S0_0, whose other HCAs are of rail 0\n",
+		"orcs: warning: dgx002 HCA mlx5_0 (rail 0) is cabled to leaf S0_1, whose other HCAs are of rail 1\n",
+	} {
+		if !strings.Contains(stderr.String(), want) {
+			t.Errorf("stderr lacks %q:\n%s", want, stderr.String())
+		}
+	}
+	cmd = exec.Command(orcsBin, "-i", dotFile, "-n", "1", "--seed", "1", "-o", filepath.Join(dir, "out"))
+	stderr.Reset()
+	cmd.Stderr = &stderr
+	if err := cmd.Run(); err != nil || strings.Contains(stderr.String(), "cabled") {
+		t.Errorf("the generated fabric: %v %s", err, stderr.String())
 	}
 }
