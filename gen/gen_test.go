@@ -716,3 +716,62 @@ func TestRailBalanced(t *testing.T) {
 		t.Errorf("hosts\n got %s\nwant %s", strings.Join(got, " "), want)
 	}
 }
+
+// TestRailOnly: in a rail-only fabric (2 units × 4 slots × 2 rails, 4
+// spines: S1_0, S1_1 for rail 0, S1_2, S1_3 for rail 1) HCAs of one rail
+// reach each other over their rail's spines only, in the fewest hops, and
+// HCAs of different rails have no route.
+func TestRailOnly(t *testing.T) {
+	spec := "rail:units=2,nodes=4,rails=2,spines=4,railonly=1"
+	n := build(t, spec)
+	f := n.Fabric
+	want, err := Describe(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Size{Hosts: f.NumHosts(), Switches: f.NumSwitches(), Links: len(f.Links)}
+	for _, l := range f.Links {
+		if f.SwitchIndex(l.From) >= 0 {
+			got.Radix = max(got.Radix, int(l.FromPort))
+		}
+	}
+	if got != want {
+		t.Errorf("fabric has %v, Describe says %v", got, want)
+	}
+	var buf []int32
+	routed := 0
+	for src := range f.NumHosts() {
+		dist := bfs(f, f.HostNode(src))
+		for dst := range f.NumHosts() {
+			if src == dst {
+				continue
+			}
+			var st lft.RouteStatus
+			buf, st = f.AppendRoute(buf[:0], int32(src), int32(dst))
+			sameRail := src%2 == dst%2 // hosts go node by node, rail 0 then rail 1
+			if sameRail != (st == lft.RouteOK) {
+				t.Fatalf("%s → %s: status %v", f.HostName(src), f.HostName(dst), st)
+			}
+			if !sameRail {
+				continue
+			}
+			routed++
+			if len(buf) != dist[f.HostNode(dst)] {
+				t.Fatalf("%s → %s: %d hops, shortest %d", f.HostName(src), f.HostName(dst), len(buf), dist[f.HostNode(dst)])
+			}
+			for _, l := range buf {
+				if v := f.Links[l].To; f.Nodes[v].Name == "S1_"+strconv.Itoa(2-2*(src%2)) || f.Nodes[v].Name == "S1_"+strconv.Itoa(3-2*(src%2)) {
+					t.Fatalf("%s → %s crosses the other rail's spine %s", f.HostName(src), f.HostName(dst), f.Nodes[v].Name)
+				}
+			}
+		}
+	}
+	if routed != 2*8*7 {
+		t.Errorf("%d routed pairs, want 112", routed)
+	}
+	for _, bad := range []string{"rail:units=1,nodes=2,rails=2,spines=3,railonly=1", "rail:units=1,nodes=2,rails=2,spines=2,cores=2,railonly=1", "rail:nodes=2,railonly=2"} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("%s: no error", bad)
+		}
+	}
+}

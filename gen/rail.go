@@ -58,11 +58,15 @@ var railParams = []param{
 	{key: "cores", doc: "core switches above spines of each unit (0: two levels)", def: "0", min: 0},
 	{key: "sup", doc: "up-links per spine switch when cores>0 (taper at the spines; default rails·up/spines, non-blocking)", def: "0", min: 0},
 	{key: "service", doc: "single-HCA service nodes in the last node slots (rails 0, 1, … of the last slot, then of the slot before)", def: "0", min: 0},
+	{key: "railonly", doc: "1: rail-only, two levels only: spines in one group per rail, a leaf linked to its rail's group only; HCAs of different rails have no route (NCCL crosses rails over NVLink)", def: "0", min: 0},
 }
 
 // railShape is a rail spec's numbers.
 type railShape struct {
 	units, nodes, rails, up, spines, cores, sup, service int
+	// railOnly: spines per rail group (two levels); 0: every leaf to
+	// every spine.
+	railOnly bool
 	// gpu and svc name the nodes ("dgx", "svc").
 	gpu, svc string
 	spec     Spec
@@ -71,7 +75,7 @@ type railShape struct {
 func railOf(s Spec) railShape {
 	r := railShape{units: s.num("units"), nodes: s.num("nodes"), rails: s.num("rails"), up: s.num("up"),
 		spines: s.num("spines"), cores: s.num("cores"), sup: s.num("sup"), service: s.num("service"),
-		gpu: "dgx", svc: "svc", spec: s}
+		gpu: "dgx", svc: "svc", spec: s, railOnly: s.num("railonly") == 1}
 	if s.Name == "superpod-h100" {
 		r.svc = "ufm" // the UFM appliances of the reference architecture
 	}
@@ -120,6 +124,18 @@ func buildPreset(s, r Spec) (*Network, error) {
 
 func checkRail(s Spec) error {
 	r := railOf(s)
+	if s.num("railonly") > 1 {
+		return fmt.Errorf("railonly=%d: want 0 or 1", s.num("railonly"))
+	}
+	if r.railOnly {
+		if r.cores > 0 {
+			return fmt.Errorf("railonly=1 has two levels: no cores")
+		}
+		if r.spines%r.rails != 0 || r.up%(r.spines/r.rails) != 0 {
+			return fmt.Errorf("railonly=1: rails=%d must divide spines=%d, and the spines of a rail (spines/rails) must divide up=%d", r.rails, r.spines, r.up)
+		}
+		return nil
+	}
 	if r.up%r.spines != 0 {
 		return fmt.Errorf("spines=%d must divide up=%d (a leaf has up/spines links to each spine)", r.spines, r.up)
 	}
@@ -160,6 +176,9 @@ func railSize(s Spec) Size {
 		z.Switches = add(leaves, r.spines)
 		z.Links = mul(2, add(hosts, mul(leaves, r.up)))
 		z.Radix = max(z.Radix, mul(leaves, r.up/r.spines))
+		if r.railOnly {
+			z.Radix = max(r.nodes+r.up, mul(r.units, r.up/(r.spines/r.rails)))
+		}
 		return z
 	}
 	z.Switches = add(add(leaves, mul(r.units, r.spines)), r.cores)
@@ -221,6 +240,11 @@ func pad(v, width int) string {
 // rails·q+1+j to core S2_<(i/rep)·sup+j>, arriving on port
 // 1+unit·rep+i mod rep (rep = spines·sup/cores).
 //
+// Rail-only (railonly=1, two levels): the spines form rails groups of
+// g = spines/rails; leaf up-link t of rail k goes to spine k·g + t mod g,
+// arriving on port 1+unit·(up/g)+t/g; a leaf and a spine route the
+// destinations of their rail only.
+//
 // Routing (d-mod-k on the leaf-major number of the destination, n(d) =
 // leaf·nodes + slot, t = n(d) mod up): a leaf delivers its own hosts and
 // sends the rest up on up-link t; a two-level spine sends d down to d's
@@ -251,7 +275,13 @@ func buildRail(s Spec) (*Network, error) {
 	}
 	tree.start[1] = int32(nb.b.NumNodes())
 	q := r.up / r.spines
-	if r.cores == 0 {
+	g := r.spines / r.rails // rail-only: spines per rail group
+	if r.railOnly {
+		q = r.up / g
+		for i := range r.spines {
+			nb.addSwitch("S1_"+strconv.Itoa(i), r.units*q)
+		}
+	} else if r.cores == 0 {
 		for i := range r.spines {
 			nb.addSwitch("S1_"+strconv.Itoa(i), leaves*q)
 		}
@@ -275,6 +305,10 @@ func buildRail(s Spec) (*Network, error) {
 	for e := range leaves {
 		unit, k := e/r.rails, e%r.rails
 		for t := range r.up {
+			if r.railOnly {
+				nb.cable(leaf(e), r.nodes+1+t, spine(k*g+t%g), 1+unit*q+t/g)
+				continue
+			}
 			if r.cores == 0 {
 				nb.cable(leaf(e), r.nodes+1+t, spine(t%r.spines), 1+e*q+t/r.spines)
 			} else {
@@ -296,14 +330,25 @@ func buildRail(s Spec) (*Network, error) {
 	num := func(d int) int { return hs[d].leaf*r.nodes + hs[d].slot }
 	for e := range leaves {
 		for d, h := range hs {
-			if h.leaf == e {
+			switch {
+			case h.leaf == e:
 				nb.route(leaf(e), h.slot+1, d)
-			} else {
+			case r.railOnly && h.leaf%r.rails != e%r.rails:
+				// another rail: no route
+			default:
 				nb.route(leaf(e), r.nodes+1+num(d)%r.up, d)
 			}
 		}
 	}
-	if r.cores == 0 {
+	if r.railOnly {
+		for i := range r.spines {
+			for d, h := range hs {
+				if h.leaf%r.rails == i/g {
+					nb.route(spine(i), 1+h.leaf/r.rails*q+num(d)%r.up/g, d)
+				}
+			}
+		}
+	} else if r.cores == 0 {
 		for i := range r.spines {
 			for d, h := range hs {
 				nb.route(spine(i), 1+h.leaf*q+num(d)%r.up/r.spines, d)

@@ -18,7 +18,7 @@ func TestSlurmTopologyTree(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := "# Slurm topology from gen:rail:units=2,nodes=2,rails=2,up=2,spines=2,cores=0,sup=0,service=1: 3 nodes × 2 HCAs, 1 node × 1 HCA\n" +
+	want := "# Slurm topology from gen:rail:units=2,nodes=2,rails=2,up=2,spines=2,cores=0,sup=0,service=1,railonly=0: 3 nodes × 2 HCAs, 1 node × 1 HCA\n" +
 		"# 2 units of 2 nodes, 4 nodes; 1 level of switches above\n" +
 		"SwitchName=su1 Nodes=dgx[001-002]\n" +
 		"SwitchName=su2 Nodes=dgx003,svc01\n" +
