@@ -769,6 +769,22 @@ func TestRailOnly(t *testing.T) {
 	if routed != 2*8*7 {
 		t.Errorf("%d routed pairs, want 112", routed)
 	}
+	// The tables themselves hold no route across rails: spine S1_i (rail
+	// i/2) and leaf S0_e (rail e mod 2) have entries for their rail only.
+	for s := range f.NumSwitches() {
+		v := f.SwitchNode(s)
+		name := f.Nodes[v].Name
+		num, _ := strconv.Atoi(name[3:])
+		rail := num % 2
+		if strings.HasPrefix(name, "S1_") {
+			rail = num / 2
+		}
+		for d := range f.NumHosts() {
+			if has := f.NextHop(0, v, int32(d)) >= 0; has != (d%2 == rail) {
+				t.Errorf("%s (rail %d) has an entry for %s: %v", name, rail, f.HostName(d), has)
+			}
+		}
+	}
 	for _, bad := range []string{"rail:units=1,nodes=2,rails=2,spines=3,railonly=1", "rail:units=1,nodes=2,rails=2,spines=2,cores=2,railonly=1", "rail:nodes=2,railonly=2"} {
 		if _, err := Parse(bad); err == nil {
 			t.Errorf("%s: no error", bad)

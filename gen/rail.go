@@ -176,9 +176,6 @@ func railSize(s Spec) Size {
 		z.Switches = add(leaves, r.spines)
 		z.Links = mul(2, add(hosts, mul(leaves, r.up)))
 		z.Radix = max(z.Radix, mul(leaves, r.up/r.spines))
-		if r.railOnly {
-			z.Radix = max(r.nodes+r.up, mul(r.units, r.up/(r.spines/r.rails)))
-		}
 		return z
 	}
 	z.Switches = add(add(leaves, mul(r.units, r.spines)), r.cores)
