@@ -33,6 +33,7 @@ e2e:
 
 test: deps build unit
 	bash test/slurm/shards_test.sh bin/orcs testdata/ft64.dot
+	bash test/slurm/topology_test.sh bin/orcs
 
 # fuzz: long fuzzing by hand (FUZZTIME per target); commit what it finds.
 FUZZTIME ?= 60s

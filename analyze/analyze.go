@@ -22,6 +22,7 @@ import (
 	"orcs/internal/workers"
 	"orcs/lft"
 	"orcs/metrics"
+	"orcs/nodes"
 	"orcs/patterns"
 	"orcs/rng"
 )
@@ -145,8 +146,14 @@ type Analysis struct {
 	fabric *lft.Fabric
 	metric *metrics.Metric
 	source *patterns.Source
-	hosts  []int32     // the hosts taking part, in subset order
-	loads  *cableLoads // computed by the first CableLoads or HotCables
+	hosts  []int32 // the hosts taking part, in subset order
+	// nodes is the fabric's node summary (nodes.Layout.Summary) when some
+	// node has several HCAs, else "".
+	nodes string
+	// railWarnings lists the HCAs cabled to another rail's leaf
+	// (nodes.Layout.CheckRails).
+	railWarnings []string
+	loads        *cableLoads // computed by the first CableLoads or HotCables
 	// pairs is the number of routes a run walks (of the levels it walks,
 	// as New drew them; a random pattern's runs may differ a little)
 	pairs int
@@ -238,6 +245,10 @@ func New(f *lft.Fabric, cfg Config) (*Analysis, error) {
 		cfg.Threads = runtime.NumCPU()
 	}
 	s := &Analysis{cfg: cfg, fabric: f, metric: m, source: src, pairs: pairs}
+	if l, err := nodes.FromFabric(f); err == nil && l.MultiHCA() {
+		s.nodes = l.Summary()
+		s.railWarnings = l.CheckRails(f)
+	}
 	switch cfg.Subset {
 	case SubsetLinearBFS, "":
 		s.cfg.Subset = SubsetLinearBFS
@@ -453,8 +464,13 @@ func (s *Analysis) Meta() metrics.Meta {
 		Metric:       s.metric.Name,
 		BinEdges:     edges,
 		Compat:       s.cfg.Compat,
+		Nodes:        s.nodes,
 	}
 }
+
+// RailWarnings lists the HCAs of multi-HCA nodes that are cabled to the
+// leaf of another rail, one sentence each (see nodes.Layout.CheckRails).
+func (s *Analysis) RailWarnings() []string { return s.railWarnings }
 
 // RandomPattern reports whether the pattern changes from run to run.
 func (s *Analysis) RandomPattern() bool { return s.source.Random() }
@@ -497,33 +513,53 @@ func Allocation(f *lft.Fabric, arg string) ([]int32, error) {
 // list) into host indices of f, in order. A name matches a host of that
 // name, or else one named "H-" + name: fabrics read from InfiniBand files
 // name hosts after their descriptions that way (node017 → H-node017), so
-// the names Slurm knows apply. Unknown names (the first few are named) and
-// a host given twice are errors.
+// the names Slurm knows apply. A name that is no host but a node (a
+// machine, see package nodes: "dgx017" of the HCAs "dgx017 mlx5_0" …)
+// stands for all its HCAs, in rail order. Unknown names (the first few
+// are named) and a host given twice are errors.
 func ResolveHosts(f *lft.Fabric, names []string) ([]int32, error) {
 	out := make([]int32, 0, len(names))
 	seen := make(map[int32]bool, len(names))
 	var unknown []string
+	var layout *nodes.Layout
+	add := func(name string, h int32) error {
+		if seen[h] {
+			return fmt.Errorf("host %s is given twice", name)
+		}
+		seen[h] = true
+		out = append(out, h)
+		return nil
+	}
 	for _, name := range names {
 		v, ok := f.NodeByName(name)
 		if !ok || f.HostIndex(v) < 0 {
 			v, ok = f.NodeByName("H-" + name)
 		}
-		if !ok || f.HostIndex(v) < 0 {
-			if ports := machinePorts(f, name); len(ports) > 1 {
-				return nil, fmt.Errorf("%s has %d HCA ports in the fabric (%s): name the one the job uses", name, len(ports), strings.Join(ports, ", "))
-			} else if len(ports) == 1 {
-				v, _ = f.NodeByName(ports[0])
-			} else {
-				unknown = append(unknown, name)
-				continue
+		if ok && f.HostIndex(v) >= 0 {
+			if err := add(name, f.HostIndex(v)); err != nil {
+				return nil, err
+			}
+			continue
+		}
+		if layout == nil {
+			var err error
+			if layout, err = nodes.FromFabric(f); err != nil {
+				return nil, err
 			}
 		}
-		h := f.HostIndex(v)
-		if seen[h] {
-			return nil, fmt.Errorf("host %s is given twice", name)
+		i, ok := layout.Lookup(name)
+		if !ok {
+			unknown = append(unknown, name)
+			continue
 		}
-		seen[h] = true
-		out = append(out, h)
+		for _, h := range layout.Nodes[i].HCAs {
+			if h < 0 {
+				continue
+			}
+			if err := add(name+" ("+f.HostName(int(h))+")", h); err != nil {
+				return nil, err
+			}
+		}
 	}
 	if len(unknown) > 0 {
 		shown := unknown[:min(len(unknown), 5)]
@@ -535,20 +571,6 @@ func ResolveHosts(f *lft.Fabric, names []string) ([]int32, error) {
 			len(unknown), len(names), strings.Join(shown, ", "), more)
 	}
 	return out, nil
-}
-
-// machinePorts lists the hosts of f that are HCA ports of the machine
-// name: "H-name" followed by ":port" (a multi-port HCA) or "_desc" (one
-// of several HCAs).
-func machinePorts(f *lft.Fabric, name string) []string {
-	var out []string
-	for h := range f.NumHosts() {
-		n := f.HostName(h)
-		if rest, ok := strings.CutPrefix(n, "H-"+name); ok && rest != "" && (rest[0] == ':' || rest[0] == '_') {
-			out = append(out, n)
-		}
-	}
-	return out
 }
 
 // allocationDigest fingerprints an allocation for shard metadata ("" when

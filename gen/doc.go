@@ -25,9 +25,13 @@
 //     under spines) with tapers at two levels, d-mod-k-like routing.
 //   - dragonfly: groups of all-to-all connected routers joined by global
 //     links, Dragonfly minimal routing (at most one global link per route).
+//   - rail, superpod-h100, superpod-a100: rail-optimized GPU fabrics, one
+//     leaf per (scalable unit, rail), spines (and cores) above, d-mod-k-like
+//     routing; the hosts are named after node and HCA (H-dgx001_mlx5_0).
 //
 // Every generator writes exactly one routing entry per (switch, destination
-// host) and one "*" entry per host, so the tables are complete and every
+// host) and one "*" entry per host (except rail with railonly=1, which has
+// no route between rails), so the tables are complete and every
 // route is minimal (a Dragonfly's routes are minimal among the routes with
 // at most one global link, as Dragonfly routing defines it; a route through
 // a third group can have fewer hops). Node and link order is stable: hosts H0, H1, … first (in

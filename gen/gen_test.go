@@ -49,6 +49,15 @@ var specs = []string{
 	"fattree3:pods=3,leaves=2,hosts=2,up=4,mup=2,rep=2",
 	"fattree3:pods=3,leaves=2,hosts=2,up=4,mup=2,lmul=2",
 	"fattree3:pods=2,leaves=3,hosts=3,up=6,mup=2,rep=3,lmul=2",
+	"rail:nodes=1,rails=1",
+	"rail:units=2,nodes=4,rails=4",
+	"rail:units=2,nodes=4,rails=2,up=2,spines=1",
+	"rail:units=3,nodes=4,rails=2,service=3",
+	"rail:units=2,nodes=4,rails=4,up=4,spines=2,cores=8",
+	"rail:units=3,nodes=2,rails=2,up=2,spines=2,cores=2,sup=2,service=1",
+	"rail:units=2,nodes=3,rails=3,up=3,spines=3,cores=3,sup=3",
+	"superpod-h100:su=1",
+	"superpod-a100:su=1",
 }
 
 func build(t testing.TB, spec string) *Network {
@@ -127,7 +136,11 @@ func TestNames(t *testing.T) {
 			}
 		}
 		for h := range f.NumHosts() {
-			if f.HostName(h) != "H"+strconv.Itoa(h) || f.HostNode(h) != int32(h) {
+			want := "H" + strconv.Itoa(h)
+			if rail := strings.HasPrefix(spec, "rail") || strings.HasPrefix(spec, "superpod"); rail {
+				want = f.HostName(h) // named after node and HCA: TestRailNames
+			}
+			if f.HostName(h) != want || f.HostNode(h) != int32(h) {
 				t.Fatalf("%s: host %d is %q, node %d", spec, h, f.HostName(h), f.HostNode(h))
 			}
 		}
@@ -633,6 +646,148 @@ func TestRoutingNamed(t *testing.T) {
 		}
 		if n.Routing() != routing {
 			t.Errorf("%s: routing %q, want %q", spec, n.Routing(), routing)
+		}
+	}
+}
+
+// TestRailBalanced checks the d-mod-k spread of the rail fabrics: every
+// switch sends the destinations that routes bring to it evenly over its
+// up-links (counts differ by at most one), and the hosts are named after
+// node and rail, HCA k of a node on the leaf of rail k of its unit.
+func TestRailBalanced(t *testing.T) {
+	// Fabrics without empty ports: a slot whose rails are not all taken
+	// (superpod-h100's UFM slot) leaves its up-link index fewer
+	// destinations, as d-mod-k does for any missing host.
+	for _, spec := range []string{"rail:units=2,nodes=4,rails=4", "rail:units=3,nodes=4,rails=2,service=2",
+		"rail:units=3,nodes=4,rails=2,up=4,spines=2,cores=4", "rail:units=1,nodes=32,rails=8,up=32,spines=4", "superpod-a100:su=2"} {
+		n := build(t, spec)
+		f := n.Fabric
+		// reach[v][d]: some route to d passes through v.
+		reach := make([]map[int32]bool, len(f.Nodes))
+		var buf []int32
+		for src := range f.NumHosts() {
+			for d := range f.NumHosts() {
+				buf, _ = f.AppendRoute(buf[:0], int32(src), int32(d))
+				for _, l := range buf {
+					v := f.Links[l].From
+					if reach[v] == nil {
+						reach[v] = map[int32]bool{}
+					}
+					reach[v][int32(d)] = true
+				}
+			}
+		}
+		for s := range f.NumSwitches() {
+			v := f.SwitchNode(s)
+			level := n.Tree.Level(v)
+			if level == n.Tree.Levels-1 {
+				continue
+			}
+			count := map[int32]int{}
+			for _, l := range f.OutLinks(v) {
+				if n.Tree.Level(f.Links[l].To) > level {
+					count[l] = 0
+				}
+			}
+			for d := range reach[v] {
+				l := f.NextHop(0, v, d)
+				if _, up := count[l]; up {
+					count[l]++
+				}
+			}
+			lo, hi := 1<<30, 0
+			for _, c := range count {
+				lo, hi = min(lo, c), max(hi, c)
+			}
+			if hi-lo > 1 {
+				t.Errorf("%s: switch %s spreads its up traffic %d to %d destinations per up-link", spec, f.Nodes[v].Name, lo, hi)
+			}
+		}
+	}
+	f := build(t, "rail:units=2,nodes=2,rails=2,service=1").Fabric
+	var got []string
+	for h := range f.NumHosts() {
+		leaf := f.Links[f.OutLinks(f.HostNode(h))[0]]
+		got = append(got, fmt.Sprintf("%s@%s:%d", f.HostName(h), f.Nodes[leaf.To].Name, leaf.ToPort))
+	}
+	want := "H-dgx001_mlx5_0@S0_0:1 H-dgx001_mlx5_1@S0_1:1 H-dgx002_mlx5_0@S0_0:2 H-dgx002_mlx5_1@S0_1:2 " +
+		"H-dgx003_mlx5_0@S0_2:1 H-dgx003_mlx5_1@S0_3:1 H-svc01_mlx5_0@S0_2:2"
+	if strings.Join(got, " ") != want {
+		t.Errorf("hosts\n got %s\nwant %s", strings.Join(got, " "), want)
+	}
+}
+
+// TestRailOnly: in a rail-only fabric (2 units × 4 slots × 2 rails, 4
+// spines: S1_0, S1_1 for rail 0, S1_2, S1_3 for rail 1) HCAs of one rail
+// reach each other over their rail's spines only, in the fewest hops, and
+// HCAs of different rails have no route.
+func TestRailOnly(t *testing.T) {
+	spec := "rail:units=2,nodes=4,rails=2,spines=4,railonly=1"
+	n := build(t, spec)
+	f := n.Fabric
+	want, err := Describe(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := Size{Hosts: f.NumHosts(), Switches: f.NumSwitches(), Links: len(f.Links)}
+	for _, l := range f.Links {
+		if f.SwitchIndex(l.From) >= 0 {
+			got.Radix = max(got.Radix, int(l.FromPort))
+		}
+	}
+	if got != want {
+		t.Errorf("fabric has %v, Describe says %v", got, want)
+	}
+	var buf []int32
+	routed := 0
+	for src := range f.NumHosts() {
+		dist := bfs(f, f.HostNode(src))
+		for dst := range f.NumHosts() {
+			if src == dst {
+				continue
+			}
+			var st lft.RouteStatus
+			buf, st = f.AppendRoute(buf[:0], int32(src), int32(dst))
+			sameRail := src%2 == dst%2 // hosts go node by node, rail 0 then rail 1
+			if sameRail != (st == lft.RouteOK) {
+				t.Fatalf("%s → %s: status %v", f.HostName(src), f.HostName(dst), st)
+			}
+			if !sameRail {
+				continue
+			}
+			routed++
+			if len(buf) != dist[f.HostNode(dst)] {
+				t.Fatalf("%s → %s: %d hops, shortest %d", f.HostName(src), f.HostName(dst), len(buf), dist[f.HostNode(dst)])
+			}
+			for _, l := range buf {
+				if v := f.Links[l].To; f.Nodes[v].Name == "S1_"+strconv.Itoa(2-2*(src%2)) || f.Nodes[v].Name == "S1_"+strconv.Itoa(3-2*(src%2)) {
+					t.Fatalf("%s → %s crosses the other rail's spine %s", f.HostName(src), f.HostName(dst), f.Nodes[v].Name)
+				}
+			}
+		}
+	}
+	if routed != 2*8*7 {
+		t.Errorf("%d routed pairs, want 112", routed)
+	}
+	// The tables themselves hold no route across rails: spine S1_i (rail
+	// i/2) and leaf S0_e (rail e mod 2) have entries for their rail only.
+	for s := range f.NumSwitches() {
+		v := f.SwitchNode(s)
+		name := f.Nodes[v].Name
+		num, _ := strconv.Atoi(name[3:])
+		rail := num % 2
+		if strings.HasPrefix(name, "S1_") {
+			rail = num / 2
+		}
+		for d := range f.NumHosts() {
+			if has := f.NextHop(0, v, int32(d)) >= 0; has != (d%2 == rail) {
+				t.Errorf("%s (rail %d) has an entry for %s: %v", name, rail, f.HostName(d), has)
+			}
+		}
+	}
+	for _, bad := range []string{"rail:units=1,nodes=2,rails=2,spines=3,railonly=1", "rail:units=1,nodes=2,rails=2,spines=2,cores=2,railonly=1", "rail:nodes=2,railonly=2"} {
+		if _, err := Parse(bad); err == nil {
+			t.Errorf("%s: no error", bad)
 		}
 	}
 }

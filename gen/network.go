@@ -151,12 +151,22 @@ type netBuilder struct {
 // 0 … hosts-1, each with one port, and room for the routing entries of
 // switches switches.
 func newNetBuilder(hosts, switches int) *netBuilder {
+	return newNamedNetBuilder(hosts, switches, nil)
+}
+
+// newNamedNetBuilder is newNetBuilder with host h named name(h) (nil:
+// H<h>).
+func newNamedNetBuilder(hosts, switches int, hostName func(h int) string) *netBuilder {
 	nb := &netBuilder{b: lft.NewBuilder(), hosts: hosts}
 	nb.b.Grow(switches*hosts + hosts)
 	nb.dest = make([]lft.DestID, hosts)
 	nb.ports = make([][]int32, 0, hosts)
 	name := make([]byte, 0, 16)
 	for h := range hosts {
+		if hostName != nil {
+			nb.add(hostName(h), lft.Host, 1)
+			continue
+		}
 		name = strconv.AppendInt(append(name[:0], 'H'), int64(h), 10)
 		nb.add(string(name), lft.Host, 1)
 	}

@@ -56,8 +56,8 @@ func TestParseErrors(t *testing.T) {
 		{"", "empty spec; want NAME or NAME:KEY=VALUE,..."},
 		{"   ", "empty spec; want NAME or NAME:KEY=VALUE,..."},
 		{"=4", `spec "=4": want a name first, as in NAME:KEY=VALUE`},
-		{"fattree:k=4", `spec "fattree:k=4": unknown topology "fattree" (known: dragonfly, fattree2, fattree3, kary, mesh, torus); did you mean "fattree2"?`},
-		{"Kary:k=4,n=2", `spec "Kary:k=4,n=2": unknown topology "Kary" (known: dragonfly, fattree2, fattree3, kary, mesh, torus); did you mean "kary"?`},
+		{"fattree:k=4", `spec "fattree:k=4": unknown topology "fattree" (known: dragonfly, fattree2, fattree3, kary, mesh, rail, superpod-a100, superpod-h100, torus); did you mean "fattree2"?`},
+		{"Kary:k=4,n=2", `spec "Kary:k=4,n=2": unknown topology "Kary" (known: dragonfly, fattree2, fattree3, kary, mesh, rail, superpod-a100, superpod-h100, torus); did you mean "kary"?`},
 		{"kary:", `spec "kary:": nothing after ':'; want KEY=VALUE,...`},
 		{"kary;k=4", `spec "kary;k=4": unexpected ';' after the name "kary"; want NAME:KEY=VALUE,...`},
 		{"kary", `spec "kary": missing parameter k (hosts per leaf switch and up-links per switch (switch radix 2k))`},
@@ -127,7 +127,7 @@ func TestUsage(t *testing.T) {
 		}
 	}
 	names := Names()
-	if strings.Join(names, ",") != "dragonfly,fattree2,fattree3,kary,mesh,torus" {
+	if strings.Join(names, ",") != "dragonfly,fattree2,fattree3,kary,mesh,rail,superpod-a100,superpod-h100,torus" {
 		t.Errorf("Names() = %v", names)
 	}
 	if len(Topologies()) != len(names) {
@@ -162,7 +162,7 @@ func TestRegisterPanics(t *testing.T) {
 			register(tt.t)
 		}()
 	}
-	if got := strings.Join(Names(), ","); got != "dragonfly,fattree2,fattree3,kary,mesh,torus" {
+	if got := strings.Join(Names(), ","); got != "dragonfly,fattree2,fattree3,kary,mesh,rail,superpod-a100,superpod-h100,torus" {
 		t.Errorf("Names() after failed registrations = %s", got)
 	}
 }

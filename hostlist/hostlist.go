@@ -12,6 +12,7 @@ import (
 	"bufio"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -233,4 +234,105 @@ func shorten(s string) string {
 		return s[:61] + "..."
 	}
 	return s
+}
+
+// Compress writes names as a Slurm host list expression, the inverse of
+// Expand: names that differ only in a trailing number of one width join
+// in brackets ("dgx[001-003,005]"), in the order of their first
+// appearance; other names stand alone. Expand(Compress(names)) gives the
+// names back (each once), sorted within each bracket.
+func Compress(names []string) string {
+	type group struct {
+		prefix string
+		width  int
+		nums   []uint64
+	}
+	// split cuts a name into a prefix and a trailing number of width
+	// digits (width 0: no zero padding); ok is false for a name without
+	// one.
+	split := func(name string) (prefix string, num uint64, width int, ok bool) {
+		i := len(name)
+		for i > 0 && name[i-1] >= '0' && name[i-1] <= '9' {
+			i--
+		}
+		num, err := strconv.ParseUint(name[i:], 10, 32)
+		if i == len(name) || err != nil || strings.ContainsAny(name[:i], "[],") {
+			return "", 0, 0, false
+		}
+		if width = len(name) - i; name[i] != '0' || width == 1 {
+			width = 0
+		}
+		return name[:i], num, width, true
+	}
+	// A number without zero padding of at least w digits prints the same
+	// in a bracket of width w: it joins the widest such bracket.
+	padded := map[string][]int{}
+	for _, name := range names {
+		if prefix, _, width, ok := split(name); ok && width > 0 && !slices.Contains(padded[prefix], width) {
+			padded[prefix] = append(padded[prefix], width)
+		}
+	}
+	var order []*group
+	byKey := map[string]*group{}
+	for _, name := range names {
+		prefix, num, width, ok := split(name)
+		if !ok {
+			if key := "\x00" + name; byKey[key] == nil {
+				byKey[key] = &group{prefix: name, width: -1}
+				order = append(order, byKey[key])
+			}
+			continue
+		}
+		if width == 0 {
+			digits := len(strconv.FormatUint(num, 10))
+			for _, w := range padded[prefix] {
+				if w <= digits && w > width {
+					width = w
+				}
+			}
+		}
+		key := prefix + "\x00" + strconv.Itoa(width)
+		g := byKey[key]
+		if g == nil {
+			g = &group{prefix: prefix, width: width}
+			byKey[key] = g
+			order = append(order, g)
+		}
+		g.nums = append(g.nums, num)
+	}
+	parts := make([]string, 0, len(order))
+	for _, g := range order {
+		if g.width < 0 {
+			parts = append(parts, g.prefix)
+			continue
+		}
+		num := func(v uint64) string {
+			s := strconv.FormatUint(v, 10)
+			for len(s) < g.width {
+				s = "0" + s
+			}
+			return s
+		}
+		if len(g.nums) == 1 {
+			parts = append(parts, g.prefix+num(g.nums[0]))
+			continue
+		}
+		slices.Sort(g.nums)
+		g.nums = slices.Compact(g.nums)
+		var ranges []string
+		for i := 0; i < len(g.nums); {
+			j := i
+			for j+1 < len(g.nums) && g.nums[j+1] == g.nums[j]+1 {
+				j++
+			}
+			if j == i {
+				ranges = append(ranges, num(g.nums[i]))
+			} else {
+				ranges = append(ranges, num(g.nums[i])+"-"+num(g.nums[j]))
+			}
+			i = j + 1
+		}
+		parts = append(parts, g.prefix+"["+strings.Join(ranges, ",")+"]")
+	}
+	return strings.Join(parts, ",")
 }

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -108,6 +109,81 @@ func BenchmarkExpandManyGroups(b *testing.B) {
 	for b.Loop() {
 		if _, err := Expand(item); err != nil {
 			b.Fatal(err)
+		}
+	}
+}
+
+func TestCompress(t *testing.T) {
+	for _, tt := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"dgx001", "dgx002", "dgx003", "dgx005"}, "dgx[001-003,005]"},
+		{[]string{"dgx001"}, "dgx001"},
+		{[]string{"n9", "n10", "n11", "login", "n1"}, "n[1,9-11],login"},
+		{[]string{"svc01", "dgx001", "svc02"}, "svc[01-02],dgx001"},
+		{[]string{"a1b", "a2b"}, "a1b,a2b"},
+		{[]string{"r1n01", "r1n02", "r2n01"}, "r1n[01-02],r2n01"},
+		{[]string{"n0", "n1", "n01"}, "n[0-1],n01"},
+	} {
+		if got := Compress(tt.in); got != tt.want {
+			t.Errorf("Compress(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestCompressRoundTrip: Expand(Compress(names)) holds the names, each
+// once.
+func TestCompressRoundTrip(t *testing.T) {
+	names := []string{"dgx001", "dgx010", "dgx011", "dgx2", "dgx3", "svc01", "login", "x-9", "x-10", "gpu0"}
+	back, err := Expand(Compress(names))
+	if err != nil {
+		t.Fatal(err)
+	}
+	slices.Sort(back)
+	want := slices.Clone(names)
+	slices.Sort(want)
+	if !slices.Equal(back, want) {
+		t.Errorf("round trip %q → %q → %q", names, Compress(names), back)
+	}
+}
+
+// FuzzCompress: every name list that Expand gives is given back by
+// Expand(Compress(names)), each name once.
+func FuzzCompress(f *testing.F) {
+	for _, s := range []string{"dgx[001-003,005]", "n[9-11],n1,login", "a1b,a2b", "n0,n1,n01,n001", "x-9,x-10,y"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		names, err := Expand(s)
+		if err != nil || len(names) > 1000 {
+			return
+		}
+		c := Compress(names)
+		back, err := Expand(c)
+		if err != nil {
+			t.Fatalf("%q → %q: %v", s, c, err)
+		}
+		slices.Sort(back)
+		want := slices.Compact(slices.Sorted(slices.Values(names)))
+		if !slices.Equal(back, want) {
+			t.Fatalf("%q → %q → %q, want %q", s, c, back, want)
+		}
+	})
+}
+
+// TestCompressPaddedGrowth: dgx097 … dgx127 is one bracket although
+// dgx100 has no leading zero (the 4-unit SuperPOD's last unit).
+func TestCompressPaddedGrowth(t *testing.T) {
+	for _, tt := range []struct {
+		in   []string
+		want string
+	}{
+		{[]string{"dgx097", "dgx098", "dgx099", "dgx100", "dgx101"}, "dgx[097-101]"},
+		{[]string{"n1", "n01", "n001", "n100", "n1000"}, "n1,n01,n[001,100,1000]"},
+	} {
+		if got := Compress(tt.in); got != tt.want {
+			t.Errorf("Compress(%q) = %q, want %q", tt.in, got, tt.want)
 		}
 	}
 }

@@ -79,6 +79,9 @@ var ibCounts = map[string][3]int{
 	"rates": {8, 4, 2 * (8 + 4)},
 	// 4 hosts, 2 switches with two parallel cables.
 	"ratesopt": {4, 2, 2 * (4 + 2)},
+	// 7 nodes × 4 HCAs and 2 service HCAs on 8 leaves, each leaf cabled
+	// once to each of 4 spines.
+	"rail": {30, 12, 2 * (30 + 8*4)},
 }
 
 func mustTopology(t testing.TB, path string) *Topology {

@@ -106,6 +106,10 @@ type Meta struct {
 	// Compat is CompatORCS2 when the simulation reproduced ORCS 2.0's
 	// rules, else "".
 	Compat string `json:"compat,omitempty"`
+	// Nodes counts the fabric's machines by their HCAs ("140 nodes × 8
+	// HCAs, 10 nodes × 1 HCA") when some machine has more than one HCA,
+	// else "" (see package nodes).
+	Nodes string `json:"nodes,omitempty"`
 }
 
 // Diff names the fields in which m and o differ, by their JSON names, with

@@ -19,6 +19,11 @@ var Formats = []string{"text", "json", "csv"}
 func Render(w io.Writer, format string, m *Metric, r *Result, f *lft.Fabric) error {
 	switch format {
 	case "text", "":
+		if r.Meta.Nodes != "" && !m.NeedsLinkLoad {
+			if _, err := fmt.Fprintf(w, "nodes: %s\n", r.Meta.Nodes); err != nil {
+				return err
+			}
+		}
 		if err := m.Text(w, r, f); err != nil || r.Hot == nil || m.NeedsLinkLoad {
 			return err // get_cable_cong writes the hot cables as dot attributes
 		}

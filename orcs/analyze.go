@@ -115,6 +115,9 @@ func analyzeAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	for _, w := range s.RailWarnings() {
+		warnOnce(c, w)
+	}
 	// Open the output first: a bad path fails before a long simulation.
 	out, err := outfile.Create(c.String("output_file"))
 	if err != nil {

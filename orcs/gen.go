@@ -19,7 +19,7 @@ func init() { registerCommand(genCommand()) }
 func genCommand() *cli.Command {
 	return &cli.Command{
 		Name:      "gen",
-		Usage:     "generate a routed topology (k-ary n-trees, 2- and 3-level fat trees with taper, tori, meshes, Dragonflies)",
+		Usage:     "generate a routed topology (k-ary n-trees, 2- and 3-level fat trees with taper, tori, meshes, Dragonflies, rail-optimized GPU fabrics and the DGX SuperPODs)",
 		ArgsUsage: "SPEC",
 		Description: "SPEC is NAME[:KEY=VALUE,...], e.g. kary:k=16,n=3 or \"torus dims=4x4 hosts=2\".\n\n" +
 			gen.Usage(),

@@ -4,7 +4,7 @@
 # fabric, OpenSM routes it, infiniband-diags reads it back. See README.md.
 #
 # Usage: ./regen.sh [FABRIC...]        (default: ft16 ft64 dualport torus lid64 cluster sharp
-#                                      sharp576 loopback port2 sharp-spines rates ratesopt)
+#                                      sharp576 loopback port2 sharp-spines rates ratesopt rail)
 #   FT64_ENGINES="minhop updn ..." ./regen.sh ft64   overrides the ft64 engines.
 #
 # Every run gets a private temporary work directory and its own ibsim socket
@@ -157,6 +157,9 @@ route() {
 		shown+=("$a")
 	done
 	[ -f "$net" ] || die "no net file $fabric/$fabric.net"
+	# the rail fabric has no H-0: its SM runs on the service node svc01
+	CLIENT=(env SIM_HOST=H-0 LD_PRELOAD="$UMAD2SIM")
+	[ "$fabric" = rail ] && CLIENT=(env "SIM_HOST=svc01 mlx5_0" LD_PRELOAD="$UMAD2SIM")
 	rm -rf "$WORK/dump" "$WORK/cache" "$out" "$WORK"/*.log
 	mkdir -p "$WORK/dump" "$WORK/cache" "$out"
 
@@ -337,12 +340,15 @@ fabric() { # fabric NAME
 	ratesopt)
 		route ratesopt minhop minhop S-a
 		;;
-	*) die "unknown fabric '$1' (known: ft16 ft64 dualport torus lid64 cluster sharp sharp576 loopback port2 sharp-spines rates ratesopt)" ;;
+	rail)
+		for e in ftree minhop; do route rail "$e" "$e" S0_0; done
+		;;
+	*) die "unknown fabric '$1' (known: ft16 ft64 dualport torus lid64 cluster sharp sharp576 loopback port2 sharp-spines rates ratesopt rail)" ;;
 	esac
 }
 
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/orcs-ib.XXXXXX")
-for fab in "${@:-ft16 ft64 dualport torus lid64 cluster sharp sharp576 loopback port2 sharp-spines rates ratesopt}"; do
+for fab in "${@:-ft16 ft64 dualport torus lid64 cluster sharp sharp576 loopback port2 sharp-spines rates ratesopt rail}"; do
 	for f in $fab; do fabric "$f"; done
 done
 echo "$SELF: ${#SUMMARY[@]} runs done"
