@@ -30,8 +30,10 @@ type Layout struct {
 	nodeOf []int32 // host index → node index
 }
 
-// FromFabric groups the hosts of f by the first word of their names; a
-// node's rail r is its r-th HCA in natural order of the host names.
+// FromFabric groups the hosts of f by the first word of their node
+// descriptions ("node017 mlx5_3" read from InfiniBand dumps), or of their
+// names when they have none; a node's rail r is its r-th HCA in natural
+// order of those descriptions (names).
 func FromFabric(f *lft.Fabric) (*Layout, error) {
 	if f.NumHosts() == 0 {
 		return nil, fmt.Errorf("the fabric has no hosts")
@@ -39,8 +41,14 @@ func FromFabric(f *lft.Fabric) (*Layout, error) {
 	byName := map[string]int{}
 	var names []string
 	var members [][]int32
+	label := func(h int) string {
+		if d := f.Nodes[f.HostNode(h)].Desc; d != "" {
+			return d
+		}
+		return f.HostName(h)
+	}
 	for h := range f.NumHosts() {
-		name := f.HostName(h)
+		name := label(h)
 		first, _, _ := strings.Cut(strings.TrimSpace(name), " ")
 		if first == "" {
 			return nil, fmt.Errorf("host %d has an empty name", h)
@@ -62,7 +70,7 @@ func FromFabric(f *lft.Fabric) (*Layout, error) {
 	l := &Layout{Nodes: make([]Node, len(names)), nodeOf: make([]int32, f.NumHosts())}
 	for k, i := range order {
 		hs := members[i]
-		slices.SortFunc(hs, func(a, b int32) int { return naturalCompare(f.HostName(int(a)), f.HostName(int(b))) })
+		slices.SortFunc(hs, func(a, b int32) int { return naturalCompare(label(int(a)), label(int(b))) })
 		l.Nodes[k] = Node{Name: names[i], HCAs: hs}
 		l.Rails = max(l.Rails, len(hs))
 		for _, h := range hs {

@@ -413,7 +413,14 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "fabric %s: %d hosts, %d switches; pattern %s on %d hosts, metric %s (%s), %d runs, seed %d\n\n",
 		c.Fabric, c.Hosts, c.Switches, c.Pattern, c.Commsize, c.Metric, c.Value, c.Runs, c.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "engine\tused\troute s\tmean bw\tp5\tmedian\tp95\tmax cong\tunroutable\tdeadlock\t\n")
+	// a collective's bus-bandwidth fraction is a per-run value: its mean
+	// over the runs, not the connections' mean of 1/w
+	busBand := c.Metric == "hist_bus_band"
+	meanHead := "mean bw"
+	if busBand {
+		meanHead = "mean bus bw"
+	}
+	fmt.Fprintf(tw, "engine\tused\troute s\t%s\tp5\tmedian\tp95\tmax cong\tunroutable\tdeadlock\t\n", meanHead)
 	var notes []string
 	for _, r := range c.Engines {
 		if r.Error != "" {
@@ -439,8 +446,12 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 			dl = "?"
 			notes = append(notes, fmt.Sprintf("? %s: deadlock unknown: a credit loop on one VL, but %s separates paths by SL and its SLs were not read", r.Requested, r.Used))
 		}
+		mean := r.MeanBandwidth
+		if busBand {
+			mean = r.Summary.Mean
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.4f\t%s\t%s\t%s\t%d\t%d\t%s\t\n", r.Requested, used, r.RouteSeconds,
-			r.MeanBandwidth, num(r.Summary.P5), num(r.Summary.Median), num(r.Summary.P95), r.MaxCongestion,
+			mean, num(r.Summary.P5), num(r.Summary.Median), num(r.Summary.P95), r.MaxCongestion,
 			r.Unroutable+r.Loops, dl)
 	}
 	if err := tw.Flush(); err != nil {
