@@ -103,3 +103,37 @@ func TestNCCLRingBandwidth(t *testing.T) {
 		t.Errorf("bus bandwidth %.2f GB/s, want just under 2 × 12.5", busbw)
 	}
 }
+
+// TestNCCLRingPipeline: a small allreduce is bound by its chain of steps:
+// step s of a ring leaves a node only when step s−1 has arrived, so the
+// 2·7 steps on 4 nodes × 2 GPUs take at least 14 × (2 links of 50 ns +
+// one switch of 100 ns) = 2.8 µs, where sending every chunk at once would
+// take about 1.5 µs (14 chunks of 1 KiB at 12.5 GB/s plus one path).
+func TestNCCLRingPipeline(t *testing.T) {
+	f, err := railtest.Fabric(4, 2, 2, railtest.RailLeaves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	hosts := make([]int32, 8)
+	for r := range hosts {
+		v, _ := f.NodeByName(railtest.Host(r/2, r%2))
+		hosts[r] = f.HostIndex(v)
+	}
+	plan, err := BuildPlan(f, []JobSpec{{Workload: "nccl:op=allreduce,size=16384,rails=2", Hosts: hosts}}, 1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := DefaultConfig()
+	cfg.Scheme = "none"
+	if cfg.Latency != 50*Nanosecond || cfg.RouterDelay != 100*Nanosecond {
+		t.Fatalf("defaults changed: latency %v, router delay %v", cfg.Latency, cfg.RouterDelay)
+	}
+	res, err := Run(f, cfg, plan)
+	if err != nil {
+		t.Fatal(err)
+	}
+	start, end := res.JobFinish(0)
+	if d := end - start; d < 14*200*Nanosecond {
+		t.Errorf("allreduce of 16 KiB took %v, less than its 14 dependent steps of 200 ns", d)
+	}
+}
