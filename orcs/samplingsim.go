@@ -137,6 +137,9 @@ func samplingsimAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.IsSet("nccl-sizes") && (c.IsSet("mapping") || c.IsSet("background")) {
+		return fmt.Errorf("--nccl-sizes runs the nccl workload alone on whole nodes: give it without --mapping and --background")
+	}
 	if !c.IsSet("mapping") && !c.IsSet("background") { // an NCCL collective runs on whole nodes
 		spec, hosts, err := ncclPlacement(f, jobs[0].Workload, alloc, firstHosts)
 		if err != nil {
