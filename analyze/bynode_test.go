@@ -159,3 +159,21 @@ func TestNodePlacementErrors(t *testing.T) {
 		t.Errorf("one node: %v", err)
 	}
 }
+
+// BenchmarkBusBandAlltoall: one run of the plain NCCL all-to-all on 16
+// nodes × 8 rails (15·8 levels of 128 flows) with hist_bus_band, placed
+// by node.
+func BenchmarkBusBandAlltoall(b *testing.B) {
+	f, err := railtest.Fabric(16, 8, 8, railtest.RailLeaves)
+	if err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(f, Config{Pattern: patterns.Spec{Name: "nccl_alltoall"}, Metric: "hist_bus_band", Level: -1, Runs: b.N, Seed: 1, Threads: 1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ResetTimer()
+	if _, err := s.Run(); err != nil {
+		b.Fatal(err)
+	}
+}
