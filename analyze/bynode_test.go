@@ -177,3 +177,35 @@ func BenchmarkBusBandAlltoall(b *testing.B) {
 		b.Fatal(err)
 	}
 }
+
+// TestBusBandThreads: a collective's per-run values are the same on 1 and
+// 16 threads for one seed (each run draws its node order from its own
+// stream).
+func TestBusBandThreads(t *testing.T) {
+	f, err := railtest.Fabric(8, 2, 4, func(node, _ int) int { return node / 2 })
+	if err != nil {
+		t.Fatal(err)
+	}
+	var vals [2][]float64
+	for i, threads := range []int{1, 16} {
+		s, err := New(f, Config{Pattern: patterns.Spec{Name: "nccl_tree_allreduce"}, Metric: "hist_bus_band", Level: -1, Runs: 200, Seed: 9, Threads: threads})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, err := s.Run()
+		if err != nil {
+			t.Fatal(err)
+		}
+		vals[i] = r.Values
+	}
+	distinct := map[float64]bool{}
+	for k := range vals[0] {
+		if vals[0][k] != vals[1][k] {
+			t.Fatalf("run %d: %v on 1 thread, %v on 16", k, vals[0][k], vals[1][k])
+		}
+		distinct[vals[0][k]] = true
+	}
+	if len(distinct) < 2 {
+		t.Errorf("200 node orders gave one value %v: the placements do not differ", distinct)
+	}
+}

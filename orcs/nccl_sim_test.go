@@ -85,3 +85,17 @@ func TestSamplingsimNCCLTests(t *testing.T) {
 		t.Errorf("ring: %v", err)
 	}
 }
+
+// FuzzSizeRange: --nccl-sizes never panics, and a range it takes is
+// 1 ≤ MIN ≤ MAX ≤ 2^40.
+func FuzzSizeRange(f *testing.F) {
+	for _, s := range []string{"1M-1G", "8-128M", "1K-1K", "0-1", "2G-1M", "-", "1T-2T", "9223372036854775807G-1"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		lo, hi, err := parseSizeRange(s)
+		if err == nil && (lo < 1 || lo > hi || hi > 1<<40) {
+			t.Errorf("%q: %d-%d", s, lo, hi)
+		}
+	})
+}
