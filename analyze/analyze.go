@@ -133,6 +133,10 @@ type Config struct {
 	// Context, when not nil, stops the runs early when it is done: Run
 	// then returns its error (a few runs per thread may still finish).
 	Context context.Context
+	// Nodes, for an NCCL collective (patterns.Collective), groups the
+	// hosts into GPU nodes; nil = nodes.FromFabric. A collective's ranks
+	// are GPUs and it is placed by node (see NodePlacement).
+	Nodes *nodes.Layout
 	// UntilCI, when not nil, stops the runs once the 95 % confidence
 	// interval of the mean per-run value is narrow enough (Runs is the
 	// cap). Not with shards.
@@ -159,6 +163,9 @@ type Analysis struct {
 	pairs int
 	// stopped is where --until-ci stopped (nil without it)
 	stopped *CIStop
+	// rails > 0 places by node: hosts holds whole nodes of rails HCAs in
+	// rank order, and a run shuffles the nodes, not the hosts
+	rails int
 }
 
 // New validates cfg against the fabric and prepares the simulation.
@@ -184,6 +191,7 @@ func New(f *lft.Fabric, cfg Config) (*Analysis, error) {
 	if cfg.Allocation != nil {
 		H = len(cfg.Allocation)
 	}
+	asked := cfg.Commsize
 	n := cfg.Commsize
 	if n == 0 {
 		n = H &^ 1
@@ -201,6 +209,14 @@ func New(f *lft.Fabric, cfg Config) (*Analysis, error) {
 		return nil, fmt.Errorf("commsize %d: at least 2 hosts must take part (the fabric has %d)", n, H)
 	}
 	cfg.Commsize = n
+	var byNode []int32 // a collective's hosts, whole nodes in rank order
+	if patterns.Collective(cfg.Pattern.Name) {
+		cfg.Commsize = asked
+		if byNode, err = NodePlacement(f, &cfg); err != nil {
+			return nil, err
+		}
+		n = cfg.Commsize
+	}
 	edges, err := metrics.ParseBinEdges(cfg.HistEdges)
 	if err != nil {
 		return nil, err
@@ -248,6 +264,13 @@ func New(f *lft.Fabric, cfg Config) (*Analysis, error) {
 	if l, err := nodes.FromFabric(f); err == nil && l.MultiHCA() {
 		s.nodes = l.Summary()
 		s.railWarnings = l.CheckRails(f)
+	}
+	if byNode != nil {
+		s.hosts, s.rails = byNode, cfg.Pattern.Rails
+		if s.cfg.Subset == "" {
+			s.cfg.Subset = SubsetLinearBFS
+		}
+		return s, nil
 	}
 	switch cfg.Subset {
 	case SubsetLinearBFS, "":
@@ -297,7 +320,11 @@ func (s *Analysis) Draw(run int) (hosts []int32, levels []patterns.Level) {
 func (s *Analysis) draw(run int, st *rng.Stream, hosts []int32, scratch []patterns.Level) []patterns.Level {
 	st.Reset(s.cfg.Seed, uint64(run))
 	copy(hosts, s.hosts)
-	if !s.cfg.NoShuffle {
+	switch {
+	case s.cfg.NoShuffle:
+	case s.rails > 0:
+		shuffleNodes(st, hosts, s.rails)
+	default:
 		st.ShuffleInt32(hosts)
 	}
 	return s.source.Levels(st, scratch)

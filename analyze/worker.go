@@ -23,6 +23,8 @@ type worker struct {
 	walk   Walker
 	delay  metrics.DelayTracker
 	counts []int64 // connections of the run per weight
+	// sends and recvs count a level's messages per rank (NeedsIdeal)
+	sends, recvs []int32
 }
 
 func (s *Analysis) newWorker(values []float64) *worker {
@@ -33,6 +35,9 @@ func (s *Analysis) newWorker(values []float64) *worker {
 		w.acc.LinkLoad = w.walk.Sum
 	}
 	w.delay.ORCS2 = s.cfg.Compat == metrics.CompatORCS2
+	if s.metric.NeedsIdeal {
+		w.sends, w.recvs = make([]int32, len(s.hosts)), make([]int32, len(s.hosts))
+	}
 	return w
 }
 
@@ -74,6 +79,9 @@ func (w *worker) run(r int) error {
 			}
 		}
 		st.SumLevelMax += int64(levelMax)
+		if s.metric.NeedsIdeal {
+			st.SumLevelIdeal += int64(w.ideal(lv))
+		}
 		if int64(levelMax) > st.MaxWeight {
 			st.MaxWeight = int64(levelMax)
 		}
@@ -95,6 +103,22 @@ func (w *worker) run(r int) error {
 	}
 	w.values[s.cfg.Shard.Slot(r)] = s.metric.Value(st)
 	return nil
+}
+
+// ideal returns the largest congestion of the level on a non-blocking
+// fabric: the most messages a rank sends or receives (the load of its
+// host's own links).
+func (w *worker) ideal(lv patterns.Level) int32 {
+	var m int32
+	for _, p := range lv {
+		w.sends[p.Src]++
+		w.recvs[p.Dst]++
+		m = max(m, w.sends[p.Src], w.recvs[p.Dst])
+	}
+	for _, p := range lv {
+		w.sends[p.Src], w.recvs[p.Dst] = 0, 0
+	}
+	return m
 }
 
 // Walker builds the cable congestion map of one level at a time: it walks

@@ -31,6 +31,11 @@ type RunStats struct {
 	MaxWeight int64
 	// Delay is the dep_max_delay chain length (when the metric needs it).
 	Delay int64
+	// SumLevelIdeal is the sum over levels of the level's largest
+	// congestion on a non-blocking fabric, where only the hosts' own links
+	// are shared: per level, the most messages one host sends or receives
+	// (when the metric needs it).
+	SumLevelIdeal int64
 }
 
 // Bandwidth is the run's mean fraction of peak bandwidth, the mean of 1/w.
@@ -62,6 +67,8 @@ type Metric struct {
 	NeedsLinkLoad bool
 	// NeedsDelay makes the simulation compute dependency delays.
 	NeedsDelay bool
+	// NeedsIdeal makes the simulation compute RunStats.SumLevelIdeal.
+	NeedsIdeal bool
 	// Text writes ORCS's printed output.
 	Text func(w io.Writer, r *Result, f *lft.Fabric) error
 }

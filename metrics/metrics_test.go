@@ -265,7 +265,7 @@ func TestLookupAlias(t *testing.T) {
 	if err != nil || m.Name != "get_cable_cong" {
 		t.Fatalf("alias: %v %v", m, err)
 	}
-	want := `unknown metric "hist_max_cng" (known: dep_max_delay, get_cable_cong, hist_acc_band, hist_max_cong, sum_max_cong); did you mean "hist_max_cong"?`
+	want := `unknown metric "hist_max_cng" (known: dep_max_delay, get_cable_cong, hist_acc_band, hist_bus_band, hist_max_cong, sum_max_cong); did you mean "hist_max_cong"?`
 	if _, err := Lookup("hist_max_cng"); err == nil || err.Error() != want {
 		t.Fatalf("unknown: %v, want %s", err, want)
 	}
@@ -304,5 +304,36 @@ func TestMetaDiff(t *testing.T) {
 	b.Seed, b.Runs = 2, 20
 	if d := a.Diff(b); d != "seed 1 vs 2; runs 10 vs 20" {
 		t.Errorf("Diff = %q", d)
+	}
+}
+
+// TestBusBandwidth: the fraction is the ratio of the ideal and the actual
+// sums of the levels' largest congestion, 0 without levels; the text
+// counts runs per exact bin and prints their mean.
+func TestBusBandwidth(t *testing.T) {
+	for _, tc := range []struct {
+		st   RunStats
+		want float64
+	}{
+		{RunStats{SumLevelIdeal: 6, SumLevelMax: 15}, 0.4},
+		{RunStats{SumLevelIdeal: 4, SumLevelMax: 4}, 1},
+		{RunStats{}, 0},
+	} {
+		if got := tc.st.BusBandwidth(); got != tc.want {
+			t.Errorf("%+v: %v, want %v", tc.st, got, tc.want)
+		}
+	}
+	m, err := Lookup("hist_bus_band")
+	if err != nil || !m.NeedsIdeal {
+		t.Fatalf("hist_bus_band: %v, NeedsIdeal %v", err, m != nil && m.NeedsIdeal)
+	}
+	var b strings.Builder
+	if err := m.Text(&b, &Result{Values: []float64{0.25, 0.5, 0.5}}, nil); err != nil {
+		t.Fatal(err)
+	}
+	lines := strings.Split(b.String(), "\n")
+	if lines[2+5] != "  0.25000000   0.30000000     1" || lines[2+10] != "  0.50000000   0.55000000     2" ||
+		lines[23] != "mean bus bandwidth fraction: 0.416667" {
+		t.Errorf("text:\n%s", b.String())
 	}
 }

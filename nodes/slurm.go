@@ -61,24 +61,9 @@ func slurmName(s string) string {
 // BuildSlurm derives the Slurm switch hierarchy of f with layout l,
 // leaving out the nodes named in exclude (unknown names are an error).
 func BuildSlurm(f *lft.Fabric, l *Layout, exclude []string) (*Slurm, error) {
-	skip := make([]bool, len(l.Nodes))
-	var unknown []string
-	for _, name := range exclude {
-		i, ok := l.Lookup(name)
-		if !ok {
-			unknown = append(unknown, name)
-			continue
-		}
-		skip[i] = true
-	}
-	if len(unknown) > 0 {
-		shown := unknown[:min(len(unknown), 5)]
-		more := ""
-		if len(unknown) > len(shown) {
-			more = fmt.Sprintf(" and %d more", len(unknown)-len(shown))
-		}
-		return nil, fmt.Errorf("--exclude: %d of the %d names are no nodes of the fabric: %s%s",
-			len(unknown), len(exclude), strings.Join(shown, ", "), more)
+	skip, err := excludedNodes(l, exclude)
+	if err != nil {
+		return nil, err
 	}
 	// Units: leaves joined by nodes (union-find over switch node ids).
 	parent := map[int32]int32{}
@@ -156,6 +141,40 @@ func BuildSlurm(f *lft.Fabric, l *Layout, exclude []string) (*Slurm, error) {
 	}
 	s.Levels = append(s.Levels, units)
 	// Upper levels: breadth first from the leaves.
+	s.addUpperLevels(f, leafUnit)
+	s.prune()
+	return s, nil
+}
+
+// excludedNodes marks the nodes named in exclude; a name that is no node
+// of the layout is an error (the first five named).
+func excludedNodes(l *Layout, exclude []string) ([]bool, error) {
+	skip := make([]bool, len(l.Nodes))
+	var unknown []string
+	for _, name := range exclude {
+		i, ok := l.Lookup(name)
+		if !ok {
+			unknown = append(unknown, name)
+			continue
+		}
+		skip[i] = true
+	}
+	if len(unknown) > 0 {
+		shown := unknown[:min(len(unknown), 5)]
+		more := ""
+		if len(unknown) > len(shown) {
+			more = fmt.Sprintf(" and %d more", len(unknown)-len(shown))
+		}
+		return nil, fmt.Errorf("--exclude: %d of the %d names are no nodes of the fabric: %s%s",
+			len(unknown), len(exclude), strings.Join(shown, ", "), more)
+	}
+	return skip, nil
+}
+
+// addUpperLevels adds the switch levels above the leaves, breadth first
+// from them: switches of a level with the same children form one group,
+// named by their switch when alone (spineN, coreN, levelL_N otherwise).
+func (s *Slurm) addUpperLevels(f *lft.Fabric, leafUnit map[int32]int) {
 	level := map[int32]int{}
 	groupOf := map[int32]int{} // switch → its group's index on its level
 	var frontier []int32
@@ -219,8 +238,6 @@ func BuildSlurm(f *lft.Fabric, l *Layout, exclude []string) (*Slurm, error) {
 		}
 		frontier = next
 	}
-	s.prune()
-	return s, nil
 }
 
 // prune drops units without nodes and the switches above that have no

@@ -366,7 +366,14 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 	fmt.Fprintf(w, "fabric %s: %s, %s; pattern %s on %s, metric %s (%s), %s, seed %d\n\n",
 		c.Fabric, plural.N(c.Hosts, "host"), plural.N(c.Switches, "switch"), c.Pattern, plural.N(c.Commsize, "host"), c.Metric, c.Value, plural.N(c.Runs, "run"), c.Seed)
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintf(tw, "engine\tused\troute s\tmean bw\tp5\tmedian\tp95\tmax cong\tunroutable\tdeadlock\t\n")
+	// a collective's bus-bandwidth fraction is a per-run value: its mean
+	// over the runs, not the connections' mean of 1/w
+	busBand := c.Metric == "hist_bus_band"
+	meanHead := "mean bw"
+	if busBand {
+		meanHead = "mean bus bw"
+	}
+	fmt.Fprintf(tw, "engine\tused\troute s\t%s\tp5\tmedian\tp95\tmax cong\tunroutable\tdeadlock\t\n", meanHead)
 	var notes []string
 	verdict, best := c.Judge()
 	for i, r := range c.Engines {
@@ -397,8 +404,12 @@ func (c *Comparison) WriteTable(w io.Writer) error {
 		if i == best {
 			mark = "  <- best"
 		}
+		mean := r.MeanBandwidth
+		if busBand {
+			mean = r.Summary.Mean
+		}
 		fmt.Fprintf(tw, "%s\t%s\t%.2f\t%.4f\t%s\t%s\t%s\t%d\t%d\t%s\t%s\n", r.Requested, used, r.RouteSeconds,
-			r.MeanBandwidth, num(r.Summary.P5), num(r.Summary.Median), num(r.Summary.P95), r.MaxCongestion,
+			mean, num(r.Summary.P5), num(r.Summary.Median), num(r.Summary.P95), r.MaxCongestion,
 			r.Unroutable+r.Loops, dl, mark)
 	}
 	if err := tw.Flush(); err != nil {

@@ -26,9 +26,9 @@ func analyzeFlags() []cli.Flag {
 		&cli.StringFlag{Name: "frstptrn", Aliases: []string{"f"}, Value: "bisect", Usage: "ptrnvsptrn: first (measured) `PATTERN`"},
 		&cli.StringFlag{Name: "secptrn", Aliases: []string{"c"}, Value: "bisect", Usage: "ptrnvsptrn: second (background) `PATTERN`"},
 		&cli.IntFlag{Name: "part_commsize", Aliases: []string{"part-commsize", "z"}, Usage: "ptrnvsptrn: `N` ranks run the first pattern, the rest the second"},
-		&cli.StringFlag{Name: "metric", Value: "hist_max_cong", Usage: "`METRIC`: " + strings.Join(metrics.Names(), ", ")},
+		&cli.StringFlag{Name: "metric", Value: "hist_max_cong", Usage: "`METRIC`: " + strings.Join(metrics.Names(), ", ") + " (default for an nccl_ pattern: hist_bus_band)"},
 		&cli.IntFlag{Name: "num_runs", Aliases: []string{"num-runs", "n"}, Value: 1, Usage: "number of runs (random mappings)"},
-		&cli.IntFlag{Name: "commsize", Aliases: []string{"s"}, Usage: "hosts taking part (0 = all, rounded down to even)"},
+		&cli.IntFlag{Name: "commsize", Aliases: []string{"s"}, Usage: "hosts taking part (0 = all, rounded down to even); for an nccl_ pattern GPUs, whole nodes (0 = every node with an HCA on each rail)"},
 		&cli.IntFlag{Name: "hot", Usage: "after the runs, list the `N` most loaded cables with the flows behind them (text, json; dot attributes with get_cable_cong)"},
 		&cli.BoolFlag{Name: "cables", Usage: "with --format json: add the fabric (nodes, switch levels, grid coordinates, routing) and every cable's load over the runs, for orcs report"},
 		&cli.StringFlag{Name: "hot-csv", Usage: "with --hot: also write the hot cables and their flows as CSV to `FILE`"},
@@ -64,7 +64,7 @@ func analyzeAction(c *cli.Context) error {
 	if err := threadsFlag(c); err != nil {
 		return err
 	}
-	metric, err := metrics.Lookup(c.String("metric"))
+	metric, err := metrics.Lookup(metricName(c))
 	if err != nil {
 		return err
 	}
@@ -192,6 +192,15 @@ func analyzeAction(c *cli.Context) error {
 		return err
 	}
 	return out.Commit()
+}
+
+// metricName returns --metric, or hist_bus_band for an NCCL collective
+// (-p nccl_…) when --metric is not given.
+func metricName(c *cli.Context) string {
+	if !c.IsSet("metric") && patterns.Collective(c.String("ptrn")) {
+		return "hist_bus_band"
+	}
+	return c.String("metric")
 }
 
 // analyzeConfig is the analyzer's configuration from the command line and

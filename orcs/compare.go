@@ -47,7 +47,7 @@ func compareCommand() *cli.Command {
 		Flags: append(append(fabricFlags(""), openSMFlags()...),
 			&cli.StringFlag{Name: "engines", Value: strings.Join(opensm.Engines(), ","), Usage: "comma-separated OpenSM `ENGINES`"},
 			&cli.StringFlag{Name: "ptrn", Aliases: []string{"p"}, Value: "bisect", Usage: "communication `PATTERN`: " + strings.Join(patterns.Names(), ", ")},
-			&cli.StringFlag{Name: "metric", Value: "hist_acc_band", Usage: "`METRIC` whose per-run values are compared: " + strings.Join(metrics.Names(), ", ")},
+			&cli.StringFlag{Name: "metric", Value: "hist_acc_band", Usage: "`METRIC` whose per-run values are compared: " + strings.Join(metrics.Names(), ", ") + " (default for an nccl_ pattern: hist_bus_band)"},
 			&cli.IntFlag{Name: "num_runs", Aliases: []string{"num-runs", "n"}, Value: 100, Usage: "number of runs (random mappings)"},
 			&cli.IntFlag{Name: "commsize", Aliases: []string{"s"}, Usage: "hosts taking part (0 = all, rounded down to even)"},
 			&cli.StringFlag{Name: "hosts", Usage: "only the hosts of a job's allocation: a Slurm host `LIST` (node[001-128,130]) or @FILE (one name per line)"},
@@ -80,7 +80,7 @@ func compareAction(c *cli.Context) error {
 			return fmt.Errorf("compare: --plot %s: %w", p, err)
 		}
 	}
-	metric, err := metrics.Lookup(c.String("metric"))
+	metric, err := metrics.Lookup(metricName(c))
 	if err != nil {
 		return err
 	}

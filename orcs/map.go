@@ -11,7 +11,9 @@ import (
 	"orcs/fabricarg"
 	"orcs/internal/outfile"
 	"orcs/internal/progress"
+	"orcs/lft"
 	"orcs/mapping"
+	"orcs/patterns"
 	"orcs/samplingsim"
 )
 
@@ -65,6 +67,9 @@ func mapAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if patterns.Collective(c.String("ptrn")) {
+		return mapCollective(c, src.Fabric, alloc)
+	}
 	p, err := mapping.JobProblem(src.Fabric, alloc, mapping.Job{Pattern: c.String("ptrn"), Traffic: c.String("traffic"),
 		Ranks: c.Int("commsize"), Grid: c.String("grid")})
 	if err != nil {
@@ -107,6 +112,51 @@ func mapAction(c *cli.Context) error {
 		write = rep.WriteJSON
 	}
 	if err := write(out); err != nil {
+		return err
+	}
+	return out.Commit()
+}
+
+// mapCollective places an NCCL collective by node: it compares node
+// orders (mapping.NodeStrategies) and writes the chosen one, every node
+// once per GPU, as the Slurm host file.
+func mapCollective(c *cli.Context, f *lft.Fabric, alloc []int32) error {
+	if c.Bool("verify") || c.IsSet("verify-workload") || c.IsSet("traffic") || c.IsSet("grid") {
+		return fmt.Errorf("-p %s is placed by node: --verify, --verify-workload, --traffic and --grid are for single-host placements (simulate the collective with orcs samplingsim --workload nccl:op=…)", c.String("ptrn"))
+	}
+	np, err := mapping.CollectiveProblem(f, alloc, c.String("ptrn"), c.Int("commsize"))
+	if err != nil {
+		return err
+	}
+	seed, _, err := analyze.ParseSeed(c.String("seed"))
+	if err != nil {
+		return err
+	}
+	if np.Mode, err = mapping.ParseMode(c.String("objective")); err != nil {
+		return err
+	}
+	np.Seed, np.Budget = seed, c.Int("budget")
+	strategy := c.String("strategy")
+	if !c.IsSet("strategy") {
+		strategy = "search"
+	}
+	out, err := outfile.Create(c.String("output_file"))
+	if err != nil {
+		return err
+	}
+	defer out.Abort()
+	rep, pl, err := np.RunNodes(mapping.Options{Strategy: strategy, Compare: c.Bool("compare"), Times: c.Bool("times")})
+	if err != nil {
+		return err
+	}
+	names := make([]string, len(np.Hosts)) // Slurm's node names
+	for i, h := range np.Hosts {
+		names[i] = np.Layout.Nodes[np.Layout.NodeOf(h)].Name
+	}
+	if err := np.WriteFiles(pl, names, c.String("rank-hosts"), c.String("slurm-hostfile")); err != nil {
+		return err
+	}
+	if err := rep.Write(out); err != nil {
 		return err
 	}
 	return out.Commit()

@@ -75,7 +75,7 @@ func samplingsimCommand() *cli.Command {
 			&cli.StringFlag{Name: "messages", Usage: "write per-message times to CSV `FILE`"},
 			&cli.StringFlag{Name: "svg", Usage: "write congested-fraction plots to `PREFIX`-all.svg and PREFIX-wNNN.svg (one per window)"},
 			&cli.StringFlag{Name: "plot-source", Value: "estimate", Usage: "what the plots show: estimate or truth"},
-		), routingFlags()...),
+		), append(routingFlags(), ncclFlags()...)...),
 		Action: samplingsimAction,
 	}
 }
@@ -139,6 +139,21 @@ func samplingsimAction(c *cli.Context) error {
 		Alloc: c.String("alloc"), Hosts: firstHosts, Allocation: alloc, Mapping: c.String("mapping")})
 	if err != nil {
 		return err
+	}
+	if c.IsSet("nccl-sizes") && (c.IsSet("mapping") || c.IsSet("background")) {
+		return fmt.Errorf("--nccl-sizes runs the nccl workload alone on whole nodes: give it without --mapping and --background")
+	}
+	if !c.IsSet("mapping") && !c.IsSet("background") { // an NCCL collective runs on whole nodes
+		spec, hosts, err := ncclPlacement(f, jobs[0].Workload, alloc, firstHosts)
+		if err != nil {
+			return err
+		}
+		if hosts != nil {
+			jobs[0].Workload, jobs[0].Hosts = spec, hosts
+		}
+		if done, err := ncclTests(c, src, cfg, spec, hosts); done {
+			return err
+		}
 	}
 	plan, err := samplingsim.BuildPlan(f, jobs, cfg.Seed)
 	if err != nil {

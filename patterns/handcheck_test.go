@@ -197,6 +197,7 @@ func TestPrintFormat(t *testing.T) {
 
 func TestCompileErrors(t *testing.T) {
 	valid := "2neighbor, 4neighbor, 6neighbor, alltoall, bisect, bisect_fb_sym, bruck, gather, " +
+		"nccl_alltoall, nccl_alltoall_pxn, nccl_ring_allgather, nccl_ring_allreduce, nccl_ring_reducescatter, nccl_tree_allreduce, " +
 		"neighbor2d, neighbor3d, null, ptrnvsptrn, rand, recdbl, ring, scatter, tree, file:PATH)"
 	tests := []struct {
 		spec Spec
@@ -277,7 +278,8 @@ func TestSourceAccessors(t *testing.T) {
 
 func TestNames(t *testing.T) {
 	want := []string{"2neighbor", "4neighbor", "6neighbor", "alltoall", "bisect", "bisect_fb_sym", "bruck",
-		"gather", "neighbor2d", "neighbor3d", "null", "ptrnvsptrn", "rand", "recdbl", "ring", "scatter", "tree"}
+		"gather", "nccl_alltoall", "nccl_alltoall_pxn", "nccl_ring_allgather", "nccl_ring_allreduce",
+		"nccl_ring_reducescatter", "nccl_tree_allreduce", "neighbor2d", "neighbor3d", "null", "ptrnvsptrn", "rand", "recdbl", "ring", "scatter", "tree"}
 	if got := Names(); !reflect.DeepEqual(got, want) {
 		t.Errorf("Names() = %v, want %v", got, want)
 	}

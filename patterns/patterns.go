@@ -51,6 +51,10 @@ type Spec struct {
 	// the Xneighbor patterns (see genRandORCS2 and genNeighbor).
 	// ptrnvsptrn's number of levels is ORCS 2.0's either way (pvpLevels).
 	ORCS2 bool
+	// Rails is the number of GPUs (one HCA each) per node for the NCCL
+	// collectives (see Collective): rank r is GPU r mod Rails of node
+	// r / Rails. Other patterns ignore it.
+	Rails int
 }
 
 // DefaultName is the pattern used when a name in a Spec is empty, as in ORCS.

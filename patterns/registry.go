@@ -21,6 +21,8 @@ type entry struct {
 	orcs2   Generator // ORCS 2.0's variant of gen, if it differs (Spec.ORCS2)
 	random  bool
 	compile func(spec Spec, n int) (*Source, error) // special patterns (ptrnvsptrn)
+	// collective marks an NCCL collective: ranks are GPUs, Spec.Rails per node
+	collective bool
 }
 
 // known holds the patterns by name.
@@ -51,6 +53,13 @@ func registerORCS2(name string, gen Generator) {
 // registerCompiler adds a pattern that builds its Source itself.
 func registerCompiler(name, doc string, compile func(Spec, int) (*Source, error)) {
 	known.Register(name, doc, &entry{compile: compile})
+}
+
+// Collective reports whether name is an NCCL collective, whose ranks are
+// GPUs of nodes with Spec.Rails HCAs each and which is placed by node.
+func Collective(name string) bool {
+	e, err := known.Lookup(name)
+	return err == nil && e.collective
 }
 
 // Names lists the registered pattern names, sorted.

@@ -75,7 +75,8 @@
 //     budget.go (the message limit, checked before a plan is built),
 //     closed.go and steps.go (the closed loop and iterated steps the
 //     workloads share), and one file per workload: allreduce.go,
-//     alltoall.go, barrier.go, flow.go, halo3d.go, hotspot.go, pattern.go,
+//     alltoall.go, barrier.go, flow.go, halo3d.go, hotspot.go, nccl.go (NCCL
+//     collectives on GPU nodes), pattern.go,
 //     pingpong.go, random.go, reduce.go (naive and binomial), ring.go,
 //     saturation.go, stencil.go;
 //   - buffer/: policy.go (the registry, Spec, Rule), and one file per

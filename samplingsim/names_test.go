@@ -48,7 +48,7 @@ func TestUnknownNames(t *testing.T) {
 	}
 
 	_, err = BuildPlan(f, []JobSpec{{Workload: "rnadom:msgs=2", Hosts: allHosts(4)}}, 1)
-	want = `unknown workload "rnadom" (known: allreduce, alltoall, barrier, binomial-reduce, flow, halo3d, hotspot, naive-reduce, pattern, pingpong, random, ring, saturation, stencil); did you mean "random"?`
+	want = `unknown workload "rnadom" (known: allreduce, alltoall, barrier, binomial-reduce, flow, halo3d, hotspot, naive-reduce, nccl, pattern, pingpong, random, ring, saturation, stencil); did you mean "random"?`
 	if err == nil || err.Error() != want {
 		t.Errorf("workload: %v, want %s", err, want)
 	}

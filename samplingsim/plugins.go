@@ -41,3 +41,10 @@ func WorkloadNames() []string { return workload.Names() }
 // BufferNames lists the registered buffer policies with their parameters
 // and descriptions, sorted by name, for help texts (buffer.Names).
 func BufferNames() []string { return buffer.Names() }
+
+// NCCLOps lists the operations of the nccl workload (workload.NCCLOps).
+var NCCLOps = workload.NCCLOps
+
+// NCCLBusFactor returns nccl-tests' factor from algorithm bandwidth to bus
+// bandwidth for op on n ranks (workload.NCCLBusFactor).
+func NCCLBusFactor(op string, n int) float64 { return workload.NCCLBusFactor(op, n) }
