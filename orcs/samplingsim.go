@@ -10,6 +10,7 @@ import (
 
 	"orcs/analyze"
 	"orcs/fabricarg"
+	"orcs/internal/interrupt"
 	"orcs/internal/outfile"
 	"orcs/lft"
 	"orcs/samplingsim"
@@ -144,6 +145,7 @@ func samplingsimAction(c *cli.Context) error {
 	if done, err := compareRouting(c, src, cfg, plan); done {
 		return err
 	}
+	interrupt.Ready()
 	res, runErr := samplingsim.Run(f, cfg, plan)
 	if res == nil {
 		return runErr
