@@ -156,3 +156,55 @@ func TestCheckInputJSON(t *testing.T) {
 		t.Errorf("loop: %+v", got)
 	}
 }
+
+// TestReportSwitchDescriptions (issue 24): the analyzer's topology carries
+// each switch's ibnetdiscover node description, and the report's drawing
+// and hot-cable table show the switches by it (leaf01, ibcore01/L02)
+// instead of their GUID names (S0000000000200005). testdata/ib/cluster:
+// leaves "MF0;leaf01:MQM8700/U1", "MF0;leaf02:MQM8700/U1" and the chips
+// of the director switch "MF0;ibcore01:IS5100/{S01,S02,L01,L02}/U1".
+func TestReportSwitchDescriptions(t *testing.T) {
+	dir := t.TempDir()
+	js := filepath.Join(dir, "a.json")
+	mustRun(t, "--topo", "../testdata/ib/cluster/minhop/ibnetdiscover.txt", "--lfts", "../testdata/ib/cluster/minhop/dump_fts.txt",
+		"-p", "bisect", "-n", "2", "--seed", "1", "--hot", "3", "--cables", "--format", "json", "-o", js)
+	var a metrics.AnalysisFile
+	raw, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		t.Fatal(err)
+	}
+	descs := map[string]bool{}
+	for _, n := range a.Topology.Nodes {
+		if n.Switch {
+			descs[n.Desc] = true
+		}
+	}
+	for _, d := range []string{"MF0;leaf01:MQM8700/U1", "MF0;ibcore01:IS5100/L02/U1"} {
+		if !descs[d] {
+			t.Errorf("topology lacks the switch description %q: %v", d, descs)
+		}
+	}
+	page := filepath.Join(dir, "r.html")
+	mustRun(t, "report", "-o", page, js)
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	drawing := html[strings.Index(html, `id="drawing"`):]
+	hot := html[strings.Index(html, `id="hot-cables"`):strings.Index(html, `id="drawing"`)]
+	for _, want := range []string{">leaf01<", ">leaf02<", ">ibcore01/L01<", ">ibcore01/S02<"} {
+		if !strings.Contains(drawing, want) {
+			t.Errorf("the drawing lacks the label %s", want)
+		}
+	}
+	if strings.Contains(drawing, "S000000000020") || strings.Contains(hot, "S000000000020") {
+		t.Errorf("the report still names switches by GUID")
+	}
+	if !strings.Contains(hot, "leaf0") {
+		t.Errorf("the hot-cable table names no leaf by its description:\n%s", hot)
+	}
+}

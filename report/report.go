@@ -9,6 +9,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -123,7 +124,14 @@ func build(in *Inputs, opt Options) (*view, error) {
 		}
 		v.Hot, v.HotRuns, v.HotGiven = a.Hot, a.Runs, a.Hot != nil
 		if a.Topology != nil {
-			v.Drawing, v.DrawingNote = drawFabric(a.Topology, opt.MaxLines)
+			// Switches by their descriptions where the fabric has them.
+			t, label := labelled(a.Topology)
+			v.Drawing, v.DrawingNote = drawFabric(t, opt.MaxLines)
+			v.Hot = make([]metrics.HotCable, len(a.Hot))
+			for i, h := range a.Hot {
+				h.From, h.To = cmp.Or(label[h.From], h.From), cmp.Or(label[h.To], h.To)
+				v.Hot[i] = h
+			}
 		}
 	}
 	if in.Regions != nil {
