@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -206,5 +208,78 @@ func TestReportSwitchDescriptions(t *testing.T) {
 	}
 	if !strings.Contains(hot, "leaf0") {
 		t.Errorf("the hot-cable table names no leaf by its description:\n%s", hot)
+	}
+}
+
+// TestLargeFabricHotOnTop (issue 24): the report's drawing of a 3 000-cable
+// fat tree (k=10, n=3: 1 000 host cables, 2 000 between switches, above
+// the 1 500 lines drawn one by one) merges cables per pair of switch
+// groups and leaf host blocks; a merged line is as wide as its cables are
+// many, and every hot cable of the table is drawn on its own, on top of
+// all merged lines (it was hidden in a merged line coloured by its most
+// loaded cable).
+func TestLargeFabricHotOnTop(t *testing.T) {
+	dir := t.TempDir()
+	js := filepath.Join(dir, "big.json")
+	mustRun(t, "-i", "gen:kary:k=10,n=3", "-p", "bisect", "-n", "1", "--seed", "1", "--hot", "5", "--cables", "--format", "json", "-o", js)
+	page := filepath.Join(dir, "big.html")
+	mustRun(t, "report", "-o", page, js)
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	var hot []string
+	for _, m := range regexp.MustCompile(`<tr data-link="(\d+)">`).FindAllStringSubmatch(html, -1) {
+		hot = append(hot, m[1])
+	}
+	if len(hot) != 5 {
+		t.Fatalf("%d hot cables in the table, want 5", len(hot))
+	}
+	drawing := html[strings.Index(html, `id="drawing"`):]
+	drawing = drawing[:strings.Index(drawing, "</svg>")]
+	lines := regexp.MustCompile(`<(?:line|path) [^>]*stroke-width="([0-9.]+)" data-links="([0-9 ]+)"( class="hot")?><title>([^<]*)</title>`).FindAllStringSubmatch(drawing, -1)
+	firstHot, onTop := -1, map[string]bool{}
+	type merged struct {
+		cables int
+		width  float64
+	}
+	var bundles []merged
+	for i, m := range lines {
+		if m[3] != "" {
+			if firstHot < 0 {
+				firstHot = i
+			}
+			onTop[m[2]] = true
+			continue
+		}
+		if firstHot >= 0 {
+			t.Fatalf("line %d (%s) is drawn over the hot cables", i, m[4])
+		}
+		if c := regexp.MustCompile(`: (\d+) cables,`).FindStringSubmatch(m[4]); c != nil {
+			n, _ := strconv.Atoi(c[1])
+			w, _ := strconv.ParseFloat(m[1], 64)
+			bundles = append(bundles, merged{n, w})
+		}
+	}
+	for _, l := range hot {
+		if !onTop[l] {
+			t.Errorf("hot cable (link %s) is not drawn on its own on top", l)
+		}
+	}
+	if len(bundles) < 100 {
+		t.Fatalf("%d merged lines, want the cables merged per pair of groups", len(bundles))
+	}
+	sawWider := false
+	for _, x := range bundles {
+		for _, y := range bundles {
+			if x.cables < y.cables && x.width >= y.width {
+				t.Fatalf("a line of %d cables is %g px wide, one of %d cables %g px", x.cables, x.width, y.cables, y.width)
+			}
+			sawWider = sawWider || x.width != y.width
+		}
+	}
+	if !sawWider {
+		t.Error("every merged line has the same width")
 	}
 }

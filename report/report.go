@@ -126,7 +126,11 @@ func build(in *Inputs, opt Options) (*view, error) {
 		if a.Topology != nil {
 			// Switches by their descriptions where the fabric has them.
 			t, label := labelled(a.Topology)
-			v.Drawing, v.DrawingNote = drawFabric(t, opt.MaxLines)
+			var hot []int32 // the hot cables drawn on top of a merged drawing
+			for _, h := range a.Hot {
+				hot = append(hot, h.Link)
+			}
+			v.Drawing, v.DrawingNote = drawFabricHot(t, opt.MaxLines, hot)
 			v.Hot = make([]metrics.HotCable, len(a.Hot))
 			for i, h := range a.Hot {
 				h.From, h.To = cmp.Or(label[h.From], h.From), cmp.Or(label[h.To], h.To)
