@@ -580,3 +580,24 @@ func TestReadFileFromPipe(t *testing.T) {
 		t.Fatal("the pipe's fabric differs from the file's")
 	}
 }
+
+// TestNodeLabelIsDesc: a node statement's label is the node's description
+// (a drawing shows it), in the line parser and in the full one (the
+// second file needs it: a default edge routing).
+func TestNodeLabelIsDesc(t *testing.T) {
+	for _, src := range []string{
+		"digraph g {\n  S1 [label=\"MF0;sw-leaf-03:SX6036/U1\"];\n  H1 -> S1 [comment=\"*\"];\n  S1 -> H1 [comment=\"*\"];\n}\n",
+		"digraph g {\n  edge [comment=\"*\"];\n  S1 [shape=box, label=\"MF0;sw-leaf-03:SX6036/U1\"];\n  H1 -> S1;\n  S1 -> H1;\n}\n",
+	} {
+		f, err := Read([]byte(src), "l.dot", Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, n := range f.Nodes {
+			want := map[string]string{"S1": "MF0;sw-leaf-03:SX6036/U1", "H1": ""}[n.Name]
+			if n.Desc != want {
+				t.Errorf("%s: desc %q, want %q\n%s", n.Name, n.Desc, want, src)
+			}
+		}
+	}
+}

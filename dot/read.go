@@ -359,10 +359,14 @@ func (p *dotParser) statement(s *lineScanner) (bool, error) {
 		if isAttrStmt && s.peek() != '[' {
 			return false, nil
 		}
+		var label []byte
 		for s.peek() == '[' {
 			ok := p.attrList(s, func(k, v []byte) {
 				if keyword == "edge" && string(k) == "comment" {
 					isAttrStmt = false // default routing: let the full parser apply it
+				}
+				if string(k) == "label" {
+					label = v
 				}
 			})
 			if !ok || (keyword == "edge" && !isAttrStmt) {
@@ -371,7 +375,10 @@ func (p *dotParser) statement(s *lineScanner) (bool, error) {
 			s.skipSpace()
 		}
 		if !isAttrStmt {
-			p.b.NodeBytes(from, kindOfName(from))
+			id := p.b.NodeBytes(from, kindOfName(from))
+			if label != nil {
+				p.b.SetDesc(id, string(label))
+			}
 		}
 	}
 	s.skipSpace()
@@ -607,11 +614,9 @@ func (p *dotParser) walk(stmts ast.StmtList, edgeDefaults []lft.Attr) error {
 		p.line++ // statement counter: gographviz keeps no positions
 		switch st := st.(type) {
 		case ast.NodeStmt:
-			name := unquoteID(string(st.NodeID.ID))
-			p.b.Node(name, kindOfName([]byte(name)))
+			p.node(&st)
 		case *ast.NodeStmt:
-			name := unquoteID(string(st.NodeID.ID))
-			p.b.Node(name, kindOfName([]byte(name)))
+			p.node(st)
 		case ast.EdgeStmt:
 			if err := p.edge(&st, edgeDefaults); err != nil {
 				return err
@@ -629,6 +634,20 @@ func (p *dotParser) walk(stmts ast.StmtList, edgeDefaults []lft.Attr) error {
 		}
 	}
 	return nil
+}
+
+// node adds the node of a node statement; its label, if any, is the
+// node's description (what a drawing shows for it).
+func (p *dotParser) node(st *ast.NodeStmt) {
+	name := unquoteID(string(st.NodeID.ID))
+	id := p.b.Node(name, kindOfName([]byte(name)))
+	for _, a := range st.Attrs {
+		for _, kv := range a {
+			if string(kv.Field) == "label" {
+				p.b.SetDesc(id, unquoteID(string(kv.Value)))
+			}
+		}
+	}
 }
 
 func mergeAttrs(base []lft.Attr, list ast.AttrList) []lft.Attr {

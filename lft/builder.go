@@ -76,6 +76,9 @@ func (b *Builder) SetNodeInfo(id int32, guid uint64, desc string) {
 	b.nodes[id].Desc = desc
 }
 
+// SetDesc records the description of node id (a dot file's node label).
+func (b *Builder) SetDesc(id int32, desc string) { b.nodes[id].Desc = desc }
+
 // SetPortInfo records the InfiniBand port that node id stands for: its
 // port number (for a host: the CA port), port GUID, base LID and LMC.
 func (b *Builder) SetPortInfo(id int32, port int32, portGUID uint64, lid uint16, lmc uint8) {

@@ -33,7 +33,10 @@ type TopologyGrid struct {
 // host (hosts 0, leaf switches 1, …; −1 when no host reaches it); Coord
 // is a grid switch's position (a host's: its switch's).
 type TopologyNode struct {
-	Name   string `json:"name"`
+	Name string `json:"name"`
+	// Desc is a switch's description when the fabric file gives one
+	// (ibnetdiscover's node description, a dot file's node label), else "".
+	Desc   string `json:"desc,omitempty"`
 	Switch bool   `json:"switch"`
 	Level  int    `json:"level"`
 	Coord  []int  `json:"coord,omitempty"`
@@ -62,6 +65,7 @@ func NewTopology(f *lft.Fabric, meanPeak []float64, maxLoad []int32, coord func(
 		t.Nodes[v] = TopologyNode{Name: n.Name, Switch: n.Kind == lft.Switch, Level: int(level[v])}
 		if t.Nodes[v].Switch {
 			t.Levels = max(t.Levels, int(level[v]))
+			t.Nodes[v].Desc = n.Desc
 		}
 		if coord != nil {
 			t.Nodes[v].Coord = coord(int32(v))

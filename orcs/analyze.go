@@ -12,6 +12,7 @@ import (
 
 	"orcs/analyze"
 	"orcs/fabricarg"
+	"orcs/internal/interrupt"
 	"orcs/internal/outfile"
 	"orcs/internal/plural"
 	"orcs/internal/progress"
@@ -153,6 +154,7 @@ func analyzeAction(c *cli.Context) error {
 		bar = progress.Start(os.Stderr, "runs", shard.Runs(int64(cfg.Runs)))
 		s.SetProgress(bar.Set)
 	}
+	interrupt.Ready()
 	res, err := s.Run()
 	bar.Stop()
 	if err != nil {

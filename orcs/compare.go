@@ -134,6 +134,7 @@ func compareAction(c *cli.Context) error {
 	}
 	ctx, stop := interrupt.Context()
 	defer stop()
+	opt.Sim.Progress = func(int64) { interrupt.Ready() } // the first simulated runs: the tools are done
 	stderr := errWriter(c)
 	opt.Status = opensm.NewStatus(len(engines))
 	stopLine := progress.Line(os.Stderr, opt.Status.Line)

@@ -5,6 +5,7 @@ import (
 	"encoding/csv"
 	"encoding/json"
 	"errors"
+	"io"
 	"maps"
 	"math"
 	"os"
@@ -15,6 +16,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"orcs/internal/interrupt"
 )
 
 // TestHotGather checks --hot on a gather to H0 on the 16-host fat tree,
@@ -132,10 +135,7 @@ func TestSigtermKeepsOutput(t *testing.T) {
 	cmd := exec.Command(orcsBin, "-i", "../testdata/ft64.dot", "-p", "bisect_fb_sym", "-n", "50000000", "--seed", "1", "-o", out)
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	time.Sleep(300 * time.Millisecond)
+	startReady(t, cmd)
 	start := time.Now()
 	cmd.Process.Signal(syscall.SIGTERM)
 	err := cmd.Wait()
@@ -151,6 +151,44 @@ func TestSigtermKeepsOutput(t *testing.T) {
 	}
 	if strings.Count(stderr.String(), "\n") != 1 || !strings.HasPrefix(stderr.String(), "orcs: stopped by terminated") {
 		t.Errorf("stderr %q", stderr.String())
+	}
+}
+
+// startReady starts cmd and returns once orcs says, on the pipe named by
+// interrupt.ReadyEnv, that a signal now stops it cleanly (its long work
+// has begun): tests signal then, not after a fixed sleep that a loaded
+// machine outlasts. It fails the test if orcs ends or stays silent for a
+// minute.
+func startReady(t *testing.T, cmd *exec.Cmd) {
+	t.Helper()
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer r.Close()
+	cmd.ExtraFiles = []*os.File{w} // descriptor 3 in orcs
+	cmd.Env = append(cmd.Environ(), interrupt.ReadyEnv+"=3")
+	err = cmd.Start()
+	w.Close()
+	if err != nil {
+		t.Fatal(err)
+	}
+	line := make(chan string, 1)
+	go func() {
+		b, _ := io.ReadAll(r)
+		line <- string(b)
+	}()
+	select {
+	case got := <-line:
+		if got != "ready\n" {
+			cmd.Process.Kill()
+			cmd.Wait()
+			t.Fatalf("orcs ended or closed the ready pipe without saying ready (said %q)", got)
+		}
+	case <-time.After(time.Minute):
+		cmd.Process.Kill()
+		cmd.Wait()
+		t.Fatal("orcs did not say ready within a minute")
 	}
 }
 

@@ -23,9 +23,23 @@ window.addEventListener('load', function () {
   document.querySelectorAll('iframe').forEach(function (f) {
     var doc = f.contentDocument, name = f.getAttribute('data-name');
     if (!doc) { out.push({pic: name, svgs: 0, problems: ['frame not loaded']}); return; }
-    var svgs = doc.querySelectorAll('svg'), problems = [], texts = 0;
+    var svgs = doc.querySelectorAll('svg'), problems = [], texts = 0, data = [];
     svgs.forEach(function (svg, k) {
       var sr = svg.getBoundingClientRect(), where = name + ' svg#' + k + ' (' + Math.round(sr.width) + 'x' + Math.round(sr.height) + ')';
+      // A plot's data area (a plot: a picture with grid lines): its axis
+      // lines are as long as the area is wide and high (the longest
+      // horizontal and vertical ink line; ticks are short), as a fraction
+      // of the picture.
+      var paths = [].slice.call(svg.querySelectorAll('path'));
+      if (paths.some(function (p) { return /stroke:#E1E1E1/i.test(p.getAttribute('style') || ''); })) {
+        var w = 0, h = 0;
+        paths.filter(function (p) { return /stroke:#222222/i.test(p.getAttribute('style') || ''); }).forEach(function (p) {
+          var r = p.getBoundingClientRect();
+          if (r.height < 2) w = Math.max(w, r.width);
+          if (r.width < 2) h = Math.max(h, r.height);
+        });
+        data.push({svg: where, frac: w * h / (sr.width * sr.height), w: w / sr.width, h: h / sr.height});
+      }
       var ts = [].slice.call(svg.querySelectorAll('text')).filter(function (t) { return t.textContent.trim() !== '' && t.getBoundingClientRect().width > 0; });
       var rs = ts.map(function (t) { return t.getBoundingClientRect(); });
       texts += ts.length;
@@ -39,7 +53,7 @@ window.addEventListener('load', function () {
         if (ox > 2 && oy > 2) problems.push(where + ': overlap "' + ts[i].textContent.trim().slice(0, 30) + '" and "' + ts[j].textContent.trim().slice(0, 30) + '"');
       }
     });
-    out.push({pic: name, svgs: svgs.length, texts: texts, problems: problems});
+    out.push({pic: name, svgs: svgs.length, texts: texts, problems: problems, data: data});
   });
   document.getElementById('layoutresult').textContent = 'LAYOUT' + JSON.stringify(out) + 'END';
 });
@@ -54,6 +68,13 @@ type pictureLayout struct {
 	SVGs     int
 	Texts    int
 	Problems []string
+	// Data holds, per plot with a grid, its data area's share of the
+	// picture.
+	Data []struct {
+		SVG  string
+		Frac float64
+		W, H float64
+	}
 }
 
 // layoutPictures loads every picture in one headless Chromium (each in a
@@ -105,7 +126,8 @@ func layoutPictures(t *testing.T, pics []picture) []pictureLayout {
 // plot (continuous and discrete), samplingsim's --svg plots, and each
 // section of orcs report (histogram, ECDF, fabric drawings of a fat tree,
 // a torus and a 3 000-cable fat tree, regions timeline) — and checks in
-// real Chromium that no text leaves its picture and no two labels overlap.
+// real Chromium that no text leaves its picture, no two labels overlap and
+// every plot's data area takes most of it (minDataArea).
 func TestPicturesLayout(t *testing.T) {
 	if testing.Short() {
 		t.Skip("runs chromium and OpenSM")
@@ -189,6 +211,14 @@ func TestPicturesLayout(t *testing.T) {
 		for _, p := range r.Problems {
 			t.Error(p)
 		}
+		for _, d := range r.Data {
+			// A plot's data area takes most of it: the compare plot's took 59-64 %
+			// (ft16, ft64) with its legend a column beside the axes.
+			if d.Frac < minDataArea {
+				t.Errorf("%s: the data area is %.0f %% of the picture (%.0f %% of its width, %.0f %% of its height), want at least %.0f %%",
+					d.SVG, 100*d.Frac, 100*d.W, 100*d.H, 100*minDataArea)
+			}
+		}
 	}
 }
 
@@ -238,6 +268,10 @@ func checkPNG(t *testing.T, path string) {
 		t.Errorf("%s: the drawing spans %.0f %% × %.0f %% of the canvas", path, 100*w, 100*h)
 	}
 }
+
+// minDataArea is the least share of a plot that its data area (the axes'
+// rectangle, without title, tick labels, captions and legend) takes.
+const minDataArea = 0.65
 
 // dragonflyAnalysis writes the analyzer's JSON with cables of a small
 // Dragonfly (every switch on level 1) into dir and returns its path.

@@ -5,6 +5,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -154,5 +156,130 @@ func TestCheckInputJSON(t *testing.T) {
 	if got.OK || got.Loops != 1 || len(got.Examples) != 1 || got.Examples[0].Kind != "routing loop" ||
 		!strings.Contains(got.Examples[0].Message, "S1 -> S2 -> S1") || got.Examples[0].Src != "H1" || got.Examples[0].Dst != "H2" {
 		t.Errorf("loop: %+v", got)
+	}
+}
+
+// TestReportSwitchDescriptions (issue 24): the analyzer's topology carries
+// each switch's ibnetdiscover node description, and the report's drawing
+// and hot-cable table show the switches by it (leaf01, ibcore01/L02)
+// instead of their GUID names (S0000000000200005). testdata/ib/cluster:
+// leaves "MF0;leaf01:MQM8700/U1", "MF0;leaf02:MQM8700/U1" and the chips
+// of the director switch "MF0;ibcore01:IS5100/{S01,S02,L01,L02}/U1".
+func TestReportSwitchDescriptions(t *testing.T) {
+	dir := t.TempDir()
+	js := filepath.Join(dir, "a.json")
+	mustRun(t, "--topo", "../testdata/ib/cluster/minhop/ibnetdiscover.txt", "--lfts", "../testdata/ib/cluster/minhop/dump_fts.txt",
+		"-p", "bisect", "-n", "2", "--seed", "1", "--hot", "3", "--cables", "--format", "json", "-o", js)
+	var a metrics.AnalysisFile
+	raw, err := os.ReadFile(js)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := json.Unmarshal(raw, &a); err != nil {
+		t.Fatal(err)
+	}
+	descs := map[string]bool{}
+	for _, n := range a.Topology.Nodes {
+		if n.Switch {
+			descs[n.Desc] = true
+		}
+	}
+	for _, d := range []string{"MF0;leaf01:MQM8700/U1", "MF0;ibcore01:IS5100/L02/U1"} {
+		if !descs[d] {
+			t.Errorf("topology lacks the switch description %q: %v", d, descs)
+		}
+	}
+	page := filepath.Join(dir, "r.html")
+	mustRun(t, "report", "-o", page, js)
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	drawing := html[strings.Index(html, `id="drawing"`):]
+	hot := html[strings.Index(html, `id="hot-cables"`):strings.Index(html, `id="drawing"`)]
+	for _, want := range []string{">leaf01<", ">leaf02<", ">ibcore01/L01<", ">ibcore01/S02<"} {
+		if !strings.Contains(drawing, want) {
+			t.Errorf("the drawing lacks the label %s", want)
+		}
+	}
+	if strings.Contains(drawing, "S000000000020") || strings.Contains(hot, "S000000000020") {
+		t.Errorf("the report still names switches by GUID")
+	}
+	if !strings.Contains(hot, "leaf0") {
+		t.Errorf("the hot-cable table names no leaf by its description:\n%s", hot)
+	}
+}
+
+// TestLargeFabricHotOnTop (issue 24): the report's drawing of a 3 000-cable
+// fat tree (k=10, n=3: 1 000 host cables, 2 000 between switches, above
+// the 1 500 lines drawn one by one) merges cables per pair of switch
+// groups and leaf host blocks; a merged line is as wide as its cables are
+// many, and every hot cable of the table is drawn on its own, on top of
+// all merged lines (it was hidden in a merged line coloured by its most
+// loaded cable).
+func TestLargeFabricHotOnTop(t *testing.T) {
+	dir := t.TempDir()
+	js := filepath.Join(dir, "big.json")
+	mustRun(t, "-i", "gen:kary:k=10,n=3", "-p", "bisect", "-n", "1", "--seed", "1", "--hot", "5", "--cables", "--format", "json", "-o", js)
+	page := filepath.Join(dir, "big.html")
+	mustRun(t, "report", "-o", page, js)
+	b, err := os.ReadFile(page)
+	if err != nil {
+		t.Fatal(err)
+	}
+	html := string(b)
+	var hot []string
+	for _, m := range regexp.MustCompile(`<tr data-link="(\d+)">`).FindAllStringSubmatch(html, -1) {
+		hot = append(hot, m[1])
+	}
+	if len(hot) != 5 {
+		t.Fatalf("%d hot cables in the table, want 5", len(hot))
+	}
+	drawing := html[strings.Index(html, `id="drawing"`):]
+	drawing = drawing[:strings.Index(drawing, "</svg>")]
+	lines := regexp.MustCompile(`<(?:line|path) [^>]*stroke-width="([0-9.]+)" data-links="([0-9 ]+)"( class="hot")?><title>([^<]*)</title>`).FindAllStringSubmatch(drawing, -1)
+	firstHot, onTop := -1, map[string]bool{}
+	type merged struct {
+		cables int
+		width  float64
+	}
+	var bundles []merged
+	for i, m := range lines {
+		if m[3] != "" {
+			if firstHot < 0 {
+				firstHot = i
+			}
+			onTop[m[2]] = true
+			continue
+		}
+		if firstHot >= 0 {
+			t.Fatalf("line %d (%s) is drawn over the hot cables", i, m[4])
+		}
+		if c := regexp.MustCompile(`: (\d+) cables,`).FindStringSubmatch(m[4]); c != nil {
+			n, _ := strconv.Atoi(c[1])
+			w, _ := strconv.ParseFloat(m[1], 64)
+			bundles = append(bundles, merged{n, w})
+		}
+	}
+	for _, l := range hot {
+		if !onTop[l] {
+			t.Errorf("hot cable (link %s) is not drawn on its own on top", l)
+		}
+	}
+	if len(bundles) < 100 {
+		t.Fatalf("%d merged lines, want the cables merged per pair of groups", len(bundles))
+	}
+	sawWider := false
+	for _, x := range bundles {
+		for _, y := range bundles {
+			if x.cables < y.cables && x.width >= y.width {
+				t.Fatalf("a line of %d cables is %g px wide, one of %d cables %g px", x.cables, x.width, y.cables, y.width)
+			}
+			sawWider = sawWider || x.width != y.width
+		}
+	}
+	if !sawWider {
+		t.Error("every merged line has the same width")
 	}
 }

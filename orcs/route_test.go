@@ -278,19 +278,7 @@ func TestCompareInterruptWhileSimulating(t *testing.T) {
 	cmd := exec.Command(orcsBin, "compare", "--engines", "minhop", "gen:kary:k=4,n=3", "-n", "10000000", "-p", "bisect_fb_sym", "-o", out)
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
-		t.Fatal(err)
-	}
-	// Routing 64 hosts takes a fraction of a second; wait until the tools
-	// have come and gone, then interrupt the simulation.
-	deadline := time.Now().Add(20 * time.Second)
-	for len(toolsOf(cmd.Process.Pid)) == 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	for len(toolsOf(cmd.Process.Pid)) > 0 && time.Now().Before(deadline) {
-		time.Sleep(10 * time.Millisecond)
-	}
-	time.Sleep(200 * time.Millisecond)
+	startReady(t, cmd) // the first runs are simulated: the tools are done
 	start := time.Now()
 	cmd.Process.Signal(syscall.SIGTERM)
 	err := cmd.Wait()

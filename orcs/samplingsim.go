@@ -11,6 +11,7 @@ import (
 
 	"orcs/analyze"
 	"orcs/fabricarg"
+	"orcs/internal/interrupt"
 	"orcs/internal/outfile"
 	"orcs/internal/plural"
 	"orcs/internal/progress"
@@ -168,6 +169,7 @@ func samplingsimAction(c *cli.Context) error {
 			status(fmt.Sprintf("simulated %s, %d of %s finished", samplingsim.FormatTime(now), done, plural.N(total, "message")))
 		}
 	}
+	interrupt.Ready()
 	res, runErr := samplingsim.Run(f, cfg, plan)
 	stopLine()
 	if res == nil {

@@ -170,10 +170,7 @@ func TestSamplingsimSigterm(t *testing.T) {
 			t.Fatal(err)
 		}
 		cmd := exec.Command(orcsBin, "samplingsim", "--gen", "kary:k=8,n=3", "-w", "random:msgs=2000", "-o", out, "--csv", filepath.Join(dir, "links.csv"))
-		if err := cmd.Start(); err != nil {
-			t.Fatal(err)
-		}
-		time.Sleep(500 * time.Millisecond)
+		startReady(t, cmd)
 		start := time.Now()
 		cmd.Process.Signal(c.sig)
 		err := cmd.Wait()

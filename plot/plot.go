@@ -8,8 +8,8 @@
 // it takes too many values for bars; a continuous one (bandwidth) as an
 // empirical CDF whose steps sit exactly at the values, or as a histogram
 // with exact bin edges. Curves start at 0 on the left edge of the axes and
-// end at 1 on the right edge, and the legend sits beside the axes, never
-// on the data.
+// end at 1 on the right edge, and the legend sits in rows below the axes,
+// never on the data.
 package plot
 
 import (
@@ -368,9 +368,9 @@ func (d *Distributions) size() (vg.Length, vg.Length) {
 }
 
 // layout returns the plot of d and the canvases of its axes and its
-// legend (empty when there is none) within c: the legend is a column to
-// the right of the axes.
-func (d *Distributions) layout(c draw.Canvas) (*plot.Plot, *plot.Legend, draw.Canvas, draw.Canvas, error) {
+// legend (empty when there is none) within c: the legend is rows of
+// entries below the axes.
+func (d *Distributions) layout(c draw.Canvas) (*plot.Plot, *legendRows, draw.Canvas, draw.Canvas, error) {
 	// A margin all round: a browser's fallback font reaches a little
 	// higher and lower than the metrics texts are placed by.
 	c = draw.Crop(c, margin, -margin, margin, -margin)
@@ -408,23 +408,10 @@ func (d *Distributions) layout(c draw.Canvas) (*plot.Plot, *plot.Legend, draw.Ca
 		grid.Vertical.Width = 0
 	}
 	p.Add(grid)
-	// The legend is drawn beside the axes, not by the plot (which would
+	// The legend is drawn below the axes, not by the plot (which would
 	// draw it over the data): p.Legend stays empty.
-	leg := plot.NewLegend()
-	leg.TextStyle.Font = st.Font
-	leg.TextStyle.Font.Size = vg.Points(st.LabelSize)
-	leg.TextStyle.Color = st.Ink
-	leg.ThumbnailWidth = vg.Points(18)
-	leg.Padding = vg.Points(3)
-	leg.Top, leg.Left = true, true
-	legendW := vg.Length(0)
-	named := 0
-	for _, s := range d.Series {
-		if s.Label != "" {
-			named++
-			legendW = max(legendW, leg.TextStyle.Width(" "+s.Label))
-		}
-	}
+	leg := &legendRows{style: draw.TextStyle{Color: st.Ink, Font: font.From(st.Font, vg.Points(st.LabelSize)),
+		XAlign: draw.XLeft, YAlign: draw.YCenter, Handler: p.Title.TextStyle.Handler}}
 	for i, s := range d.Series {
 		col := st.Color(i)
 		var thumb plot.Thumbnailer
@@ -459,24 +446,104 @@ func (d *Distributions) layout(c draw.Canvas) (*plot.Plot, *plot.Legend, draw.Ca
 			thumb = line
 		}
 		if s.Label != "" && thumb != nil {
-			leg.Add(s.Label, thumb)
+			leg.items = append(leg.items, legendItem{s.Label, thumb})
 		}
 	}
 	if len(d.Markers) > 0 {
 		p.Add(&markers{list: d.Markers, ymax: sh.ymax})
 	}
-	if named > 0 {
-		legendW += leg.ThumbnailWidth + vg.Points(14)
-	}
-	axes := draw.Crop(c, 0, -legendW, 0, 0)
+	// Rows of legend entries under the axes, as wide as the figure: a
+	// column beside the axes took a third of the width from the data.
+	axes := c
 	var legend draw.Canvas
-	if named > 0 {
-		data := p.DataCanvas(axes)
-		legend = draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{
-			Min: vg.Point{X: c.Max.X - legendW + vg.Points(8), Y: data.Min.Y},
-			Max: vg.Point{X: c.Max.X, Y: data.Max.Y}}}
+	if h := leg.height(c.Max.X - c.Min.X); h > 0 {
+		axes = draw.Crop(c, 0, 0, h, 0)
+		legend = draw.Canvas{Canvas: c.Canvas, Rectangle: vg.Rectangle{Min: c.Min, Max: vg.Point{X: c.Max.X, Y: c.Min.Y + h}}}
 	}
-	return p, &leg, axes, legend, nil
+	return p, leg, axes, legend, nil
+}
+
+// legendItem is one legend entry: a series' swatch and label.
+type legendItem struct {
+	label string
+	thumb plot.Thumbnailer
+}
+
+// legendRows is a legend laid out in centred rows of entries.
+type legendRows struct {
+	style draw.TextStyle
+	items []legendItem
+}
+
+// Legend geometry: a swatch's width, the gap after it and between
+// entries, and the padding above the rows.
+const (
+	legendThumb = vg.Length(18)
+	legendGap   = vg.Length(4)
+	legendSpace = vg.Length(14)
+	legendPad   = vg.Length(4)
+)
+
+// rows splits the entries into rows at most width wide.
+func (l *legendRows) rows(width vg.Length) [][]legendItem {
+	var rows [][]legendItem
+	var w vg.Length
+	for _, it := range l.items {
+		iw := l.itemWidth(it)
+		if n := len(rows); n > 0 && w+legendSpace+iw <= width {
+			rows[n-1] = append(rows[n-1], it)
+			w += legendSpace + iw
+			continue
+		}
+		rows = append(rows, []legendItem{it})
+		w = iw
+	}
+	return rows
+}
+
+func (l *legendRows) itemWidth(it legendItem) vg.Length {
+	return legendThumb + legendGap + l.style.Width(it.label)
+}
+
+func (l *legendRows) rowHeight() vg.Length { return l.style.Height("Mg") + 2 }
+
+// height is the height the legend takes in a figure width wide (0 with
+// no entries).
+func (l *legendRows) height(width vg.Length) vg.Length {
+	n := len(l.rows(width))
+	if n == 0 {
+		return 0
+	}
+	return legendPad + vg.Length(n)*l.rowHeight()
+}
+
+// draw draws the rows into c, top row first, each centred.
+func (l *legendRows) draw(c draw.Canvas) {
+	width := c.Max.X - c.Min.X
+	rh := l.rowHeight()
+	for r, row := range l.rows(width) {
+		var w vg.Length
+		for i, it := range row {
+			if i > 0 {
+				w += legendSpace
+			}
+			w += l.itemWidth(it)
+		}
+		x := c.Min.X + (width-w)/2
+		top := c.Max.Y - legendPad - vg.Length(r)*rh
+		for _, it := range row {
+			box := vg.Rectangle{Min: vg.Point{X: x, Y: top - rh + 2}, Max: vg.Point{X: x + legendThumb, Y: top - 2}}
+			it.thumb.Thumbnail(&draw.Canvas{Canvas: c.Canvas, Rectangle: box})
+			c.FillText(l.style, vg.Point{X: x + legendThumb + legendGap, Y: top - rh/2}, it.label)
+			x += l.itemWidth(it) + legendSpace
+		}
+	}
+}
+
+// Rectangle is the box the legend's rows take in c.
+func (l *legendRows) Rectangle(c draw.Canvas) vg.Rectangle {
+	h := l.height(c.Max.X - c.Min.X)
+	return vg.Rectangle{Min: vg.Point{X: c.Min.X, Y: c.Max.Y - h}, Max: c.Max}
 }
 
 // margin is the blank border around a figure.
@@ -500,7 +567,7 @@ func (d *Distributions) Draw(c draw.Canvas) error {
 	c.Fill(c.Rectangle.Path())
 	p.Draw(axes)
 	if legend.Canvas != nil {
-		leg.Draw(legend)
+		leg.draw(legend)
 	}
 	return nil
 }

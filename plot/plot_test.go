@@ -2,6 +2,7 @@ package plot
 
 import (
 	"bytes"
+	"fmt"
 	"math"
 	"math/rand/v2"
 	"regexp"
@@ -188,12 +189,17 @@ func TestCurvesEndOnTheEdges(t *testing.T) {
 	}
 }
 
-// The legend is a column beside the axes: its entries never overlap the
-// data area, however long the labels.
+// The legend is rows below the axes: its entries never overlap the data
+// area, however long or many the labels, and stay inside the figure.
 func TestLegendOutsideTheData(t *testing.T) {
+	many := make([]Series, 12)
+	for i := range many {
+		many[i] = Series{Label: fmt.Sprintf("engine %d (used minhop) = ftree", i), Values: []float64{0.1 * float64(i%10), 0.9}}
+	}
 	for _, d := range []*Distributions{
 		{Kind: Continuous, Series: []Series{{Label: "torus-2QoS (used minhop) = ftree", Values: []float64{0.1, 0.9}}, {Label: "b", Values: []float64{0.5}}}},
 		{Kind: Discrete, Series: []Series{{Label: "minhop", Values: []float64{1, 2}}, {Label: "a rather long engine label", Values: []float64{2, 3}}}},
+		{Kind: Continuous, Series: many},
 	} {
 		c := vgsvg.New(18*vg.Centimeter, 11*vg.Centimeter)
 		dc := draw.New(c)
@@ -203,34 +209,37 @@ func TestLegendOutsideTheData(t *testing.T) {
 		}
 		data := p.DataCanvas(axes).Rectangle
 		box := leg.Rectangle(legend)
-		if box.Min.X < data.Max.X || box.Max.X > dc.Max.X {
+		if box.Max.Y > data.Min.Y || box.Min.Y < dc.Min.Y || box.Min.X < dc.Min.X || box.Max.X > dc.Max.X {
 			t.Errorf("legend %v overlaps the data %v or leaves the figure %v", box, data, dc.Rectangle)
+		}
+		if rows, want := len(leg.rows(legend.Max.X-legend.Min.X)), (len(d.Series)+1)/2; len(d.Series) > 2 && rows < want/2 {
+			t.Errorf("%d series in %d legend rows", len(d.Series), rows)
 		}
 	}
 	// Drawn: the series' colour appears as its curve inside the data area
-	// and once as a legend swatch, right of it.
+	// and once as a legend swatch, below it.
 	d0 := &Distributions{Kind: Continuous, Series: []Series{{Label: "ftree", Values: []float64{0.2, 0.7}}}}
 	svg, _ := render(t, d0)
 	p, _, axes, _, _ := d0.layout(draw.New(vgsvg.New(18*vg.Centimeter, 11*vg.Centimeter)))
 	data := p.DataCanvas(axes).Rectangle
-	swatches, right := 0, 0
+	swatches, below := 0, 0
 	for _, path := range strokes(svg, Hex(Default.Color(0))) {
 		// A swatch: one horizontal stroke (the ECDF has many points).
 		if len(path) == 2 && path[0][1] == path[1][1] {
 			swatches++
-			if path[0][0] > data.Max.X.Points() {
-				right++
+			if path[0][1] < data.Min.Y.Points() {
+				below++
 			}
 		}
 	}
-	if swatches != 1 || right != 1 {
-		t.Errorf("%d legend swatches, %d of them right of the data area; want 1, beside it", swatches, right)
+	if swatches != 1 || below != 1 {
+		t.Errorf("%d legend swatches, %d of them below the data area; want 1, below it", swatches, below)
 	}
-	// Without labels there is no legend column.
+	// Without labels there is no legend.
 	d := &Distributions{Series: []Series{{Values: []float64{1, 2}}}}
 	_, _, axes, legend, _ := d.layout(draw.New(vgsvg.New(10*vg.Centimeter, 5*vg.Centimeter)))
-	if legend.Canvas != nil || axes.Max.X != 10*vg.Centimeter-margin {
-		t.Errorf("unlabelled series got a legend column (axes end at %v, want the figure's width less the %v margin)", axes.Max.X, margin)
+	if legend.Canvas != nil || axes.Min.Y != margin {
+		t.Errorf("unlabelled series got a legend (axes start at %v, want the %v margin)", axes.Min.Y, margin)
 	}
 }
 

@@ -32,6 +32,10 @@ type edge struct {
 	cables    int
 	links     []int // the directed cables (links) merged
 	aggregate string
+	loadSum   float64 // merged lines: the sum of their cables' loads
+	width     float64 // when > 0, the line's width (a merged line's: by its cables)
+	colour    float64 // a merged line's load for its colour (the mean of its cables')
+	class     string  // the SVG class ("hot": a hot cable drawn over the merged lines)
 }
 
 func (e *edge) load() float64 { return max(e.up, e.down) }
@@ -41,6 +45,17 @@ func (e *edge) load() float64 { return max(e.up, e.down) }
 // anything else in layers (hosts at the bottom, one row per switch level).
 // It returns the SVG and a note on what was merged.
 func drawFabric(t *metrics.Topology, maxLines int) (template.HTML, string) {
+	return drawFabricHot(t, maxLines, nil)
+}
+
+// hotOnTop is how many of the most loaded cables a merged drawing draws
+// on its own over the merged lines when no hot-cable list is given.
+const hotOnTop = 10
+
+// drawFabricHot is drawFabric with the hot cables (links, most loaded
+// first) that a merged drawing draws one by one on top (nil: the
+// hotOnTop most loaded).
+func drawFabricHot(t *metrics.Topology, maxLines int, hot []int32) (template.HTML, string) {
 	if len(t.Nodes) == 0 {
 		return "", "the topology lists no nodes"
 	}
@@ -55,7 +70,10 @@ func drawFabric(t *metrics.Topology, maxLines int) (template.HTML, string) {
 		// Safe as HTML: drawn here, every text through plot.Escape.
 		return template.HTML(drawGrid(t, peak)), ""
 	}
-	svg, note := drawLayers(t, peak, maxLines)
+	if hot == nil {
+		hot = hottest(t, hotOnTop)
+	}
+	svg, note := drawLayers(t, peak, maxLines, hot)
 	return template.HTML(svg), note
 }
 
@@ -113,6 +131,17 @@ func edges(t *metrics.Topology) (pairs []*edge, hostLeaf []int) {
 // one row of the layered drawing as an arc above it.
 func edgeSVG(sv *plot.SVG, t *metrics.Topology, e *edge, p, q [2]float64, peak float64, arc bool) {
 	fr := e.load() / peak
+	if e.colour > 0 {
+		fr = e.colour / peak
+	}
+	width := plot.LoadWidth(fr)
+	if e.width > 0 {
+		width = e.width
+	}
+	extra := ""
+	if e.class != "" {
+		extra = ` class="` + e.class + `"`
+	}
 	title := e.aggregate
 	if title == "" {
 		a, b := t.Nodes[e.a].Name, t.Nodes[e.b].Name
@@ -129,12 +158,32 @@ func edgeSVG(sv *plot.SVG, t *metrics.Topology, e *edge, p, q [2]float64, peak f
 		// Two nodes of one row: an arc above the row (a straight line
 		// would run along the row, over the other nodes and cables).
 		h := min(10+0.35*math.Abs(q[0]-p[0]), 2*(p[1]-arcTop))
-		sv.Raw(fmt.Sprintf(`<path d="M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f" fill="none" stroke="%s" stroke-width="%.2f" data-links="%s"><title>%s</title></path>`+"\n",
-			p[0], p[1], (p[0]+q[0])/2, p[1]-h, q[0], q[1], plot.Hex(plot.LoadColor(fr)), plot.LoadWidth(fr), strings.Join(ids, " "), plot.Escape(title)))
+		sv.Raw(fmt.Sprintf(`<path d="M%.1f,%.1f Q%.1f,%.1f %.1f,%.1f" fill="none" stroke="%s" stroke-width="%.2f" data-links="%s"%s><title>%s</title></path>`+"\n",
+			p[0], p[1], (p[0]+q[0])/2, p[1]-h, q[0], q[1], plot.Hex(plot.LoadColor(fr)), width, strings.Join(ids, " "), extra, plot.Escape(title)))
 		return
 	}
-	sv.Raw(fmt.Sprintf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="%.2f" data-links="%s"><title>%s</title></line>`+"\n",
-		p[0], p[1], q[0], q[1], plot.Hex(plot.LoadColor(fr)), plot.LoadWidth(fr), strings.Join(ids, " "), plot.Escape(title)))
+	sv.Raw(fmt.Sprintf(`<line x1="%.1f" y1="%.1f" x2="%.1f" y2="%.1f" stroke="%s" stroke-width="%.2f" data-links="%s"%s><title>%s</title></line>`+"\n",
+		p[0], p[1], q[0], q[1], plot.Hex(plot.LoadColor(fr)), width, strings.Join(ids, " "), extra, plot.Escape(title)))
+}
+
+// mergedWidth is the width of a merged line of cables cables when the
+// most cables a merged line stands for is most: 0.6 px to 6 px, by the
+// square root (the area of a bundle).
+func mergedWidth(cables, most int) float64 {
+	return 0.6 + 5.4*math.Sqrt(float64(cables)/float64(max(most, 1)))
+}
+
+// hottest returns the n cables (links) of t with the largest mean peak
+// load, most loaded first (ties: in link order), leaving out unloaded ones.
+func hottest(t *metrics.Topology, n int) []int32 {
+	var ls []int32
+	for l, c := range t.Cables {
+		if c.MeanPeak > 0 {
+			ls = append(ls, int32(l))
+		}
+	}
+	slices.SortStableFunc(ls, func(x, y int32) int { return cmp.Compare(t.Cables[y].MeanPeak, t.Cables[x].MeanPeak) })
+	return ls[:min(n, len(ls))]
 }
 
 // arcTop is the highest y an arc between two nodes of one row reaches
@@ -172,7 +221,7 @@ func (u *unit) label(t *metrics.Topology) string {
 // groups of consecutive switches and the cables per pair of groups (every
 // line then stands for the cables between two groups, coloured by the
 // most loaded of them).
-func drawLayers(t *metrics.Topology, peak float64, maxLines int) (string, string) {
+func drawLayers(t *metrics.Topology, peak float64, maxLines int, hot []int32) (string, string) {
 	pairs, hostLeaf := edges(t)
 	rows := layerRows(t, hostLeaf)
 	top := len(rows) - 1
@@ -191,7 +240,7 @@ func drawLayers(t *metrics.Topology, peak float64, maxLines int) (string, string
 		}
 	}
 	units, unitRows, unitOf := layerUnits(rows, group, mergeHosts, hostLeaf)
-	drawn := mergeEdges(t, pairs, units, unitOf)
+	drawn := mergeEdges(t, pairs, units, unitOf, peak)
 	notes := layerNotes(len(pairs), switchPairs, maxLines, mergeHosts)
 	// Positions: units spread evenly over each row.
 	n := 1
@@ -213,11 +262,16 @@ func drawLayers(t *metrics.Topology, peak float64, maxLines int) (string, string
 	sv.LoadScale(drawMargin, 14, 160, "0", num(peak), "mean peak load (routes sharing the cable in a level, mean over runs): colour and width")
 	byLoad(drawn)
 	unitLoad := make([][2]float64, len(units)) // the largest load up and down of a unit's cables
+	merged := false
 	for _, e := range drawn {
 		edgeSVG(sv, t, e, pos[e.ua], pos[e.ub], peak, true)
 		for _, u := range []int{e.ua, e.ub} {
 			unitLoad[u] = [2]float64{max(unitLoad[u][0], e.up), max(unitLoad[u][1], e.down)}
 		}
+		merged = merged || e.a < 0
+	}
+	if merged {
+		drawHotOnTop(sv, t, hot, unitOf, pos, peak)
 	}
 	drawUnits(sv, t, rows, units, unitRows, pos, unitLoad, width, rowY, peak, mergeHosts)
 	return sv.String(), strings.Join(notes, "; ")
@@ -298,7 +352,7 @@ func layerUnits(rows [][]int, group []int, mergeHosts bool, hostLeaf []int) (uni
 
 // mergeEdges merges the cables per pair of units into the lines drawn; a
 // line between groups says in its title what it stands for.
-func mergeEdges(t *metrics.Topology, pairs []*edge, units []*unit, unitOf []int) []*edge {
+func mergeEdges(t *metrics.Topology, pairs []*edge, units []*unit, unitOf []int, peak float64) []*edge {
 	byPair := map[[2]int]*edge{}
 	var drawn []*edge
 	for _, e := range pairs {
@@ -317,15 +371,53 @@ func mergeEdges(t *metrics.Topology, pairs []*edge, units []*unit, unitOf []int)
 		}
 		m.up, m.down = max(m.up, e.up), max(m.down, e.down)
 		m.cables += e.cables
+		m.loadSum += e.load() * float64(e.cables)
 		m.links = append(m.links, e.links...)
+	}
+	// A merged line is as wide as its cables are many (the widest: the
+	// most cables between two units) and coloured by their mean load;
+	// the hot cables are drawn on their own over it.
+	mostCables := 1
+	for _, m := range drawn {
+		if m.a < 0 {
+			mostCables = max(mostCables, m.cables)
+		}
 	}
 	for k, m := range byPair {
 		if m.a < 0 {
-			m.aggregate = fmt.Sprintf("%s ⇄ %s: %s, up at most %s, down at most %s (mean peak load)",
-				units[k[0]].label(t), units[k[1]].label(t), plural.N(m.cables, "cable"), num(m.up), num(m.down))
+			mean := m.loadSum / float64(m.cables)
+			m.colour = max(mean, 1e-9*peak)
+			m.width = mergedWidth(m.cables, mostCables)
+			m.aggregate = fmt.Sprintf("%s ⇄ %s: %s, mean %s, up at most %s, down at most %s (mean peak load)",
+				units[k[0]].label(t), units[k[1]].label(t), plural.N(m.cables, "cable"), num(mean), num(m.up), num(m.down))
 		}
 	}
 	return drawn
+}
+
+// drawHotOnTop draws the hot cables (links, hottest first) one by one over
+// the merged lines, hottest last, so that no merged line hides them.
+func drawHotOnTop(sv *plot.SVG, t *metrics.Topology, hot []int32, unitOf []int, pos [][2]float64, peak float64) {
+	index := make(map[string]int, len(t.Nodes))
+	for i, n := range t.Nodes {
+		index[n.Name] = i
+	}
+	for r := len(hot) - 1; r >= 0; r-- {
+		l := int(hot[r])
+		if l < 0 || l >= len(t.Cables) {
+			continue
+		}
+		c := t.Cables[l]
+		from, to := index[c.From], index[c.To]
+		ua, ub := unitOf[from], unitOf[to]
+		if ua < 0 || ub < 0 || ua == ub {
+			continue
+		}
+		e := &edge{a: from, b: to, ua: ua, ub: ub, up: c.MeanPeak, cables: 1, links: []int{l}, class: "hot",
+			aggregate: fmt.Sprintf("hot cable %d: %s → %s, %s (mean peak load)", r+1, c.From, c.To, num(c.MeanPeak))}
+		e.width = plot.LoadWidth(c.MeanPeak/peak) + 1
+		edgeSVG(sv, t, e, pos[ua], pos[ub], peak, true)
+	}
 }
 
 // layerNotes says what the drawing merged, for the text below it.
@@ -338,7 +430,7 @@ func layerNotes(cables, switchPairs, maxLines int, mergeHosts bool) []string {
 		notes = append(notes, fmt.Sprintf("the %d switch-to-switch cables are merged per pair of switch groups (at most %d groups per level)", switchPairs, rowCap))
 	}
 	if len(notes) > 0 {
-		notes = append(notes, "a merged line has the colour of its most loaded cable")
+		notes = append(notes, "a merged line is as wide as its cables are many and has their mean load's colour; the hot cables are drawn on their own on top")
 	}
 	return notes
 }

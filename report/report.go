@@ -9,6 +9,7 @@ package report
 
 import (
 	"bytes"
+	"cmp"
 	_ "embed"
 	"fmt"
 	"html/template"
@@ -124,11 +125,22 @@ func build(in *Inputs, opt Options) (*view, error) {
 			return nil, err
 		}
 		v.Hot, v.HotRuns, v.HotGiven = a.Hot, a.Runs, a.Hot != nil
-		if a.Hot != nil {
-			v.HotVerdict = metrics.HotVerdict(a.Hot, a.Runs)
-		}
 		if a.Topology != nil {
-			v.Drawing, v.DrawingNote = drawFabric(a.Topology, opt.MaxLines)
+			// Switches by their descriptions where the fabric has them.
+			t, label := labelled(a.Topology)
+			var hot []int32 // the hot cables drawn on top of a merged drawing
+			for _, h := range a.Hot {
+				hot = append(hot, h.Link)
+			}
+			v.Drawing, v.DrawingNote = drawFabricHot(t, opt.MaxLines, hot)
+			v.Hot = make([]metrics.HotCable, len(a.Hot))
+			for i, h := range a.Hot {
+				h.From, h.To = cmp.Or(label[h.From], h.From), cmp.Or(label[h.To], h.To)
+				v.Hot[i] = h
+			}
+		}
+		if a.Hot != nil { // with the switches' labels
+			v.HotVerdict = metrics.HotVerdict(v.Hot, a.Runs)
 		}
 	}
 	if in.Regions != nil {

@@ -273,10 +273,12 @@ func TestDrawingLoads(t *testing.T) {
 	if !regexp.MustCompile(`stroke="` + top + `" stroke-width="4.00"[^>]*><title>H0 ⇄ S0_0`).MatchString(string(svg)) {
 		t.Error("H0's cable is not drawn at the top of the scale")
 	}
-	// Too many lines: the hosts of a leaf become one block.
+	// Too many lines: the hosts of a leaf become one block, whose line
+	// has the mean load of its 4 cables: (15 + 1 + 1 + 1) / 4 = 4.5 (H0's
+	// carries the 15 routes to H0, H1-H3's each its route up).
 	svg, note = drawFabric(f, 10)
 	if !strings.Contains(note, "hosts of each leaf switch (or group) are one block") ||
-		!strings.Contains(string(svg), "H0 … H3 (4) ⇄ S0_0: 4 cables, up at most 1, down at most 15 (mean peak load)") ||
+		!strings.Contains(string(svg), "H0 … H3 (4) ⇄ S0_0: 4 cables, mean 4.5, up at most 1, down at most 15 (mean peak load)") ||
 		!strings.Contains(string(svg), "hosts H0 … H3 (4): their cables up at most 1, down at most 15") {
 		t.Errorf("aggregated drawing: note %q", note)
 	}

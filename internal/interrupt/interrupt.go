@@ -12,6 +12,8 @@ import (
 	"fmt"
 	"os"
 	"os/signal"
+	"strconv"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -83,4 +85,32 @@ func Stopped(err error) (code int, ok bool) {
 	}
 	sig, _ := stoppedBy.Load().(os.Signal)
 	return ExitCode(sig), true
+}
+
+// ReadyEnv names the environment variable that asks orcs to say when a
+// signal would stop it cleanly: set to a file descriptor number that the
+// parent opened for orcs (e.g. 3, the first of exec.Cmd.ExtraFiles), orcs
+// writes the line "ready" to it once its command has started its long
+// work, with the signal handling of that phase in place, and closes it.
+// Tests that signal orcs wait for that line instead of sleeping.
+const ReadyEnv = "ORCS_READY_FD"
+
+var readyOnce sync.Once
+
+// Ready tells the parent named by ReadyEnv, once per process, that the
+// command has reached its long work and that a signal now stops it
+// cleanly. Without ReadyEnv it does nothing.
+func Ready() {
+	readyOnce.Do(func() {
+		fd, err := strconv.Atoi(os.Getenv(ReadyEnv))
+		if err != nil || fd < 3 {
+			return
+		}
+		f := os.NewFile(uintptr(fd), ReadyEnv)
+		if f == nil {
+			return
+		}
+		fmt.Fprintln(f, "ready")
+		f.Close()
+	})
 }
