@@ -118,7 +118,6 @@ func (p *Plan) Apply(s Set) (*lft.Fabric, int, error) {
 	for i := range keep {
 		keep[i] = true
 	}
-	removed := 0
 	for _, x := range s.Failures {
 		v, ok := f.NodeByName(x.Node)
 		if !ok {
@@ -130,9 +129,6 @@ func (p *Plan) Apply(s Set) (*lft.Fabric, int, error) {
 				if keep[l] {
 					keep[l] = false
 					found = true
-					if k.From == v {
-						removed++
-					}
 				}
 				if r := p.reverse[l]; r >= 0 {
 					keep[r] = false
@@ -141,6 +137,12 @@ func (p *Plan) Apply(s Set) (*lft.Fabric, int, error) {
 		}
 		if !found {
 			return nil, 0, fmt.Errorf("%s: no cable there (or it failed already in this set)", x)
+		}
+	}
+	removed := 0
+	for _, l := range p.Cables {
+		if !keep[l] {
+			removed++
 		}
 	}
 	port := make([]int32, len(f.Links))

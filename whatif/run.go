@@ -15,21 +15,6 @@ import (
 	"orcs/opensm"
 )
 
-// Shard selects the failure sets of one machine: set i belongs to shard
-// Index of Count when i mod Count = Index. The zero Shard is every set.
-type Shard struct{ Index, Count int }
-
-// owns reports whether set i belongs to the shard.
-func (s Shard) owns(i int) bool { return s.Count <= 1 || i%s.Count == s.Index }
-
-// String is "I/N", or "" for every set.
-func (s Shard) String() string {
-	if s.Count <= 1 {
-		return ""
-	}
-	return fmt.Sprintf("%d/%d", s.Index, s.Count)
-}
-
 // Options controls Run.
 type Options struct {
 	// Engines route the intact fabric and every failure set.
@@ -47,8 +32,9 @@ type Options struct {
 	// Configure, when not nil, sets further OpenSM options of every
 	// routing (as orcs route's flags do).
 	Configure func(*opensm.Options)
-	// Shard restricts the run to one machine's failure sets.
-	Shard Shard
+	// Shard restricts the run to one machine's failure sets: set i
+	// belongs to the shard that owns run i (i mod Count = Index).
+	Shard analyze.Shard
 	// Progress, when not nil, is called after each routing with the
 	// number done and the total.
 	Progress func(done, total int)
@@ -87,10 +73,13 @@ func Run(ctx context.Context, in *opensm.Input, plan *Plan, sets []Set, opt Opti
 	f := plan.Fabric
 	out := &File{FormatVersion: FileVersion, Fabric: in.Name, Hosts: f.NumHosts(), Switches: f.NumSwitches(),
 		Cables: len(plan.Cables), Pattern: opt.Sim.Pattern.Name, Metric: metric.Name, Value: metric.ValueName,
-		Runs: opt.Sim.Runs, Commsize: probe.Commsize(), Seed: opt.Sim.Seed, Sets: len(sets), Shard: opt.Shard.String()}
+		Runs: opt.Sim.Runs, Commsize: probe.Commsize(), Seed: opt.Sim.Seed, Sets: len(sets)}
+	if opt.Shard.Count > 1 {
+		out.Shard = fmt.Sprintf("%d/%d", opt.Shard.Index, opt.Shard.Count)
+	}
 	var owned []int
 	for i := range sets {
-		if opt.Shard.owns(i) {
+		if opt.Shard.Owns(i) {
 			owned = append(owned, i)
 		}
 	}

@@ -3,6 +3,8 @@ package whatif
 import (
 	"context"
 	"math"
+	"slices"
+	"strings"
 	"testing"
 
 	"orcs/analyze"
@@ -118,5 +120,91 @@ func TestHostCableCritical(t *testing.T) {
 	}
 	if len(r.Losers) == 0 || r.Losers[0].Host != "H1" || r.Losers[0].Pairs != 6 {
 		t.Errorf("losers %+v, want H1 with 6 pairs first", r.Losers)
+	}
+}
+
+// A ring of five switches (torus dims=5, one host each) under dor: every
+// two-hop route goes the short way, so the clockwise channels S0→S1,
+// S1→S2, …, S4→S0 depend on each other in a cycle (and so do the
+// counter-clockwise ones): a credit loop on the one VL dor uses. Without
+// S0 the ring is a line S1–S2–S3–S4, whose channel dependencies only run
+// along the line: no cycle, deadlock-free. H0 (on S0) is cut off: its
+// 2 × 4 = 8 ordered pairs.
+func TestTorusSwitchDor(t *testing.T) {
+	out := runGen(t, "torus:dims=5,hosts=1", "dor", []string{"switch:S0"}, analyze.Config{
+		Pattern: patterns.Spec{Name: "bisect_fb_sym"}, Metric: "hist_acc_band"})
+	e := out.Engines[0]
+	if e.Intact.Deadlock != "loop" {
+		t.Errorf("intact ring under dor: %q, want a loop", e.Intact.Deadlock)
+	}
+	r := e.Rows[0]
+	if r.Status != StatusOK || r.Used != "dor" {
+		t.Fatalf("status %s used %s: %s", r.Status, r.Used, r.Error)
+	}
+	if !strings.HasPrefix(r.Deadlock, "free") {
+		t.Errorf("the line S1–S4 under dor: %q, want deadlock-free", r.Deadlock)
+	}
+	if r.PairsCut != 8 || r.HostsCut != 1 || !r.Islands || r.Cables != 3 {
+		t.Errorf("cut %d pairs, %d hosts, islands %v, %d cables: want 8, 1, true, 3 (H0's cable, two ring cables)", r.PairsCut, r.HostsCut, r.Islands, r.Cables)
+	}
+}
+
+// Random sets are nested: trial T's set for K holds its set for every
+// smaller K, and the same seed draws the same sets.
+func TestRandomSetsNested(t *testing.T) {
+	f, err := gen.Generate("kary:k=4,n=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, err := NewPlan(f, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(plan.Cables) != 192 {
+		t.Fatalf("%d cables, want 64 host cables + 2 × 64 switch cables = 192", len(plan.Cables))
+	}
+	sets, err := plan.Sets([]string{"random:2", "random:8"}, 4, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	again, _ := plan.Sets([]string{"random:2", "random:8"}, 4, 7)
+	if len(sets) != 8 || !slices.EqualFunc(sets, again, func(a, b Set) bool { return slices.Equal(a.Failures, b.Failures) }) {
+		t.Fatalf("%d sets, or not reproducible", len(sets))
+	}
+	for tr := range 4 {
+		small, big := sets[tr], sets[4+tr]
+		if small.K != 2 || big.K != 8 || small.Trial != tr || !slices.Equal(small.Failures, big.Failures[:2]) {
+			t.Errorf("trial %d: %v not the start of %v", tr, small.Failures, big.Failures)
+		}
+		seen := map[Failure]bool{}
+		for _, x := range big.Failures {
+			if seen[x] {
+				t.Errorf("trial %d: %s twice", tr, x)
+			}
+			seen[x] = true
+		}
+	}
+}
+
+// Bad --fail specs name the spec and the problem.
+func TestBadSpecs(t *testing.T) {
+	f, _ := gen.Generate("kary:k=2,n=2")
+	plan, err := NewPlan(f, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for spec, want := range map[string]string{
+		"link:S9/1":   `no node "S9"`,
+		"link:S0_0/7": "no cable at port 7 (its cabled ports: 1, 2, 3, 4)",
+		"link:S0_0":   "want link:NODE/PORT",
+		"switch:H0":   "is a host",
+		"random:0":    "K from 1 to the 8 cables",
+		"random:9":    "K from 1 to the 8 cables",
+		"cable:x":     "want link:NODE/PORT, switch:NODE",
+	} {
+		_, err := plan.Sets([]string{spec}, 1, 1)
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: error %v, want %q", spec, err, want)
+		}
 	}
 }
