@@ -19,6 +19,7 @@ import (
 	"orcs/opensm"
 	"orcs/patterns"
 	"orcs/whatif"
+	"orcs/whatif/result"
 )
 
 func init() { registerCommand(whatifCommand()) }
@@ -53,6 +54,7 @@ func whatifCommand() *cli.Command {
 			&cli.IntFlag{Name: "worst", Value: 5, Usage: "list the `N` worst failure sets per engine"},
 			&cli.StringFlag{Name: "format", Value: "text", Usage: "output format: text, json or csv (one row per engine and set)"},
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the result to `FILE`"},
+			&cli.StringFlag{Name: "plot", Usage: "write the random sweep (bandwidth kept vs K per engine) to `FILE` (.svg)"},
 			&cli.StringFlag{Name: "shard", Usage: "route only the sets ≡ I (mod N) and write JSON for orcs merge (`I/N`)"},
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "routings at once"},
 			&cli.IntFlag{Name: "threads", Aliases: []string{"j"}, Value: 1, Usage: "simulation threads per routing"},
@@ -89,6 +91,9 @@ func whatifAction(c *cli.Context) error {
 	}
 	if c.IsSet("shard") {
 		format = "json"
+	}
+	if p := c.String("plot"); p != "" && (!strings.HasSuffix(p, ".svg") || c.IsSet("shard")) {
+		return fmt.Errorf("whatif: --plot %s: want an .svg file, and not with --shard (plot the merge's JSON in orcs report)", p)
 	}
 	if len(c.StringSlice("fail")) == 0 {
 		return fmt.Errorf("whatif: no failures given: --fail link:NODE/PORT, switch:NODE, each-link, each-switch or random:K")
@@ -133,6 +138,15 @@ func whatifAction(c *cli.Context) error {
 	if err := writeWhatif(c.String("output_file"), format, c.Int("worst"), res); err != nil {
 		return err
 	}
+	if p := c.String("plot"); p != "" {
+		svg := res.PlotSVG(true)
+		if svg == "" {
+			return fmt.Errorf("whatif: --plot %s: no random sets (--fail random:K) to plot", p)
+		}
+		if err := writeOutput(p, func(w io.Writer) error { _, err := io.WriteString(w, svg); return err }); err != nil {
+			return err
+		}
+	}
 	fmt.Fprintf(errWriter(c), "orcs whatif: %d failure sets × %d engines routed in %.1f s\n", len(sets), len(engines), time.Since(t0).Seconds())
 	return nil
 }
@@ -164,7 +178,7 @@ func mergeWhatif(c *cli.Context) (ok bool, err error) {
 		if err != nil {
 			return true, fmt.Errorf("merge: %w", err)
 		}
-		f, err := whatif.ReadJSON(bytes.NewReader(data), p)
+		f, err := result.ReadJSON(bytes.NewReader(data), p)
 		if err != nil {
 			return true, fmt.Errorf("merge: %w", err)
 		}

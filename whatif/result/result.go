@@ -1,4 +1,8 @@
-package whatif
+// Package result is the file of orcs whatif (its JSON, text and CSV,
+// the merge of shards, the summaries and the plot of a random sweep),
+// apart from the routing so that readers such as orcs report need not
+// import OpenSM's emulation.
+package result
 
 import (
 	"cmp"
