@@ -234,8 +234,12 @@ func evaluate(ctx context.Context, in *opensm.Input, plan *Plan, s Set, index in
 		}
 	}
 	res, err := opensm.Route(ctx, routed, routeOptions(in, routed, e, opt))
-	if err == nil && part != nil {
-		res.Fabric, err = lift(g, res.Fabric)
+	if err == nil {
+		// The deadlock check reads the path SLs of the routed part.
+		row.Deadlock = verdict(res, opt.Sim.Threads)
+		if part != nil {
+			res.Fabric, err = lift(g, res.Fabric)
+		}
 	}
 	if err != nil {
 		row.Status, row.Error = StatusError, err.Error()
@@ -252,7 +256,6 @@ func evaluate(ctx context.Context, in *opensm.Input, plan *Plan, s Set, index in
 		row.Status = StatusOK
 	}
 	r := res.Fabric
-	row.Deadlock = verdict(res, opt.Sim.Threads)
 	check := r.CheckRoutes(nil, 1, opt.Sim.Threads)
 	row.Unroutable = check.Failed()
 	sum, mean, err := simulate(r, opt.Sim)

@@ -328,21 +328,16 @@ func medianFirst(first map[int]int, trials map[int]bool, maxK int) float64 {
 	return (v[m-1] + v[m]) / 2
 }
 
-// Worst returns the n sets routed by engine e itself that hurt most: the
-// most pairs cut first, then the least bandwidth kept (ties by set order).
+// Worst returns the n non-critical sets routed by engine e itself that
+// keep the least bandwidth, least first (ties by set order).
 func (e *EngineResult) Worst(n int) []Row {
 	var rows []Row
 	for _, r := range e.Rows {
-		if r.Status == StatusOK {
+		if r.Status == StatusOK && !r.Critical() {
 			rows = append(rows, r)
 		}
 	}
-	slices.SortStableFunc(rows, func(a, b Row) int {
-		if c := cmp.Compare(b.PairsCut, a.PairsCut); c != 0 {
-			return c
-		}
-		return cmp.Compare(a.BandwidthKept, b.BandwidthKept)
-	})
+	slices.SortStableFunc(rows, func(a, b Row) int { return cmp.Compare(a.BandwidthKept, b.BandwidthKept) })
 	return rows[:min(n, len(rows))]
 }
 
@@ -429,7 +424,7 @@ func (f *File) WriteText(w io.Writer, worst int) error {
 		if len(rows) == 0 {
 			continue
 		}
-		fmt.Fprintf(w, "\n%s: the %d worst failure sets\n", e.Engine, len(rows))
+		fmt.Fprintf(w, "\n%s: the %d non-critical failure sets that keep the least bandwidth\n", e.Engine, len(rows))
 		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 		fmt.Fprintf(tw, "set\tpairs cut\tunroutable\tbw kept\tp5 kept\thops +\tdeadlock\tlft changed\tlose most\t\n")
 		for _, r := range rows {
@@ -445,21 +440,49 @@ func (f *File) WriteText(w io.Writer, worst int) error {
 		}
 	}
 	for _, e := range f.Engines {
+		// One line per kind of outcome that is not compared: fallbacks by
+		// engine used and reason, errors by message.
+		type group struct {
+			first string
+			n     int
+		}
+		var keys []string
+		groups := map[string]*group{}
 		for _, r := range e.Rows {
+			key := ""
 			switch r.Status {
 			case StatusFallback:
-				why := ""
+				why := firstLine(r.Error)
 				if len(r.Notes) > 0 {
-					why = ": " + r.Notes[0]
+					why = r.Notes[0]
 				}
-				if r.Used != "" {
-					fmt.Fprintf(w, "%s: %s: OpenSM fell back to %s%s (not compared)\n", e.Engine, r.Set, r.Used, why)
-				} else {
-					fmt.Fprintf(w, "%s: %s: %s (not compared)\n", e.Engine, r.Set, firstLine(r.Error))
-				}
+				key = fmt.Sprintf("OpenSM fell back to %s: %s", r.Used, why)
 			case StatusError:
-				fmt.Fprintf(w, "%s: %s: failed: %s\n", e.Engine, r.Set, firstLine(r.Error))
+				key = "failed: " + firstLine(r.Error)
+			default:
+				continue
 			}
+			if groups[key] == nil {
+				groups[key] = &group{first: r.Set}
+				keys = append(keys, key)
+			}
+			groups[key].n++
+		}
+		for _, k := range keys {
+			g := groups[k]
+			fmt.Fprintf(w, "%s: %d set%s (first %s) %s (not compared)\n", e.Engine, g.n, plural(g.n), g.first, k)
+		}
+		crit, maxCut, worstCut := 0, int64(0), ""
+		for _, r := range e.Rows {
+			if r.Critical() {
+				crit++
+				if r.PairsCut > maxCut {
+					maxCut, worstCut = r.PairsCut, r.Set
+				}
+			}
+		}
+		if crit > 0 {
+			fmt.Fprintf(w, "%s: %d critical set%s; the worst, %s, cuts %d ordered host pairs\n", e.Engine, crit, plural(crit), worstCut, maxCut)
 		}
 	}
 	if cs := f.Curves(); len(cs) > 0 {
@@ -484,6 +507,13 @@ func (f *File) WriteText(w io.Writer, worst int) error {
 	}
 	_, err := fmt.Fprintf(w, "\n%s\n", f.Verdict())
 	return err
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }
 
 func pct(x float64) string {
@@ -523,6 +553,7 @@ func (f *File) Verdict() string {
 		}
 		parts = append(parts, p)
 	}
-	return fmt.Sprintf("Verdict: %s. Exact for the routing OpenSM computes on the emulated fabric; the bandwidth is the mean of %d seeded runs of %s (sampling error a few tenths of a percent).",
+	return fmt.Sprintf("Verdict: %s. Pairs cut, tables and deadlocks are exact for the routing OpenSM computes on the emulated fabric; "+
+		"the bandwidth is the mean over %d seeded mappings of %s, the same for the intact and every failed fabric, so the ratio is the routing's change, not sampling noise.",
 		strings.Join(parts, "; "), f.Runs, f.Pattern)
 }
