@@ -23,7 +23,7 @@ func TestWhatifShardsMerge(t *testing.T) {
 		}
 		whole[format] = out
 	}
-	if !strings.Contains(whole["text"], "Verdict: minhop: 6 of 10 failure sets critical") {
+	if !strings.Contains(whole["text"], "Verdict: minhop: 5 of 10 failure sets critical") {
 		t.Errorf("text verdict:\n%s", whole["text"])
 	}
 	var shards []string

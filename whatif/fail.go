@@ -162,9 +162,10 @@ func (p *Plan) cableFailure(l int32) Failure {
 // Sets expands --fail specs into failure sets. Explicit specs (link:NODE/
 // PORT, switch:NODE) given together form one set; each-link and
 // each-switch give one set per cable or switch; random:K gives trials
-// sets of K random cables, drawn from seed so that trial T's set for K
+// sets of K random cables between switches (a host's cable is critical by
+// itself; each-link has them), drawn from seed so that trial T's set for K
 // holds its set for every smaller K (the first K cables of one random
-// order of the cables per trial).
+// order of those cables per trial).
 func (p *Plan) Sets(specs []string, trials int, seed uint64) ([]Set, error) {
 	f := p.Fabric
 	var explicit []Failure
@@ -184,15 +185,16 @@ func (p *Plan) Sets(specs []string, trials int, seed uint64) ([]Set, error) {
 				sets = append(sets, Set{Name: x.String(), Failures: []Failure{x}})
 			}
 		case "random":
+			inner := p.switchCables()
 			k, err := strconv.Atoi(arg)
-			if err != nil || k < 1 || k > len(p.Cables) {
-				return nil, fmt.Errorf("--fail %s: want random:K with K from 1 to the %d cables", spec, len(p.Cables))
+			if err != nil || k < 1 || k > len(inner) {
+				return nil, fmt.Errorf("--fail %s: want random:K with K from 1 to the %d cables between switches", spec, len(inner))
 			}
 			if trials < 1 {
 				return nil, fmt.Errorf("--fail %s: want at least 1 trial, not %d", spec, trials)
 			}
 			for t := range trials {
-				order := slices.Clone(p.Cables)
+				order := slices.Clone(inner)
 				rng.New(seed, uint64(t)).ShuffleInt32(order)
 				s := Set{Name: fmt.Sprintf("random:%d#%d", k, t), K: k, Trial: t}
 				for _, l := range order[:k] {
@@ -232,6 +234,18 @@ func (p *Plan) Sets(specs []string, trials int, seed uint64) ([]Set, error) {
 		return nil, fmt.Errorf("no failures given (--fail)")
 	}
 	return sets, nil
+}
+
+// switchCables lists the cables between two switches (or routers).
+func (p *Plan) switchCables() []int32 {
+	var out []int32
+	for _, l := range p.Cables {
+		k := p.Fabric.Links[l]
+		if p.Fabric.Nodes[k.From].Kind != lft.Host && p.Fabric.Nodes[k.To].Kind != lft.Host {
+			out = append(out, l)
+		}
+	}
+	return out
 }
 
 // check reports whether failure x names a node and, for a cable, a cabled

@@ -223,7 +223,7 @@ func evaluate(ctx context.Context, in *opensm.Input, plan *Plan, s Set, index in
 		return row
 	}
 	row.Cables = removed
-	row.PairsCut, row.HostsCut = cutPairs(g)
+	row.PairsCut, row.HostsCut, row.PairsNoSM = cutPairs(g)
 	part := mainPart(g)
 	routed := g
 	if part != nil {
@@ -282,8 +282,10 @@ func ratio(a, b float64) float64 {
 }
 
 // cutPairs counts the ordered host pairs that no longer have any physical
-// path, and the hosts cut off: those outside the largest part.
-func cutPairs(g *lft.Fabric) (pairs int64, hosts int) {
+// path, the hosts cut off (outside the main part, the one OpenSM routes)
+// and the ordered pairs connected within those other parts (no SM routes
+// them).
+func cutPairs(g *lft.Fabric) (pairs int64, hosts int, island int64) {
 	comp := make([]int32, len(g.Nodes))
 	for i := range comp {
 		comp[i] = -1
@@ -304,20 +306,25 @@ func cutPairs(g *lft.Fabric) (pairs int64, hosts int) {
 		sizes[comp[v]]++
 	}
 	if len(sizes) <= 1 {
-		return 0, 0
+		return 0, 0, 0
 	}
-	var largest int64
-	for _, n := range sizes {
-		largest = max(largest, n)
-	}
+	// The main part: the most hosts, the lowest host on ties (as mainPart).
+	main := comp[g.HostNode(0)]
 	for h := range H {
-		n := sizes[comp[g.HostNode(h)]]
-		pairs += int64(H) - n
-		if n < largest {
-			hosts++
+		if c := comp[g.HostNode(h)]; sizes[c] > sizes[main] {
+			main = c
 		}
 	}
-	return pairs, hosts
+	for h := range H {
+		c := comp[g.HostNode(h)]
+		n := sizes[c]
+		pairs += int64(H) - n
+		if c != main {
+			hosts++
+			island += n - 1
+		}
+	}
+	return pairs, hosts, island
 }
 
 // linkKey names link l of f by its node and port, the same in the intact

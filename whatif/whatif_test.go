@@ -9,6 +9,7 @@ import (
 
 	"orcs/analyze"
 	"orcs/gen"
+	"orcs/lft"
 	"orcs/opensm"
 	"orcs/patterns"
 )
@@ -148,13 +149,14 @@ func TestTorusSwitchDor(t *testing.T) {
 	if !strings.HasPrefix(r.Deadlock, "free") {
 		t.Errorf("the line S1–S4 under dor: %q, want deadlock-free", r.Deadlock)
 	}
-	if r.PairsCut != 8 || r.HostsCut != 1 || !r.Islands || r.Cables != 3 {
+	if r.PairsCut != 8 || r.HostsCut != 1 || !r.Islands || r.Cables != 3 || r.PairsNoSM != 0 {
 		t.Errorf("cut %d pairs, %d hosts, islands %v, %d cables: want 8, 1, true, 3 (H0's cable, two ring cables)", r.PairsCut, r.HostsCut, r.Islands, r.Cables)
 	}
 }
 
 // Random sets are nested: trial T's set for K holds its set for every
-// smaller K, and the same seed draws the same sets.
+// smaller K, the same seed draws the same sets, and they fail cables
+// between switches only.
 func TestRandomSetsNested(t *testing.T) {
 	f, err := gen.Generate("kary:k=4,n=3")
 	if err != nil {
@@ -182,6 +184,9 @@ func TestRandomSetsNested(t *testing.T) {
 		}
 		seen := map[Failure]bool{}
 		for _, x := range big.Failures {
+			if v, _ := f.NodeByName(x.Node); f.Nodes[v].Kind == lft.Host || x.Port <= 4 {
+				t.Errorf("trial %d: %s is not a cable up from a switch (ports 5-8 go up on kary k=4)", tr, x)
+			}
 			if seen[x] {
 				t.Errorf("trial %d: %s twice", tr, x)
 			}
@@ -202,13 +207,32 @@ func TestBadSpecs(t *testing.T) {
 		"link:S0_0/7": "no cable at port 7 (its cabled ports: 1, 2, 3, 4)",
 		"link:S0_0":   "want link:NODE/PORT",
 		"switch:H0":   "is a host",
-		"random:0":    "K from 1 to the 8 cables",
-		"random:9":    "K from 1 to the 8 cables",
+		"random:0":    "K from 1 to the 4 cables between switches",
+		"random:5":    "K from 1 to the 4 cables between switches",
 		"cable:x":     "want link:NODE/PORT, switch:NODE",
 	} {
 		_, err := plan.Sets([]string{spec}, 1, 1)
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: error %v, want %q", spec, err, want)
 		}
+	}
+}
+
+// Cutting both up-links of leaf S0_0 splits the tree into {H0, H1} and
+// {H2, H3}: 2 × 2 × 2 = 8 ordered pairs cut. OpenSM runs in the part of
+// the lowest host (H0's, on a tie), so H2 ↔ H3 (2 ordered pairs) stay
+// unrouted for want of an SM there, which is not the engine's failure.
+func TestSplitTreeNoSM(t *testing.T) {
+	out := runGen(t, "kary:k=2,n=2", "minhop", []string{"link:S0_0/3", "link:S0_0/4"}, analyze.Config{
+		Pattern: patterns.Spec{Name: "bisect_fb_sym"}, Metric: "hist_acc_band"})
+	r := out.Engines[0].Rows[0]
+	if r.Set != "link:S0_0/3+link:S0_0/4" || r.Cables != 2 || r.Status != StatusOK {
+		t.Fatalf("row %+v", r)
+	}
+	if r.PairsCut != 8 || r.HostsCut != 2 || r.PairsNoSM != 2 || r.Unroutable != 10 {
+		t.Errorf("cut %d pairs, %d hosts, %d pairs without SM, %d unroutable: want 8, 2, 2, 10", r.PairsCut, r.HostsCut, r.PairsNoSM, r.Unroutable)
+	}
+	if s := out.Summarize()[0]; s.Unroutable != 0 || s.Critical != 1 {
+		t.Errorf("summary %+v: critical, but no engine failure", s)
 	}
 }

@@ -9,7 +9,7 @@ import (
 )
 
 // PlotSVG draws the random sweep: per engine, the mean bandwidth kept
-// (percent of the intact fabric's, over the trials the engine routed
+// (percent of the intact fabric's, over the non-critical trials the engine routed
 // itself) against the number K of failed cables, K on a log scale; a
 // hollow marker is a K where some trials were critical. It returns "" when
 // the file has no random sets. standalone adds the SVG namespace (a file,
