@@ -19,31 +19,39 @@ func (f *File) PlotSVG(standalone bool) string {
 	if len(cs) == 0 {
 		return ""
 	}
-	const w, h, left, right, top, bottom = 640.0, 320.0, 60.0, 130.0, 30.0, 45.0
-	kmin, kmax, lo := math.Inf(1), math.Inf(-1), 100.0
+	const w, h, left, right, top, bottom = 680.0, 320.0, 60.0, 170.0, 30.0, 45.0
+	kmin, kmax, lo, hi := math.Inf(1), math.Inf(-1), 100.0, 100.0
 	for _, c := range cs {
 		for i, k := range c.K {
 			kmin, kmax = math.Min(kmin, float64(k)), math.Max(kmax, float64(k))
 			if !math.IsNaN(c.Kept[i]) {
-				lo = math.Min(lo, 100*c.Kept[i])
+				lo, hi = math.Min(lo, 100*c.Kept[i]), math.Max(hi, 100*c.Kept[i])
 			}
 		}
 	}
 	lo = math.Max(0, math.Floor(lo/10)*10-10)
+	hi = math.Ceil(hi/10) * 10
+	step := 10.0
+	if hi-lo > 100 {
+		step = 20
+	}
 	x := func(k float64) float64 {
 		if kmax == kmin {
 			return left + (w-left-right)/2
 		}
 		return left + (w-left-right)*(math.Log2(k)-math.Log2(kmin))/(math.Log2(kmax)-math.Log2(kmin))
 	}
-	y := func(p float64) float64 { return top + (h-top-bottom)*(100-p)/(100-lo) }
+	y := func(p float64) float64 { return top + (h-top-bottom)*(hi-p)/(hi-lo) }
 	s := plot.NewSVG(w, h, standalone)
 	s.Text(w/2, 18, plot.Default.LabelSize, "middle", true,
 		fmt.Sprintf("%s: %s bandwidth kept vs K random cable failures (%s)", f.Fabric, f.Pattern, f.Metric))
 	ink := plot.Hex(plot.Default.Ink)
 	s.Line(left, h-bottom, w-right, h-bottom, ink, 1, "")
 	s.Line(left, top, left, h-bottom, ink, 1, "")
-	for p := lo; p <= 100; p += 10 {
+	if lo < 100 && hi > 100 {
+		s.Line(left, y(100), w-right, y(100), plot.Hex(plot.Default.Grid), 1, "the intact fabric")
+	}
+	for p := lo; p <= hi; p += step {
 		s.Line(left-4, y(p), left, y(p), ink, 1, "")
 		s.Text(left-6, y(p)+4, plot.Default.LabelSize, "end", false, strconv.FormatFloat(p, 'f', 0, 64)+"%")
 	}
@@ -72,7 +80,11 @@ func (f *File) PlotSVG(standalone bool) string {
 		}
 		ly := top + 10 + 18*float64(i)
 		s.Line(w-right+10, ly, w-right+30, ly, col, 2, "")
-		s.Text(w-right+36, ly+4, plot.Default.LabelSize, "start", false, c.Engine)
+		name := c.Engine
+		if math.IsNaN(px) {
+			name += " (none of its own)"
+		}
+		s.Text(w-right+36, ly+4, plot.Default.LabelSize, "start", false, name)
 	}
 	s.Text(w-right+10, top+10+18*float64(len(cs))+6, plot.Default.LabelSize-2, "start", false, "hollow: some trials critical")
 	return s.String()
