@@ -2,9 +2,12 @@ package main
 
 import (
 	"os"
+	"os/exec"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // orcs whatif --shard I/N on three machines and orcs merge print byte for
@@ -70,5 +73,42 @@ func TestWhatifBadInput(t *testing.T) {
 		if _, serr := os.Stat(out); serr == nil {
 			t.Errorf("%v: wrote %s", c.args, out)
 		}
+	}
+}
+
+// Ctrl-C while the failure sets are routed stops every ibsim and OpenSM,
+// leaves no work directory and no output file, and exits with 130.
+func TestWhatifInterrupt(t *testing.T) {
+	needIBTools(t)
+	tmp := t.TempDir()
+	out := filepath.Join(t.TempDir(), "out.txt")
+	cmd := exec.Command(orcsBin, "whatif", "gen:kary:k=4,n=3", "--engine", "minhop", "--fail", "each-link", "--jobs", "2", "-o", out)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	if err := cmd.Start(); err != nil {
+		t.Fatal(err)
+	}
+	deadline := time.Now().Add(20 * time.Second)
+	for len(toolsOf(cmd.Process.Pid)) < 2 && time.Now().Before(deadline) {
+		time.Sleep(20 * time.Millisecond)
+	}
+	if len(toolsOf(cmd.Process.Pid)) < 2 {
+		t.Fatal("ibsim and OpenSM did not start")
+	}
+	time.Sleep(1500 * time.Millisecond) // into the failure sets
+	cmd.Process.Signal(syscall.SIGINT)
+	err := cmd.Wait()
+	if ee, ok := err.(*exec.ExitError); !ok || ee.ExitCode() != 130 || !strings.Contains(stderr.String(), "interrupted") {
+		t.Errorf("exit %v, stderr %q; want 130", err, stderr.String())
+	}
+	if left := toolsOf(cmd.Process.Pid); len(left) > 0 {
+		t.Errorf("tools still running: %v", left)
+	}
+	if left, _ := os.ReadDir(tmp); len(left) > 0 {
+		t.Errorf("left behind: %v", left)
+	}
+	if _, err := os.Stat(out); err == nil {
+		t.Errorf("wrote %s", out)
 	}
 }
