@@ -43,7 +43,7 @@ func whatifCommand() *cli.Command {
 			"part with the most hosts. --shard I/N routes the sets ≡ I (mod N) and writes JSON for orcs merge.\n" +
 			"Example: orcs whatif gen:kary:k=4,n=3 --engine minhop,ftree --fail each-link",
 		Flags: append(append(fabricFlags(""), openSMFlags()...),
-			&cli.StringFlag{Name: "engine", Value: "minhop", Usage: "comma-separated OpenSM `ENGINES` (default minhop, OpenSM's own default)"},
+			&cli.StringFlag{Name: "engine", Aliases: []string{"R"}, Usage: "comma-separated OpenSM `ENGINES` (none given: minhop, OpenSM's own default)"},
 			&cli.StringSliceFlag{Name: "fail", Usage: "failure `SPEC`: link:NODE/PORT, switch:NODE, each-link, each-switch, random:K (repeatable)"},
 			&cli.IntFlag{Name: "trials", Value: 10, Usage: "random sets per random:K"},
 			&cli.StringFlag{Name: "seed", Value: "1", Usage: "random seed `S` of the random sets and of the mappings"},
@@ -57,7 +57,7 @@ func whatifCommand() *cli.Command {
 			&cli.StringFlag{Name: "plot", Usage: "write the random sweep (bandwidth kept vs K per engine) to `FILE` (.svg)"},
 			&cli.StringFlag{Name: "shard", Usage: "route only the sets ≡ I (mod N) and write JSON for orcs merge (`I/N`)"},
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "routings at once"},
-			&cli.IntFlag{Name: "threads", Aliases: []string{"j"}, Value: 1, Usage: "simulation threads per routing"},
+			&cli.IntFlag{Name: "threads", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "simulation threads per routed fabric"},
 			&cli.DurationFlag{Name: "timeout", Usage: "time limit of each routing; " + timeoutHelp},
 		),
 		Action: whatifAction,
@@ -81,7 +81,11 @@ func whatifAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
-	engines, err := opensm.ParseEngines(c.String("engine"))
+	engineList := c.String("engine")
+	if engineList == "" {
+		engineList = "minhop" // OpenSM's default engine
+	}
+	engines, err := opensm.ParseEngines(engineList)
 	if err != nil {
 		return fmt.Errorf("whatif: --engine: %w", err)
 	}
