@@ -74,3 +74,13 @@ func deadlockVerdict(res *Result, threads int) string {
 	}
 	return r.Short()
 }
+
+// DeadlockVerdict is the deadlock column of orcs compare for a routed
+// fabric: "free (K VLs)", a loop's short verdict, or "" when unknown (a
+// loop on one lane by an engine that separates paths by SLs not read).
+func DeadlockVerdict(res *Result, threads int) string { return deadlockVerdict(res, threads) }
+
+// ComparePathSLs reports whether compare (and whatif) collect the path SLs
+// of engine on a fabric of hosts hosts (see CompareLoggedSLHosts and
+// ComparePathSLHosts).
+func ComparePathSLs(engine string, hosts int) bool { return comparePathSLs(engine, hosts) }

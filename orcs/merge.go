@@ -29,6 +29,9 @@ func mergeCommand() *cli.Command {
 			if c.Args().Len() == 0 {
 				return fmt.Errorf("merge: no shard files given")
 			}
+			if ok, err := mergeWhatif(c); ok { // shards of orcs whatif
+				return err
+			}
 			// The fabric, when given, is read first: a get_cable_cong shard
 			// holds one load per link of it.
 			var fabric *lft.Fabric

@@ -17,6 +17,7 @@ import (
 	"orcs/regions"
 	"orcs/samplingsim"
 	"orcs/schema"
+	"orcs/whatif/result"
 )
 
 // Kinds of input, by the command that wrote them.
@@ -27,6 +28,7 @@ const (
 	KindCompare     = "compare"     // orcs compare --format json
 	KindSamplingsim = "samplingsim" // orcs samplingsim --json FILE
 	KindRegions     = "regions"     // orcs regions --format json
+	KindWhatif      = "whatif"      // orcs whatif --format json (or orcs merge of its shards)
 )
 
 // The results the report reads are the file types of their writers
@@ -45,6 +47,8 @@ type (
 	Regions = regions.File
 	// Region is one congestion region of one window.
 	Region = regions.FileRegion
+	// Whatif is orcs whatif's JSON.
+	Whatif = result.File
 )
 
 // Severities are the region severity classes, mildest first.
@@ -58,6 +62,7 @@ type Inputs struct {
 	Compare     *schema.Comparison
 	Samplingsim *Samplingsim
 	Regions     *Regions
+	Whatif      *Whatif
 	// Files names the file of each kind given (base names).
 	Files map[string]string
 }
@@ -99,6 +104,7 @@ var keys = []struct {
 	kind   string
 	fields []string
 }{
+	{KindWhatif, []string{"cables", "sets", "engines"}},
 	{KindRegions, []string{"windows", "tracks", "transitions"}},
 	{KindSamplingsim, []string{"jobs", "windows", "config"}},
 	{KindCompare, []string{"engines", "metric"}},
@@ -128,7 +134,7 @@ func (in *Inputs) add(path string, data []byte) (string, error) {
 		}
 		slices.Sort(names)
 		return "", infile.Errorf(name, 0, "a JSON object with the fields %s is none of the results orcs report reads "+
-			"(orcs --format json, --checkinputfile --format json, deadlock, compare, samplingsim --json, regions --format json)",
+			"(orcs --format json, --checkinputfile --format json, deadlock, compare, samplingsim --json, regions --format json, whatif --format json)",
 			strings.Join(names, ", ")).With(ErrInput)
 	}
 	if prev, ok := in.Files[kind]; ok {
@@ -154,6 +160,9 @@ func (in *Inputs) add(path string, data []byte) (string, error) {
 	case KindRegions:
 		in.Regions = &Regions{}
 		dst = in.Regions
+	case KindWhatif:
+		in.Whatif = &Whatif{}
+		dst = in.Whatif
 	}
 	if err := json.Unmarshal(data, dst); err != nil {
 		return "", jsonError(name, data, err)
@@ -184,6 +193,8 @@ func (in *Inputs) checkVersion(kind, name string) error {
 		got, known = in.Samplingsim.FormatVersion, samplingsim.RunFileVersion
 	case KindRegions:
 		got, known = in.Regions.FormatVersion, regions.FileVersion
+	case KindWhatif:
+		got, known = in.Whatif.FormatVersion, result.FileVersion
 	}
 	if err := infile.CheckVersion(name, kind+" result", got, known); err != nil {
 		var pe *infile.ParseError

@@ -36,7 +36,7 @@ type Options struct {
 }
 
 // Section ids, in page order; every report has all of them.
-var Sections = []string{"fabric", "checks", "distribution", "hot-cables", "drawing", "regions", "compare", "diagnosis"}
+var Sections = []string{"fabric", "checks", "distribution", "hot-cables", "drawing", "regions", "compare", "whatif", "diagnosis"}
 
 //go:embed page.html
 var pageHTML string
@@ -65,7 +65,15 @@ type view struct {
 	DrawingNote string
 	Regions     *regionsView
 	Compare     *compareView
+	Whatif      *whatifView
 	Sampling    *Samplingsim
+}
+
+type whatifView struct {
+	Fabric, Pattern, Metric, Verdict string
+	Sets, Runs                       int
+	Rows                             [][]string
+	Plot                             template.HTML
 }
 
 type distView struct {
@@ -106,7 +114,7 @@ func build(in *Inputs, opt Options) (*view, error) {
 		opt.MaxLines = 1500
 	}
 	v := &view{Title: opt.Title, Style: template.CSS(plot.Default.FontFamily)}
-	for _, k := range []string{KindAnalysis, KindRouteCheck, KindDeadlock, KindCompare, KindSamplingsim, KindRegions} {
+	for _, k := range []string{KindAnalysis, KindRouteCheck, KindDeadlock, KindCompare, KindSamplingsim, KindRegions, KindWhatif} {
 		if f, ok := in.Files[k]; ok {
 			v.Files = append(v.Files, [2]string{k, f})
 		}
@@ -150,6 +158,9 @@ func build(in *Inputs, opt Options) (*view, error) {
 		if v.Compare, err = comparison(in); err != nil {
 			return nil, err
 		}
+	}
+	if w := in.Whatif; w != nil {
+		v.Whatif = whatifSection(w)
 	}
 	return v, nil
 }
@@ -329,6 +340,37 @@ func inlinePlot(d *plot.Distributions) (template.HTML, error) {
 		return "", fmt.Errorf("report: %s: %w", d.Title, err)
 	}
 	return template.HTML(plot.InlineSVG(b.Bytes())), nil // the SVG canvas escapes its texts
+}
+
+// whatifSection is the fail-in-place table per engine and the random
+// sweep's plot of a whatif result.
+func whatifSection(w *Whatif) *whatifView {
+	v := &whatifView{Fabric: w.Fabric, Pattern: w.Pattern, Metric: w.Metric, Sets: w.Sets, Runs: w.Runs, Verdict: w.Verdict()}
+	v.Rows = append(v.Rows, []string{"engine", "intact bandwidth", "intact deadlock", "sets", "critical", "unroutable", "deadlocks",
+		"fallbacks", "errors", "min kept", "mean kept", "first critical K", "first deadlock K"})
+	pct := func(x float64) string {
+		if math.IsNaN(x) {
+			return "—"
+		}
+		return strconv.FormatFloat(100*x, 'f', 1, 64) + "%"
+	}
+	k := func(x float64) string {
+		switch {
+		case x == 0:
+			return "none"
+		case math.IsInf(x, 1):
+			return "> max K"
+		}
+		return strconv.FormatFloat(x, 'g', -1, 64)
+	}
+	for i, s := range w.Summarize() {
+		b := w.Engines[i].Intact
+		v.Rows = append(v.Rows, []string{s.Engine, num(b.MeanBandwidth), b.Deadlock, strconv.Itoa(s.Sets), strconv.Itoa(s.Critical),
+			strconv.Itoa(s.Unroutable), strconv.Itoa(s.Deadlocks), strconv.Itoa(s.Fallbacks), strconv.Itoa(s.Errors),
+			pct(s.MinKept), pct(s.MeanKept), k(s.FirstCriticalK), k(s.FirstDeadlockK)})
+	}
+	v.Plot = template.HTML(w.PlotSVG(false)) // plot.SVG escapes its texts
+	return v
 }
 
 // comparison is the engine table and plot of a compare result.

@@ -466,3 +466,31 @@ func TestRegionsOfAnotherFabric(t *testing.T) {
 		t.Errorf("regions of a 16-host fabric beside a 4×4 torus analysis: warnings %q", warn)
 	}
 }
+
+// A whatif result (testdata/whatif-k2n2.json, written by orcs whatif) gives
+// its section: the verdict, the fail-in-place table per engine and the
+// random sweep's plot.
+func TestWhatifSection(t *testing.T) {
+	in, err := Load([]string{"testdata/whatif-k2n2.json"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if in.Whatif == nil {
+		t.Fatal("the whatif file was not recognised as one")
+	}
+	var b bytes.Buffer
+	if err := Write(&b, in, Options{}); err != nil {
+		t.Fatal(err)
+	}
+	page := b.String()
+	i := strings.Index(page, `<section id="whatif">`)
+	if i < 0 {
+		t.Fatal("no whatif section")
+	}
+	sec := page[i : i+strings.Index(page[i:], "</section>")]
+	for _, want := range []string{"Verdict: minhop: ", "<th>first critical K</th>", "<td>ftree</td>", "<svg", "K failed cables", "Not given"} {
+		if got := strings.Contains(sec, want); got != (want != "Not given") {
+			t.Errorf("section contains %q: %v", want, got)
+		}
+	}
+}

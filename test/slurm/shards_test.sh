@@ -33,6 +33,7 @@ CONFIGS=(
   "tree-subset-text|$RUN_USER||--ptrn tree --metric sum_max_cong -n 200 --seed 11 --subset rand -s 12"
   "bisect-json|root|json|--ptrn bisect_fb_sym --metric hist_acc_band -n 300 --seed 7"
   "tree-bfs-csv|root|csv|--ptrn tree --metric sum_max_cong -n 100 --seed 3 --subset linear_bfs -s 8"
+  "whatif-text|root||whatif --engine minhop --fail random:2 --trials 6 -n 20 --seed 3 --jobs 1"
 )
 
 usage() {
