@@ -452,12 +452,6 @@ type BenchResult struct {
 	PerSample []Score `json:"-"`
 }
 
-// RunBench segments samples 0 … samples−1 of seed with p and averages their
-// scores.
-func RunBench(b *Bench, p Params, samples int, seed uint64) (BenchResult, error) {
-	return runBench(b, p, samples, seed, nil)
-}
-
 // runBench is RunBench that calls progress (when not nil) with the
 // samples done of all before each sample and at the end.
 func runBench(b *Bench, p Params, samples int, seed uint64, progress func(done, total int)) (BenchResult, error) {

@@ -37,9 +37,6 @@ func parseIDs(s string) (idKind, error) {
 	return 0, fmt.Errorf("unknown packet id kind %q (known: connection, global)", s)
 }
 
-// IDKinds lists the packet id kinds (Config.PacketIDs).
-func IDKinds() []string { return append([]string(nil), idNames...) }
-
 // setupIDs numbers the connections of the plan in the order of their first
 // message and draws each one's starting PSN from the seeded stream
 // streamIDs, so ids depend on the seed and the plan only.

@@ -243,15 +243,6 @@ func TestRingAndBackground(t *testing.T) {
 	}
 }
 
-func slicesContains(s []int32, x int32) bool {
-	for _, v := range s {
-		if v == x {
-			return true
-		}
-	}
-	return false
-}
-
 // TestStencilMapping is the case of thesis §4.2 in small: a 2-D stencil
 // mapped row major onto a tapered fat tree oversubscribes the leaf
 // up-links (internal congestion: roots inside the network, saturated),

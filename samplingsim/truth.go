@@ -129,11 +129,6 @@ func (s *network) flushWindow() {
 	}
 }
 
-// truthAt returns the truth of link l in the window of time t.
-func (s *network) truthAt(t Time, l int32) *LinkTruth {
-	return &s.truthWindow(s.window(t))[l]
-}
-
 // spread calls f(window truth, length) for every window that the interval
 // [from, to) overlaps, with the length of the overlap.
 func (s *network) spread(l int32, from, to Time, f func(t *LinkTruth, d Time)) {
