@@ -14,8 +14,8 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"orcs/internal/plural"
 	"runtime"
-	"strings"
 	"sync/atomic"
 
 	"orcs/hostlist"
@@ -589,13 +589,8 @@ func ResolveHosts(f *lft.Fabric, names []string) ([]int32, error) {
 		}
 	}
 	if len(unknown) > 0 {
-		shown := unknown[:min(len(unknown), 5)]
-		more := ""
-		if len(unknown) > len(shown) {
-			more = fmt.Sprintf(" and %d more", len(unknown)-len(shown))
-		}
-		return nil, fmt.Errorf("%d of the %d hosts given are not hosts of the fabric: %s%s",
-			len(unknown), len(names), strings.Join(shown, ", "), more)
+		return nil, fmt.Errorf("%d of the %d hosts given are not hosts of the fabric: %s",
+			len(unknown), len(names), plural.Some(unknown, 5))
 	}
 	return out, nil
 }

@@ -52,7 +52,7 @@ func (r *Result) Checked() string {
 		vls[i] = fmt.Sprint(v)
 	}
 	s := fmt.Sprintf("%d routes (every ordered pair of %d hosts%s) through %d switches and %d directed cables, on %s %s",
-		r.Routes, r.Hosts, agg, r.Switches, r.Links, plural.Verb(len(r.VLs), "VL", "VLs"), strings.Join(vls, ", "))
+		r.Routes, r.Hosts, agg, r.Switches, r.Links, plural.Noun(len(r.VLs), "VL"), strings.Join(vls, ", "))
 	sl, vl := r.sources()
 	if !strings.HasPrefix(sl, "not given") {
 		s += "; SLs: " + sl
@@ -77,7 +77,7 @@ func (r *Result) LeftOut() []string {
 		out = append(out, "the switches' SL2VL tables (not given: VL = SL)")
 	}
 	if r.Unrouted > 0 {
-		out = append(out, fmt.Sprintf("%d host %s that do not route (orcs --checkinputfile lists them)", r.Unrouted, plural.Verb(int(r.Unrouted), "pair", "pairs")))
+		out = append(out, fmt.Sprintf("%d host %s that do not route (orcs --checkinputfile lists them)", r.Unrouted, plural.Noun(int(r.Unrouted), "pair")))
 	}
 	return append(out, "routes to and from the switches' own LIDs (management traffic)")
 }

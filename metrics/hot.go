@@ -98,20 +98,16 @@ func HotVerdict(hot []HotCable, runs int) string {
 	}
 	h := hot[0]
 	s := fmt.Sprintf("The hottest cable is %s, carrying %d %s at once in level %d of run %d (its peak load averages %s over %d %s)",
-		cableName(h), h.MaxLoad, plural.Verb(int(h.MaxLoad), "flow", "flows"), h.MaxLevel, h.MaxRun,
-		strconv.FormatFloat(h.MeanPeak, 'g', 3, 64), runs, plural.Verb(runs, "run", "runs"))
+		cableName(h), h.MaxLoad, plural.Noun(int(h.MaxLoad), "flow"), h.MaxLevel, h.MaxRun,
+		strconv.FormatFloat(h.MeanPeak, 'g', 3, 64), runs, plural.Noun(runs, "run"))
 	if len(h.PeakFlows) == 0 {
 		return s + "."
 	}
-	var flows []string
-	for _, fl := range h.PeakFlows[:min(len(h.PeakFlows), maxVerdictFlows)] {
-		flows = append(flows, fmt.Sprintf("rank %d -> %d (%s -> %s)", fl.SrcRank, fl.DstRank, fl.SrcHost, fl.DstHost))
+	flows := make([]string, len(h.PeakFlows))
+	for i, fl := range h.PeakFlows {
+		flows[i] = fmt.Sprintf("rank %d -> %d (%s -> %s)", fl.SrcRank, fl.DstRank, fl.SrcHost, fl.DstHost)
 	}
-	s += "; its flows: " + strings.Join(flows, ", ")
-	if more := len(h.PeakFlows) - len(flows); more > 0 {
-		s += fmt.Sprintf(" and %d more", more)
-	}
-	return s + "."
+	return s + "; its flows: " + plural.Some(flows, maxVerdictFlows) + "."
 }
 
 // cableName names a hot cable with its ports (lft.CableName).

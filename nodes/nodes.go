@@ -12,6 +12,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"orcs/internal/plural"
 	"slices"
 	"strconv"
 	"strings"
@@ -249,16 +250,9 @@ func (l *Layout) Summary() string {
 	slices.SortFunc(sizes, func(a, b int) int { return cmp.Compare(b, a) })
 	parts := make([]string, len(sizes))
 	for i, c := range sizes {
-		parts[i] = plural(count[c], "node") + " × " + plural(c, "HCA")
+		parts[i] = plural.N(count[c], "node") + " × " + plural.N(c, "HCA")
 	}
 	return strings.Join(parts, ", ")
-}
-
-func plural(n int, word string) string {
-	if n == 1 {
-		return "1 " + word
-	}
-	return strconv.Itoa(n) + " " + word + "s"
 }
 
 // NaturalCompare orders names as a person does: runs of digits compare as

@@ -3,6 +3,7 @@ package nodes
 import (
 	"fmt"
 	"io"
+	"orcs/internal/plural"
 	"slices"
 	"strconv"
 	"strings"
@@ -160,13 +161,8 @@ func excludedNodes(l *Layout, exclude []string) ([]bool, error) {
 		skip[i] = true
 	}
 	if len(unknown) > 0 {
-		shown := unknown[:min(len(unknown), 5)]
-		more := ""
-		if len(unknown) > len(shown) {
-			more = fmt.Sprintf(" and %d more", len(unknown)-len(shown))
-		}
-		return nil, fmt.Errorf("--exclude: %d of the %d names are no nodes of the fabric: %s%s",
-			len(unknown), len(exclude), strings.Join(shown, ", "), more)
+		return nil, fmt.Errorf("--exclude: %d of the %d names are no nodes of the fabric: %s",
+			len(unknown), len(exclude), plural.Some(unknown, 5))
 	}
 	return skip, nil
 }
@@ -288,19 +284,12 @@ func (s *Slurm) Summary() string {
 	if lo != hi {
 		size = strconv.Itoa(lo) + " to " + strconv.Itoa(hi)
 	}
-	fmt.Fprintf(&b, "%s of %s %s, %s", plural(len(units), "unit"), size, pluralWord(hi, "node"), plural(s.Nodes, "node"))
-	fmt.Fprintf(&b, "; %s of switches above", plural(len(s.Levels)-1, "level"))
+	fmt.Fprintf(&b, "%s of %s %s, %s", plural.N(len(units), "unit"), size, plural.Noun(hi, "node"), plural.N(s.Nodes, "node"))
+	fmt.Fprintf(&b, "; %s of switches above", plural.N(len(s.Levels)-1, "level"))
 	if s.Excluded > 0 {
-		fmt.Fprintf(&b, "; %s excluded", plural(s.Excluded, "node"))
+		fmt.Fprintf(&b, "; %s excluded", plural.N(s.Excluded, "node"))
 	}
 	return b.String()
-}
-
-func pluralWord(n int, word string) string {
-	if n == 1 {
-		return word
-	}
-	return word + "s"
 }
 
 // names returns the names of switches idx of level lv as a host list.

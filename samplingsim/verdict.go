@@ -21,7 +21,7 @@ func (d *Diagnosis) Sentence() string {
 	case NoCongestion:
 		s = "no congestion: no congestion tree"
 		if n := len(d.Unconfirmed); n > 0 {
-			s += fmt.Sprintf(" (%d congested %s below the Theorem 4.2 cutoff, not saturated roots, are not counted)", n, plural.Verb(n, "link", "links"))
+			s += fmt.Sprintf(" (%d congested %s below the Theorem 4.2 cutoff, not saturated roots, are not counted)", n, plural.Noun(n, "link"))
 		}
 	case Saturation:
 		dl := d.Delivery
@@ -36,7 +36,7 @@ func (d *Diagnosis) Sentence() string {
 		s += fmt.Sprintf(", %d of %d messages delivered (counted, not sampled)", dl.Delivered, dl.Messages)
 		if len(d.Roots) > 0 {
 			s += fmt.Sprintf("; the %d congestion %s listed (%s) %s",
-				len(d.Roots), plural.Verb(len(d.Roots), "tree", "trees"), causeCounts(d.Roots),
+				len(d.Roots), plural.Noun(len(d.Roots), "tree"), causeCounts(d.Roots),
 				plural.Verb(len(d.Roots), "comes from delivered packets only and does not decide", "come from delivered packets only and do not decide"))
 		}
 	case Mixed:

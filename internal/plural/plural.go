@@ -43,3 +43,15 @@ func Verb[T ~int | ~int32 | ~int64 | ~uint64](n T, one, other string) string {
 	}
 	return other
 }
+
+// Some lists the first n items, separated by commas, and says how many
+// are left out: Some([]string{"a", "b", "c", "d"}, 2) is "a, b and 2
+// more"; all of them when there are no more than n.
+func Some(items []string, n int) string {
+	shown := items[:min(len(items), max(n, 0))]
+	s := strings.Join(shown, ", ")
+	if more := len(items) - len(shown); more > 0 {
+		s += " and " + strconv.Itoa(more) + " more"
+	}
+	return s
+}

@@ -53,3 +53,19 @@ func TestNounProperty(t *testing.T) {
 		}
 	}
 }
+
+// TestSome: the first n items, then how many are left out.
+func TestSome(t *testing.T) {
+	items := []string{"a", "b", "c", "d"}
+	for _, c := range []struct {
+		n    int
+		want string
+	}{{0, " and 4 more"}, {2, "a, b and 2 more"}, {3, "a, b, c and 1 more"}, {4, "a, b, c, d"}, {9, "a, b, c, d"}} {
+		if got := Some(items, c.n); got != c.want {
+			t.Errorf("Some(%v, %d) = %q, want %q", items, c.n, got, c.want)
+		}
+	}
+	if got := Some(nil, 5); got != "" {
+		t.Errorf("Some(nil) = %q", got)
+	}
+}

@@ -11,6 +11,7 @@ import (
 	"fmt"
 	"io"
 	"math"
+	"orcs/internal/plural"
 	"slices"
 	"strconv"
 	"strings"
@@ -475,7 +476,7 @@ func (f *File) WriteText(w io.Writer, worst int) error {
 		}
 		for _, k := range keys {
 			g := groups[k]
-			fmt.Fprintf(w, "%s: %d set%s (first %s) %s (not compared)\n", e.Engine, g.n, plural(g.n), g.first, k)
+			fmt.Fprintf(w, "%s: %s (first %s) %s (not compared)\n", e.Engine, plural.N(g.n, "set"), g.first, k)
 		}
 		crit, maxCut, worstCut := 0, int64(0), ""
 		for _, r := range e.Rows {
@@ -487,7 +488,7 @@ func (f *File) WriteText(w io.Writer, worst int) error {
 			}
 		}
 		if crit > 0 {
-			fmt.Fprintf(w, "%s: %d critical set%s; the worst, %s, cuts %d ordered host pairs\n", e.Engine, crit, plural(crit), worstCut, maxCut)
+			fmt.Fprintf(w, "%s: %s; the worst, %s, cuts %d ordered host pairs\n", e.Engine, plural.N(crit, "critical set"), worstCut, maxCut)
 		}
 	}
 	if cs := f.Curves(); len(cs) > 0 {
@@ -512,13 +513,6 @@ func (f *File) WriteText(w io.Writer, worst int) error {
 	}
 	_, err := fmt.Fprintf(w, "\n%s\n", f.Verdict())
 	return err
-}
-
-func plural(n int) string {
-	if n == 1 {
-		return ""
-	}
-	return "s"
 }
 
 func pct(x float64) string {
