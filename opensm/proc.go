@@ -20,7 +20,7 @@ type proc struct {
 }
 
 // startProc starts cmd with its output in logPath and standard input from
-// /dev/null. The process gets its own process group, so that a Ctrl-C at a
+// /dev/null, or from cmd.Stdin when set (a console). The process gets its own process group, so that a Ctrl-C at a
 // terminal reaches only orcs (which then stops it in order), and the kernel
 // kills it should orcs die without stopping it.
 func startProc(name string, cmd *exec.Cmd, logPath string) (*proc, error) {
@@ -29,7 +29,6 @@ func startProc(name string, cmd *exec.Cmd, logPath string) (*proc, error) {
 		return nil, err
 	}
 	defer out.Close() // the child keeps its own descriptor
-	cmd.Stdin = nil
 	cmd.Stdout, cmd.Stderr = out, out
 	cmd.SysProcAttr = &syscall.SysProcAttr{Setpgid: true, Pdeathsig: syscall.SIGKILL}
 	if err := cmd.Start(); err != nil {

@@ -7,9 +7,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -291,6 +293,10 @@ type run struct {
 	ibsim *proc
 	child *proc // the running client tool
 	sock  string
+	// topo and command are a Session's net file read back and its OpenSM
+	// command line.
+	topo    *ib.Topology
+	command string
 }
 
 func (r *run) path(name string) string { return filepath.Join(r.work, name) }
@@ -588,6 +594,14 @@ func (r *run) openSMArgs(topo *ib.Topology) ([]string, error) {
 
 // startIBSim starts ibsim on the net file and waits until it is ready.
 func (r *run) startIBSim(ctx context.Context) error {
+	_, err := r.startIBSimConsole(ctx, false)
+	return err
+}
+
+// startIBSimConsole starts ibsim and waits until it is ready; with console,
+// ibsim reads commands (Unlink, ReLink) from the returned pipe, else it
+// runs without its console (-n).
+func (r *run) startIBSimConsole(ctx context.Context, console bool) (io.WriteCloser, error) {
 	var rnd [4]byte
 	_, _ = rand.Read(rnd[:])
 	r.sock = fmt.Sprintf("orcs%d.%d.%s", os.Getpid(), sockSeq.Add(1), hex.EncodeToString(rnd[:]))
@@ -597,14 +611,27 @@ func (r *run) startIBSim(ctx context.Context) error {
 	}
 	// At least ibsim's own defaults.
 	nodes, switches, ports = max(nodes, 2048), max(switches, 256), max(ports, 13312)
-	cmd := exec.Command(r.tools.IBSim, "-s", "-n", "-N", strconv.Itoa(nodes), "-S", strconv.Itoa(switches),
-		"-P", strconv.Itoa(ports), "fabric.net")
+	args := []string{"-s", "-n", "-N", strconv.Itoa(nodes), "-S", strconv.Itoa(switches),
+		"-P", strconv.Itoa(ports), "fabric.net"}
+	if console {
+		args = slices.Delete(args, 1, 2)
+	}
+	cmd := exec.Command(r.tools.IBSim, args...)
 	cmd.Dir = r.work
 	cmd.Env = append(os.Environ(), "IBSIM_SOCKNAME="+r.sock)
+	var in io.WriteCloser
 	var err error
+	if console {
+		if in, err = cmd.StdinPipe(); err != nil {
+			return nil, err
+		}
+	}
 	logPath := r.path("ibsim.log")
 	if r.ibsim, err = startProc("ibsim", cmd, logPath); err != nil {
-		return err
+		if in != nil {
+			in.Close()
+		}
+		return nil, err
 	}
 	limit := min(r.opt.Timeout, 30*time.Second+time.Duration(nodes)*5*time.Millisecond)
 	err = r.ibsim.until(ctx, limit, r.opt.Grace, func() bool {
@@ -612,9 +639,12 @@ func (r *run) startIBSim(ctx context.Context) error {
 		return bytes.Contains(data, []byte("Network simulator ready."))
 	})
 	if err != nil {
-		return r.withLog(err, "ibsim.log")
+		if in != nil {
+			in.Close()
+		}
+		return nil, r.withLog(err, "ibsim.log")
 	}
-	return nil
+	return in, nil
 }
 
 // MaxSimHost is the longest node id that ibsim lets a client attach to
