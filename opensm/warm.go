@@ -52,8 +52,8 @@ type Session struct {
 	// ftree fallback) need it.
 	fresh   bool
 	smCable int32
-	ibsimAt int64  // ibsim's output read up to here
-	logAt   int64  // OpenSM's log consumed up to here (the end of the last sweep used)
+	ibsimAt int64 // ibsim's output read up to here
+	logAt   int64 // OpenSM's log consumed up to here (the end of the last sweep used)
 	// Sweeps counts the heavy sweeps routed (the intact one included).
 	Sweeps int
 }
