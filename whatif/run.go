@@ -7,6 +7,7 @@ import (
 	"math"
 	"slices"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"orcs/analyze"
@@ -40,6 +41,22 @@ type Options struct {
 	Progress func(done, total int)
 	// Losers is how many hosts per set are listed as losing most (0: 3).
 	Losers int
+	// Cold routes every set with a fresh ibsim and OpenSM. Otherwise each
+	// job keeps one ibsim and OpenSM per engine running and routes the
+	// sets on it (opensm.Session: the same tables, TestSessionEqualsCold),
+	// and cold only what a session does not route: path SLs read (small
+	// fabrics), engines outside opensm.WarmEngines, a set that cuts off
+	// the node OpenSM runs on, a session that failed.
+	Cold bool
+	// Counts, when not nil, counts the sets routed by a running OpenSM
+	// and cold.
+	Counts *Counts
+}
+
+// Counts are the failure-set routings by a running OpenSM (Warm) and by a
+// fresh one (Cold).
+type Counts struct {
+	Warm, Cold atomic.Int64
 }
 
 // Run routes the intact fabric and every failure set of the shard with
@@ -105,21 +122,28 @@ func Run(ctx context.Context, in *opensm.Input, plan *Plan, sets []Set, opt Opti
 			return nil, fmt.Errorf("%s: the intact fabric: %w", e, err)
 		}
 		ef := EngineResult{Engine: e, Intact: base, Rows: make([]Row, len(owned))}
-		sem := make(chan struct{}, opt.Jobs)
+		next := make(chan int)
 		var wg sync.WaitGroup
-		for j, i := range owned {
-			if ctx.Err() != nil {
-				break
-			}
-			sem <- struct{}{}
+		for range min(opt.Jobs, max(len(owned), 1)) {
 			wg.Add(1)
 			go func() {
 				defer wg.Done()
-				defer func() { <-sem }()
-				ef.Rows[j] = evaluate(ctx, in, plan, sets[i], i, e, intact, base, opt)
-				step()
+				rt := &router{in: in, plan: plan, engine: e, opt: opt}
+				defer rt.close()
+				for j := range next {
+					i := owned[j]
+					ef.Rows[j] = evaluate(ctx, plan, sets[i], i, rt, intact, base, opt)
+					step()
+				}
 			}()
 		}
+		for j := range owned {
+			if ctx.Err() != nil {
+				break
+			}
+			next <- j
+		}
+		close(next)
 		wg.Wait()
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
@@ -213,9 +237,74 @@ func meanHops(f *lft.Fabric) float64 {
 	return float64(sum) / float64(n)
 }
 
-// evaluate applies set s, routes it with engine e and compares it with
-// the intact routed fabric.
-func evaluate(ctx context.Context, in *opensm.Input, plan *Plan, s Set, index int, e string, intact *lft.Fabric, base Baseline, opt Options) Row {
+// router routes the failure sets of one job and engine: on its session
+// (one ibsim and OpenSM kept running) where it can, else cold.
+type router struct {
+	in      *opensm.Input
+	plan    *Plan
+	engine  string
+	opt     Options
+	session *opensm.Session
+	off     bool // no session for this engine and these options
+}
+
+// route routes g (the plan's fabric with cables removed, or the part of
+// it with the SM) as opensm.Route does.
+func (rt *router) route(ctx context.Context, g *lft.Fabric) (*opensm.Result, error) {
+	if !rt.opt.Cold && !rt.off && rt.session == nil {
+		o := routeOptions(rt.in, rt.plan.Fabric, rt.engine, rt.opt)
+		s, _, err := opensm.StartSession(ctx, rt.plan.Fabric, o)
+		switch {
+		case err == nil:
+			rt.session = s
+		case ctx.Err() != nil:
+			return nil, ctx.Err()
+		default:
+			// Unsupported here, or the tools would not start as a
+			// session: every set of this job routes cold.
+			rt.off = true
+		}
+	}
+	if rt.session != nil {
+		res, err := rt.session.Route(ctx, g)
+		if err == nil {
+			rt.count(true)
+			return res, nil
+		}
+		if ctx.Err() != nil {
+			return nil, err
+		}
+		if !errors.Is(err, opensm.ErrNoSession) {
+			// A session in an unknown state: start a new one for the
+			// next set, route this one cold.
+			rt.close()
+		}
+	}
+	rt.count(false)
+	return opensm.Route(ctx, g, routeOptions(rt.in, g, rt.engine, rt.opt))
+}
+
+func (rt *router) count(warm bool) {
+	if c := rt.opt.Counts; c != nil {
+		if warm {
+			c.Warm.Add(1)
+		} else {
+			c.Cold.Add(1)
+		}
+	}
+}
+
+// close stops the session, if any.
+func (rt *router) close() {
+	if rt.session != nil {
+		rt.session.Close()
+		rt.session = nil
+	}
+}
+
+// evaluate applies set s, routes it with the router's engine and compares
+// it with the intact routed fabric.
+func evaluate(ctx context.Context, plan *Plan, s Set, index int, rt *router, intact *lft.Fabric, base Baseline, opt Options) Row {
 	row := Row{Index: index, Set: s.Name, K: s.K, Trial: s.Trial}
 	g, removed, err := plan.Apply(s)
 	if err != nil {
@@ -233,7 +322,7 @@ func evaluate(ctx context.Context, in *opensm.Input, plan *Plan, s Set, index in
 			return row
 		}
 	}
-	res, err := opensm.Route(ctx, routed, routeOptions(in, routed, e, opt))
+	res, err := rt.route(ctx, routed)
 	if err == nil {
 		// The deadlock check reads the path SLs of the routed part.
 		row.Deadlock = verdict(res, opt.Sim.Threads)

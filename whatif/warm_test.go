@@ -1,14 +1,17 @@
 package whatif
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"testing"
 	"time"
 
+	"orcs/analyze"
 	"orcs/gen"
 	"orcs/lft"
 	"orcs/opensm"
+	"orcs/patterns"
 )
 
 // routedPart is the fabric a set is routed on: the failed fabric, or its
@@ -153,4 +156,56 @@ func splitPlus(s string) []string {
 		}
 	}
 	return out
+}
+
+// Run routes on a running OpenSM per job where it can and gives the file
+// of a cold run, byte for byte: minhop and ftree on the 64-host fat tree
+// (no path SLs read at 64 hosts), sets including one that cuts off the
+// node OpenSM runs on (H0: routed cold) and ftree's fallbacks.
+func TestRunWarmEqualsCold(t *testing.T) {
+	if testing.Short() {
+		t.Skip("routes 7 sets with 2 engines twice")
+	}
+	tl := tools(t)
+	n, err := gen.Build("kary:k=4,n=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	in := &opensm.Input{Fabric: n.Fabric, Name: "gen:kary:k=4,n=3", Network: n, RealPorts: true}
+	plan, err := NewPlan(in.Fabric, true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sets []Set
+	for _, sp := range []string{"link:S0_0/6", "link:H0/1", "link:H9/1", "switch:S2_1", "switch:S1_3", "link:S1_2/6", "link:S0_3/5"} {
+		ss, err := plan.Sets([]string{sp}, 1, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sets = append(sets, ss...)
+	}
+	sim := analyze.Config{Input: in.Name, Pattern: patterns.Spec{Name: "bisect_fb_sym"}, Metric: "hist_acc_band",
+		Runs: 2, Seed: 1, Level: -1, Threads: 1, Subset: analyze.SubsetLinearBFS}
+	run := func(cold bool) ([]byte, *Counts) {
+		var c Counts
+		out, err := Run(context.Background(), in, plan, sets, Options{Engines: []string{"minhop", "ftree"}, Sim: sim,
+			Jobs: 2, Tools: tl, Cold: cold, Counts: &c, Timeout: time.Minute})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var b bytes.Buffer
+		if err := out.WriteJSON(&b); err != nil {
+			t.Fatal(err)
+		}
+		return b.Bytes(), &c
+	}
+	warm, wc := run(false)
+	cold, cc := run(true)
+	if wc.Warm.Load() < 10 || wc.Cold.Load() < 2 || cc.Warm.Load() != 0 || cc.Cold.Load() != 14 {
+		t.Errorf("routings warm %d + cold %d, with Cold: %d + %d; want ≥ 10 + ≥ 2 (H0 cuts off the SM), 0 + 14",
+			wc.Warm.Load(), wc.Cold.Load(), cc.Warm.Load(), cc.Cold.Load())
+	}
+	if !bytes.Equal(warm, cold) {
+		t.Errorf("warm and cold files differ:\n%s\n---\n%s", warm, cold)
+	}
 }
