@@ -23,8 +23,15 @@ import (
 // (TestSessionEqualsCold). Other engines route cold.
 var WarmEngines = []string{"minhop", "updn", "ftree", "dfsssp"}
 
-// errWarm marks options a Session does not support.
-var errWarm = errors.New("not routed by a running OpenSM")
+// sessionWireSMPs is how many SMPs a session's OpenSM keeps outstanding
+// (OpenSM's default: 4): the emulation answers them in turn, and a deeper
+// queue saves a round trip between the two processes per MAD. It changes
+// the order MADs are answered in, not what OpenSM learns.
+const sessionWireSMPs = 256
+
+// ErrNoSession marks a fabric or options a Session does not route (the
+// caller routes cold, with Route).
+var ErrNoSession = errors.New("not routed by a running OpenSM")
 
 // Session is one ibsim emulation and one OpenSM kept running on it, so that
 // many variants of one fabric with cables removed are routed without
@@ -62,15 +69,15 @@ type Session struct {
 func warmSupported(opt Options) error {
 	switch {
 	case !slicesContainsFold(WarmEngines, opt.Engine):
-		return fmt.Errorf("%w: engine %s (a running OpenSM is checked for %s)", errWarm, opt.Engine, strings.Join(WarmEngines, ", "))
+		return fmt.Errorf("%w: engine %s (a running OpenSM is checked for %s)", ErrNoSession, opt.Engine, strings.Join(WarmEngines, ", "))
 	case opt.PathSLs:
-		return fmt.Errorf("%w: the path SLs are read by a routing of its own", errWarm)
+		return fmt.Errorf("%w: the path SLs are read by a routing of its own", ErrNoSession)
 	case opt.Topology != nil || opt.KeepIdentity:
-		return fmt.Errorf("%w: the emulation of an InfiniBand topology", errWarm)
+		return fmt.Errorf("%w: the emulation of an InfiniBand topology", ErrNoSession)
 	case opt.NoFallback || opt.DumpFTS || opt.IBNetDiscover || opt.Keep != "":
-		return fmt.Errorf("%w: no_fallback, dump_fts, ibnetdiscover and kept dumps", errWarm)
+		return fmt.Errorf("%w: no_fallback, dump_fts, ibnetdiscover and kept dumps", ErrNoSession)
 	case !opt.KeepPorts:
-		return fmt.Errorf("%w: the ports of the fabric are not kept", errWarm)
+		return fmt.Errorf("%w: the ports of the fabric are not kept", ErrNoSession)
 	}
 	return nil
 }
@@ -153,7 +160,7 @@ func StartSession(ctx context.Context, f *lft.Fabric, opt Options) (s *Session, 
 		}
 	}
 	if s.fresh && s.smCable < 0 {
-		return nil, nil, fmt.Errorf("%w: OpenSM runs on switch %s, whose cable cannot be pulled", errWarm, s.r.sm.id)
+		return nil, nil, fmt.Errorf("%w: OpenSM runs on switch %s, whose cable cannot be pulled", ErrNoSession, s.r.sm.id)
 	}
 	res, err = s.sweep(ctx, f, false)
 	return s, res, err
@@ -188,7 +195,9 @@ func (s *Session) start(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	_, err = fmt.Fprintf(conf, "\n# orcs: sweep on SIGHUP only, each sweep in the log\nsweep_on_trap FALSE\nforce_log_flush TRUE\nper_module_logging_file %s\n", levels)
+	_, err = fmt.Fprintf(conf, "\n# orcs: sweep on SIGHUP only, each sweep in the log, %d SMPs on the wire\n"+
+		"sweep_on_trap FALSE\nforce_log_flush TRUE\nmax_wire_smps %d\nmax_wire_smps2 %d\nper_module_logging_file %s\n",
+		sessionWireSMPs, sessionWireSMPs, sessionWireSMPs, levels)
 	if cerr := conf.Close(); err == nil {
 		err = cerr
 	}
@@ -250,7 +259,7 @@ func (s *Session) Route(ctx context.Context, g *lft.Fabric) (*Result, error) {
 		return nil, errors.New("no fabric to route")
 	}
 	if _, ok := g.NodeByName(s.r.sm.id); !ok {
-		return nil, fmt.Errorf("%w: the fabric lacks %s, the node OpenSM runs on", errWarm, s.r.sm.id)
+		return nil, fmt.Errorf("%w: the fabric lacks %s, the node OpenSM runs on", ErrNoSession, s.r.sm.id)
 	}
 	ctx, cancel := context.WithTimeout(ctx, s.r.opt.Timeout)
 	defer cancel()

@@ -59,6 +59,7 @@ func whatifCommand() *cli.Command {
 			&cli.IntFlag{Name: "jobs", Value: runtime.NumCPU(), Usage: "routings at once"},
 			&cli.IntFlag{Name: "threads", Aliases: []string{"j"}, Value: runtime.NumCPU(), Usage: "simulation threads per routed fabric"},
 			&cli.DurationFlag{Name: "timeout", Usage: "time limit of each routing; " + timeoutHelp},
+			&cli.BoolFlag{Name: "cold", Usage: "route every failure set with a fresh ibsim and OpenSM (default: each job keeps one running per engine; the same tables)"},
 		),
 		Action: whatifAction,
 	}
@@ -117,6 +118,7 @@ func whatifAction(c *cli.Context) error {
 	var status struct {
 		done, total int
 	}
+	var counts whatif.Counts
 	opt := whatif.Options{
 		Engines: engines,
 		Sim: analyze.Config{Input: in.Name, Pattern: patterns.Spec{Name: c.String("ptrn")}, Metric: metric.Name,
@@ -127,6 +129,8 @@ func whatifAction(c *cli.Context) error {
 		Configure: func(o *opensm.Options) { openSMOptions(c, o) },
 		Shard:     shard,
 		Progress:  func(done, total int) { status.done, status.total = done, total },
+		Cold:      c.Bool("cold"),
+		Counts:    &counts,
 	}
 	ctx, stop := interrupt.Context()
 	defer stop()
@@ -151,7 +155,8 @@ func whatifAction(c *cli.Context) error {
 			return err
 		}
 	}
-	fmt.Fprintf(errWriter(c), "orcs whatif: %d failure sets × %d engines routed in %.1f s\n", len(sets), len(engines), time.Since(t0).Seconds())
+	fmt.Fprintf(errWriter(c), "orcs whatif: %d failure sets × %d engines routed in %.1f s (%d on a running OpenSM, %d by a fresh one)\n",
+		len(sets), len(engines), time.Since(t0).Seconds(), counts.Warm.Load(), counts.Cold.Load())
 	return nil
 }
 
