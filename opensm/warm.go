@@ -240,10 +240,6 @@ func (s *Session) Close() error {
 	return err
 }
 
-// SMNode is the node OpenSM runs on: a routing of a part of the fabric
-// without it cannot be done by this session.
-func (s *Session) SMNode() string { return s.r.sm.id }
-
 // Route routes g, a part of the session's fabric: g's nodes are some of
 // its nodes (by name) and g's links some of its links (by node and port),
 // among them every link of the session's fabric between two nodes of g
