@@ -139,9 +139,10 @@ func StartSession(ctx context.Context, f *lft.Fabric, opt Options) (s *Session, 
 			s.cables = append(s.cables, int32(l))
 		}
 	}
+	started := s // the results are set by the return statements
 	defer func() {
 		if err != nil {
-			s.Close()
+			started.Close()
 			s = nil
 		}
 	}()
