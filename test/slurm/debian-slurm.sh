@@ -20,7 +20,7 @@
 # program name). The directory is built beside DIR and renamed into place,
 # under a lock, so a concurrent run waits and an interrupted one leaves
 # nothing half made. A DIR whose stamp names SUITE and whose slurmctld runs
-# is reused as it is.
+# and prints the version of the stamp is reused as it is.
 set -euo pipefail
 
 SUITE=${1:?usage: debian-slurm.sh SUITE [DIR]}
@@ -32,10 +32,13 @@ PACKAGES=(slurmctld slurm-client coreutils base-passwd)
 say() { echo "debian-slurm.sh: $*" >&2; }
 [[ $(id -u) -eq 0 ]] || { say "must run as root (chroot)"; exit 2; }
 
-# usable DIR: the stamp is ours and slurmctld runs under chroot.
+# usable DIR: the stamp is ours and the slurmctld under chroot runs and is
+# the version the stamp names.
 usable() {
+  local v
   [[ -f $STAMP ]] && grep -qx "suite=$SUITE" "$STAMP" &&
-    chroot "$1" /usr/sbin/slurmctld -V >/dev/null 2>&1
+    v=$(chroot "$1" /usr/sbin/slurmctld -V 2>/dev/null) &&
+    grep -qxF "slurmctld=$v" "$STAMP"
 }
 if usable "$DIR"; then
   echo "$DIR"

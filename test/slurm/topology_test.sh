@@ -66,8 +66,10 @@ use_slurm() {
 
 # stop_slurm: stops this Slurm's munged and removes its work directory.
 stop_slurm() {
-  if [[ -n $CTLD_PID ]]; then kill "$CTLD_PID" 2>/dev/null; wait "$CTLD_PID" 2>/dev/null || true; fi
-  if [[ -n $MUNGE_PID ]]; then kill "$MUNGE_PID" 2>/dev/null; wait "$MUNGE_PID" 2>/dev/null || true; fi
+  # (|| true: errexit holds in the EXIT trap too, and a slurmctld that
+  # died on a bad file is no longer there to kill)
+  if [[ -n $CTLD_PID ]]; then kill "$CTLD_PID" 2>/dev/null || true; wait "$CTLD_PID" 2>/dev/null || true; fi
+  if [[ -n $MUNGE_PID ]]; then kill "$MUNGE_PID" 2>/dev/null || true; wait "$MUNGE_PID" 2>/dev/null || true; fi
   CTLD_PID= MUNGE_PID=
   [[ -n $D ]] && rm -rf "$D"
   D=
@@ -165,7 +167,7 @@ CONF
     esac
   done
   got=${got%$'\n'}
-  kill "$CTLD_PID"; wait "$CTLD_PID" 2>/dev/null || true; CTLD_PID=
+  kill "$CTLD_PID" 2>/dev/null || true; wait "$CTLD_PID" 2>/dev/null || true; CTLD_PID=
   if grep -Ei 'error|fatal|warn' "$D/slurmctld-$name.log" | grep -Ei 'topo|switch|block|yaml'; then
     echo "FAIL $SLURM_NAME $name: slurmctld complained about the topology (above)" >&2
     exit 1
@@ -216,11 +218,25 @@ SwitchName=spine3 Level=1 LinkSpeed=1 Nodes=dgx[005-006] Switches=su3
 SwitchName=core1 Level=2 LinkSpeed=1 Nodes=dgx[001-006] Switches=spine[1-3]"
   passed=$((passed + 2))
 else
-  skipped+=("bookworm: no slurmctld with topology/tree on this machine (run test/slurm/install.sh)")
+  skipped+=("bookworm: no slurmctld with topology/tree on this machine (run test/slurm/install.sh): the Slurm 22.05 tree not checked")
 fi
 stop_slurm
 
-if [[ -x $TRIXIE/usr/sbin/slurmctld ]]; then
+# chroot_slurm ROOT: why the Slurm under ROOT cannot run (nothing: it can).
+chroot_slurm() {
+  if [[ ! -x $1/usr/sbin/slurmctld ]]; then
+    echo "not installed in $1 (run test/slurm/install.sh)"
+  elif ! unshare -m --propagation private sh -c "mount -t proc proc '$1/proc'" 2>/dev/null; then
+    echo "cannot mount /proc in a private mount namespace here (unshare -m), which its slurmctld needs"
+  fi
+}
+# slurm_version ROOT: the x.y.z of the Slurm under ROOT.
+slurm_version() { chroot "$1" /usr/sbin/slurmctld -V 2>/dev/null | awk '{ print $2 }'; }
+
+why=$(chroot_slurm "$TRIXIE")
+[[ -n $why || -e $TRIXIE/usr/lib/x86_64-linux-gnu/slurm-wlm/topology_block.so ]] ||
+  why="its Slurm $(slurm_version "$TRIXIE") has no topology/block plugin"
+if [[ -z $why ]]; then
   use_slurm trixie "$TRIXIE"
   # Slurm 24.11 prints the tree as 22.05 does.
   run tree-2level topology.conf tree 'dgx[001-003],svc01' "$RAIL2" '' - \
@@ -266,10 +282,15 @@ AggregatedBlock=su[1-2] BlockIndex=3 Nodes=dgx[001-004,006] BlockSize=4
 AggregatedBlock=su[1-3] BlockIndex=4 Nodes=dgx[001-004,006-008],svc01 BlockSize=8"
   passed=$((passed + 5))
 else
-  skipped+=("trixie: no Slurm 24.11 in $TRIXIE (run test/slurm/install.sh): topology/block not checked by a slurmctld")
+  skipped+=("trixie: Debian trixie's Slurm 24.11 $why: topology/block not checked by a slurmctld")
 fi
 
-if [[ -x $FORKY/usr/sbin/slurmctld ]]; then
+why=$(chroot_slurm "$FORKY")
+if [[ -z $why ]]; then
+  v=$(slurm_version "$FORKY")
+  [[ $(printf '%s\n' 25.05 "$v" | sort -V | head -1) == 25.05 ]] || why="has Slurm $v, older than 25.05 (the first to read topology.yaml)"
+fi
+if [[ -z $why ]]; then
   use_slurm forky "$FORKY"
   # topology.yaml: the tree is the default topology (LinkSpeed 0 when read
   # from topology.yaml), the blocks as with topology.conf, flat has no
@@ -320,7 +341,7 @@ AggregatedBlock=su[1-2] BlockIndex=3 Nodes=dgx[001-004,006] BlockSize=4
 AggregatedBlock=su[1-3] BlockIndex=4 Nodes=dgx[001-004,006-008],svc01 BlockSize=8"
   passed=$((passed + 3))
 else
-  skipped+=("forky: no Slurm 25.05 or later in $FORKY (run test/slurm/install.sh): topology.yaml not checked by a slurmctld")
+  skipped+=("forky: Debian forky's Slurm $why: topology.yaml not checked by a slurmctld")
 fi
 stop_slurm
 
