@@ -327,6 +327,41 @@ func (s *Slurm) BlockSizes() []int {
 	return sizes
 }
 
+// BlockNote says how Slurm's block plugin sizes the blocks when the units
+// differ in node count, e.g. "Slurm's block plugin plans in blocks of 2
+// nodes (BlockSizes=2,4,8, from su2); 2 units have more nodes: su1, su3";
+// "" when every unit has the same count.
+func (s *Slurm) BlockNote() string {
+	sizes := s.BlockSizes()
+	if len(sizes) == 0 {
+		return ""
+	}
+	var smallest string
+	var larger []string
+	for _, u := range s.Levels[0] {
+		switch {
+		case len(u.Nodes) > sizes[0]:
+			larger = append(larger, u.Name)
+		case smallest == "":
+			smallest = u.Name
+		}
+	}
+	if len(larger) == 0 {
+		return ""
+	}
+	list := make([]string, len(sizes))
+	for i, n := range sizes {
+		list[i] = strconv.Itoa(n)
+	}
+	verb := "units have"
+	if len(larger) == 1 {
+		verb = "unit has"
+	}
+	return fmt.Sprintf("Slurm's block plugin plans in blocks of %s (BlockSizes=%s, from %s); %d %s more nodes: %s",
+		plural.N(sizes[0], "node"), strings.Join(list, ","), smallest,
+		len(larger), verb, plural.Some(larger, 5))
+}
+
 // WriteConf writes topology.conf for the tree plugin (block false:
 // SwitchName= lines, units first, then upward) or the block plugin (block
 // true: one BlockName= line per unit). header is written first as

@@ -177,4 +177,36 @@ func TestSlurmTopologyBlockSizes(t *testing.T) {
 	if !strings.Contains(out, want) {
 		t.Errorf("topology.yaml\n%s\nwant it to contain\n%s", out, want)
 	}
+	// The verdict says which units are larger than the base block, for the
+	// block plugin and topology.yaml, not for the tree.
+	note := "Slurm's block plugin plans in blocks of 2 nodes (BlockSizes=2,4,8, from su2); 2 units have more nodes: su1, su3.\n"
+	for _, tt := range []struct {
+		args []string
+		note bool
+	}{
+		{[]string{"--plugin", "block"}, true},
+		{[]string{"--format", "yaml"}, true},
+		{[]string{"--plugin", "tree"}, false},
+	} {
+		var stderr strings.Builder
+		app := newApp()
+		app.ErrWriter = &stderr
+		args := append(append([]string{"orcs", "slurm-topology", "-o", filepath.Join(t.TempDir(), "topo")}, tt.args...), "--exclude", "svc02,dgx005", spec)
+		if err := app.Run(args); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(stderr.String(), note) != tt.note {
+			t.Errorf("%v: stderr %q, want the note %q: %v", tt.args, stderr.String(), note, tt.note)
+		}
+	}
+	// Units of one size (railSpec: 2 and 2) need no note.
+	var stderr strings.Builder
+	app := newApp()
+	app.ErrWriter = &stderr
+	if err := app.Run([]string{"orcs", "slurm-topology", "--plugin", "block", "-o", filepath.Join(t.TempDir(), "topo"), railSpec}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stderr.String(), "block plugin plans") {
+		t.Errorf("units of 2 nodes: %q", stderr.String())
+	}
 }
