@@ -280,7 +280,19 @@ BlockName=su2 BlockIndex=1 Nodes=dgx[004,006] BlockSize=2
 BlockName=su3 BlockIndex=2 Nodes=dgx[007-008],svc01 BlockSize=2
 AggregatedBlock=su[1-2] BlockIndex=3 Nodes=dgx[001-004,006] BlockSize=4
 AggregatedBlock=su[1-3] BlockIndex=4 Nodes=dgx[001-004,006-008],svc01 BlockSize=8"
-  passed=$((passed + 5))
+  # The DGX H100 SuperPOD of doc/gpu.md without its 4 UFM appliances (in the
+  # last slots of su4): su1-su3 of 32 nodes, su4 of 31, BlockSizes=31,62,124:
+  # pairs su[1-2] and su[3-4], then all four.
+  run block-superpod topology.conf block 'dgx[001-127]' superpod-h100 'ufm[01-04]' - \
+"# -
+BlockName=su1 BlockIndex=0 Nodes=dgx[001-032] BlockSize=31
+BlockName=su2 BlockIndex=1 Nodes=dgx[033-064] BlockSize=31
+BlockName=su3 BlockIndex=2 Nodes=dgx[065-096] BlockSize=31
+BlockName=su4 BlockIndex=3 Nodes=dgx[097-127] BlockSize=31
+AggregatedBlock=su[1-2] BlockIndex=4 Nodes=dgx[001-064] BlockSize=62
+AggregatedBlock=su[3-4] BlockIndex=6 Nodes=dgx[065-127] BlockSize=62
+AggregatedBlock=su[1-4] BlockIndex=5 Nodes=dgx[001-127] BlockSize=124"
+  passed=$((passed + 6))
 else
   skipped+=("trixie: Debian trixie's Slurm 24.11 $why: topology/block not checked by a slurmctld")
 fi
