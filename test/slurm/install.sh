@@ -17,8 +17,11 @@ newer_slurms() {
       echo "install.sh: not root: Debian trixie's and forky's Slurm not installed; topology_test.sh (root) needs them" >&2
     return 0
   fi
-  bash "$HERE/debian-slurm.sh" trixie >/dev/null
-  bash "$HERE/debian-slurm.sh" forky >/dev/null ||
+  # Both at once: the time goes into downloads.
+  bash "$HERE/debian-slurm.sh" forky >/dev/null &
+  local forky=$!
+  bash "$HERE/debian-slurm.sh" trixie >/dev/null || { wait "$forky" || true; return 1; }
+  wait "$forky" ||
     echo "install.sh: warning: Debian forky's Slurm did not install (above); topology_test.sh will skip topology.yaml" >&2
 }
 
