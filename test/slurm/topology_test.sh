@@ -357,5 +357,5 @@ else
 fi
 stop_slurm
 
-echo "topology_test.sh: $passed passed, 0 failed, ${#skipped[@]} skipped"
 for s in "${skipped[@]}"; do echo "skip $s"; done
+echo "topology_test.sh: $passed passed, 0 failed, ${#skipped[@]} skipped"
