@@ -301,6 +301,67 @@ func (s *Slurm) names(lv int, idx []int) string {
 	return hostlist.Compress(names)
 }
 
+// BlockSizes returns the block sizes (in nodes) for Slurm's block plugin:
+// the smallest unit's node count as the base block size, then twice, four
+// and eight times it, up to the first that covers every unit, as Slurm
+// aggregates blocks by default. Slurm takes the first block's node count as
+// the base when BlockSizes is not given, and slurmctld 24.11 stops on a
+// later block with fewer nodes ("children count lower than
+// bblock_node_cnt"), as after --exclude; so the writers always give them.
+func (s *Slurm) BlockSizes() []int {
+	if len(s.Levels) == 0 || len(s.Levels[0]) == 0 {
+		return nil
+	}
+	units := s.Levels[0]
+	base := len(units[0].Nodes)
+	for _, u := range units {
+		base = min(base, len(u.Nodes))
+	}
+	var sizes []int
+	for k := 0; k < 4; k++ {
+		sizes = append(sizes, base<<k)
+		if 1<<k >= len(units) {
+			break
+		}
+	}
+	return sizes
+}
+
+// BlockNote says how Slurm's block plugin sizes the blocks when the units
+// differ in node count, e.g. "Slurm's block plugin plans in blocks of 2
+// nodes (BlockSizes=2,4,8, from su2); 2 units have more nodes: su1, su3";
+// "" when every unit has the same count.
+func (s *Slurm) BlockNote() string {
+	sizes := s.BlockSizes()
+	if len(sizes) == 0 {
+		return ""
+	}
+	var smallest string
+	var larger []string
+	for _, u := range s.Levels[0] {
+		switch {
+		case len(u.Nodes) > sizes[0]:
+			larger = append(larger, u.Name)
+		case smallest == "":
+			smallest = u.Name
+		}
+	}
+	if len(larger) == 0 {
+		return ""
+	}
+	list := make([]string, len(sizes))
+	for i, n := range sizes {
+		list[i] = strconv.Itoa(n)
+	}
+	verb := "units have"
+	if len(larger) == 1 {
+		verb = "unit has"
+	}
+	return fmt.Sprintf("Slurm's block plugin plans in blocks of %s (BlockSizes=%s, from %s); %d %s more nodes: %s",
+		plural.N(sizes[0], "node"), strings.Join(list, ","), smallest,
+		len(larger), verb, plural.Some(larger, 5))
+}
+
 // WriteConf writes topology.conf for the tree plugin (block false:
 // SwitchName= lines, units first, then upward) or the block plugin (block
 // true: one BlockName= line per unit). header is written first as
@@ -325,6 +386,16 @@ func (s *Slurm) WriteConf(w io.Writer, block bool, header string) error {
 			}
 		}
 	}
+	if block {
+		b.WriteString("BlockSizes=")
+		for i, n := range s.BlockSizes() {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			b.WriteString(strconv.Itoa(n))
+		}
+		b.WriteByte('\n')
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -348,7 +419,11 @@ func (s *Slurm) WriteYAML(w io.Writer, header string) error {
 			}
 		}
 	}
-	b.WriteString("- topology: block\n  cluster_default: false\n  block:\n    blocks:\n")
+	b.WriteString("- topology: block\n  cluster_default: false\n  block:\n    block_sizes:\n")
+	for _, n := range s.BlockSizes() {
+		fmt.Fprintf(&b, "      - %d\n", n)
+	}
+	b.WriteString("    blocks:\n")
 	if len(s.Levels) > 0 {
 		for _, sw := range s.Levels[0] {
 			fmt.Fprintf(&b, "      - block: %s\n        nodes: %s\n", sw.Name, hostlist.Compress(sw.Nodes))

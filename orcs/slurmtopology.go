@@ -91,6 +91,10 @@ func slurmTopologyAction(c *cli.Context) error {
 	if out == "-" {
 		out = "stdout"
 	}
-	fmt.Fprintf(errWriter(c), "orcs slurm-topology: %s: %s (%s); %s.\n", out, s.Summary(), layout.Summary(), rails)
+	blocks := ""
+	if note := s.BlockNote(); note != "" && (format == "yaml" || plugin == "block") {
+		blocks = " " + note + "."
+	}
+	fmt.Fprintf(errWriter(c), "orcs slurm-topology: %s: %s (%s); %s.%s\n", out, s.Summary(), layout.Summary(), rails, blocks)
 	return nil
 }

@@ -80,7 +80,8 @@ func TestSlurmTopologyBlock(t *testing.T) {
 		t.Fatal(err)
 	}
 	body := out[strings.Index(out, "BlockName"):]
-	if body != "BlockName=su1 Nodes=dgx[001-002]\nBlockName=su2 Nodes=dgx003,svc01\n" {
+	// 2 blocks of 2 nodes: base 2, and 4 covers both.
+	if body != "BlockName=su1 Nodes=dgx[001-002]\nBlockName=su2 Nodes=dgx003,svc01\nBlockSizes=2,4\n" {
 		t.Errorf("block topology.conf:\n%s", out)
 	}
 }
@@ -104,6 +105,9 @@ func TestSlurmTopologyYAML(t *testing.T) {
 - topology: block
   cluster_default: false
   block:
+    block_sizes:
+      - 2
+      - 4
     blocks:
       - block: su1
         nodes: dgx[001-002]
@@ -142,5 +146,67 @@ func TestSlurmTopologyErrors(t *testing.T) {
 		if _, serr := os.Stat(out); serr == nil {
 			t.Errorf("%v: output file written", tt.args)
 		}
+	}
+}
+
+// TestSlurmTopologyBlockSizes: Slurm's block plugin takes the first block's
+// node count as the base block size unless BlockSizes= says otherwise, and
+// a later block with fewer nodes stops slurmctld ("children count lower
+// than bblock_node_cnt", Slurm 24.11). By hand: gen:rail:units=3,nodes=3,
+// rails=2,service=2 holds dgx001-003 (su1), dgx004-006 (su2), dgx007-008,
+// svc01, svc02 (su3, the two service nodes on rails 0 and 1 of its last
+// slot); without svc02 and dgx005, su2 has 2 nodes, su1 and su3 3. So the
+// base is 2 and, as Slurm's default, the aggregated sizes double up to the
+// first that covers the 3 blocks: 2, 4, 8.
+func TestSlurmTopologyBlockSizes(t *testing.T) {
+	spec := "gen:rail:units=3,nodes=3,rails=2,service=2"
+	out, err := runCmd(t, "slurm-topology", "--plugin", "block", "--exclude", "svc02,dgx005", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	body := out[strings.Index(out, "BlockName"):]
+	want := "BlockName=su1 Nodes=dgx[001-003]\nBlockName=su2 Nodes=dgx[004,006]\nBlockName=su3 Nodes=dgx[007-008],svc01\nBlockSizes=2,4,8\n"
+	if body != want {
+		t.Errorf("block topology.conf\n%s\nwant\n%s", body, want)
+	}
+	out, err = runCmd(t, "slurm-topology", "--format", "yaml", "--exclude", "svc02,dgx005", spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = "  block:\n    block_sizes:\n      - 2\n      - 4\n      - 8\n    blocks:\n      - block: su1\n"
+	if !strings.Contains(out, want) {
+		t.Errorf("topology.yaml\n%s\nwant it to contain\n%s", out, want)
+	}
+	// The verdict says which units are larger than the base block, for the
+	// block plugin and topology.yaml, not for the tree.
+	note := "Slurm's block plugin plans in blocks of 2 nodes (BlockSizes=2,4,8, from su2); 2 units have more nodes: su1, su3.\n"
+	for _, tt := range []struct {
+		args []string
+		note bool
+	}{
+		{[]string{"--plugin", "block"}, true},
+		{[]string{"--format", "yaml"}, true},
+		{[]string{"--plugin", "tree"}, false},
+	} {
+		var stderr strings.Builder
+		app := newApp()
+		app.ErrWriter = &stderr
+		args := append(append([]string{"orcs", "slurm-topology", "-o", filepath.Join(t.TempDir(), "topo")}, tt.args...), "--exclude", "svc02,dgx005", spec)
+		if err := app.Run(args); err != nil {
+			t.Fatal(err)
+		}
+		if strings.HasSuffix(stderr.String(), note) != tt.note {
+			t.Errorf("%v: stderr %q, want the note %q: %v", tt.args, stderr.String(), note, tt.note)
+		}
+	}
+	// Units of one size (railSpec: 2 and 2) need no note.
+	var stderr strings.Builder
+	app := newApp()
+	app.ErrWriter = &stderr
+	if err := app.Run([]string{"orcs", "slurm-topology", "--plugin", "block", "-o", filepath.Join(t.TempDir(), "topo"), railSpec}); err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(stderr.String(), "block plugin plans") {
+		t.Errorf("units of 2 nodes: %q", stderr.String())
 	}
 }

@@ -1,8 +1,29 @@
 #!/usr/bin/env bash
-# Install the Debian packages needed for the single-node Slurm test cluster.
-# Idempotent: does nothing (and prints nothing) when everything is present.
-# Must run as root (as CI does).
+# Install the Debian packages needed for the single-node Slurm test cluster,
+# and the newer Slurms of topology_test.sh: Debian trixie's (Slurm 24.11,
+# topology/block) and forky's (Slurm 25.05 or later, topology.yaml), each
+# unpacked into its own directory by debian-slurm.sh (the machine's packages
+# and libc stay as they are). Idempotent: does nothing (and prints nothing)
+# when everything is present. Must run as root (as CI does).
 set -euo pipefail
+HERE=$(cd "$(dirname "$0")" && pwd)
+
+# newer_slurms: trixie's must install (a stable release); forky (Debian
+# testing) may be uninstallable for a while, so its failure is a warning
+# and topology_test.sh says that it skipped topology.yaml.
+newer_slurms() {
+  if [[ $(id -u) -ne 0 ]]; then
+    [[ -e /var/lib/orcs-test/slurm-trixie/orcs-slurm.stamp ]] ||
+      echo "install.sh: not root: Debian trixie's and forky's Slurm not installed; topology_test.sh (root) needs them" >&2
+    return 0
+  fi
+  # Both at once: the time goes into downloads.
+  bash "$HERE/debian-slurm.sh" forky >/dev/null &
+  local forky=$!
+  bash "$HERE/debian-slurm.sh" trixie >/dev/null || { wait "$forky" || true; return 1; }
+  wait "$forky" ||
+    echo "install.sh: warning: Debian forky's Slurm did not install (above); topology_test.sh will skip topology.yaml" >&2
+}
 
 PACKAGES=(munge slurmctld slurmd slurm-client)
 # Wait for a concurrent apt/dpkg run instead of failing on its lock.
@@ -16,7 +37,10 @@ missing=()
 for p in "${PACKAGES[@]}"; do
   is_installed "$p" || missing+=("$p")
 done
-[[ ${#missing[@]} -eq 0 ]] && exit 0
+if [[ ${#missing[@]} -eq 0 ]]; then
+  newer_slurms
+  exit 0
+fi
 
 if [[ $(id -u) -ne 0 ]]; then
   echo "install.sh: must run as root to install: ${missing[*]}" >&2
@@ -50,4 +74,5 @@ for p in "${PACKAGES[@]}"; do
     exit 1
   fi
 done
+newer_slurms
 echo "install.sh: done"
