@@ -105,8 +105,8 @@ func dumpDesc(f *lft.Fabric, v int32) string {
 }
 
 // WriteLFTDump writes the forwarding tables of f as OpenSM writes
-// opensm-lfts.dump: per switch (in fabric order) the
-// header with the LID range and the switch's LID, GUID and description,
+// opensm-lfts.dump: per switch (in the order of their LIDs, as OpenSM
+// has them) the header with the LID range and the switch's LID, GUID and description,
 // one line per LID in ascending order, and the trailer. The lines are
 // those of every host's LID (the out port of the switch's route to it)
 // and the switch's own LID (port 0); OpenSM also lists the other
@@ -130,14 +130,17 @@ func WriteLFTDump(w io.Writer, f *lft.Fabric) error {
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var line []byte
-	for s := 0; s < f.NumSwitches(); s++ {
-		v := f.SwitchNode(s)
+	for lid := 1; lid <= ids.top; lid++ {
+		v := ids.byLID[lid]
+		if v < 0 || f.SwitchIndex(v) < 0 {
+			continue
+		}
 		fmt.Fprintf(bw, "Unicast lids [0-%d] of switch Lid %d guid 0x%016x ('%s'):\n", ids.top, ids.lid[v], ids.guid[v], dumpDesc(f, v))
 		own := fmt.Appendf(nil, " # Switch portguid 0x%016x: '%s'\n", ids.portGUID[v], dumpDesc(f, v))
-		for lid := 1; lid <= ids.top; lid++ {
+		for dl := 1; dl <= ids.top; dl++ {
 			port := -1
-			lab := label[lid]
-			switch d := ids.byLID[lid]; {
+			lab := label[dl]
+			switch d := ids.byLID[dl]; {
 			case d == v:
 				port, lab = 0, own
 			case lab != nil:
@@ -149,7 +152,7 @@ func WriteLFTDump(w io.Writer, f *lft.Fabric) error {
 				continue
 			}
 			line = append(line[:0], '0', 'x')
-			line = appendHex(line, uint64(lid), 4)
+			line = appendHex(line, uint64(dl), 4)
 			line = append(line, ' ', byte('0'+port/100), byte('0'+port/10%10), byte('0'+port%10))
 			line = append(line, lab...)
 			bw.Write(line)
