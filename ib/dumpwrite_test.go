@@ -80,7 +80,7 @@ func TestWriteDumpsRoundTrip(t *testing.T) {
 	}
 }
 
-func writeFile(t *testing.T, path string, write func(*bytes.Buffer) error) {
+func writeFile(t testing.TB, path string, write func(*bytes.Buffer) error) {
 	t.Helper()
 	var b bytes.Buffer
 	if err := write(&b); err != nil {

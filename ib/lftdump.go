@@ -86,6 +86,10 @@ type unicastParser struct {
 	packed  bool // pack every table at its trailer (LFT.Each)
 	scratch []LFTEntry
 
+	// labelText holds by LID the text after the out port of the last line
+	// whose label was parsed: a line with the same text has the same label.
+	labelText [][]byte
+
 	// conflict is the LID and line of a label that contradicts an earlier
 	// one, with its GUID, when that was the error.
 	conflict     LFTEntry
@@ -113,14 +117,28 @@ func (p *unicastParser) line(l []byte) error {
 		if cur == nil {
 			return r.errorf("entry %s outside a switch table (no \"Unicast lids\" header before it)", tok(l))
 		}
-		e, guid, kind, routed, err := parseUnicastEntry(r, l)
-		if err != nil {
-			return err
+		e, rest, quick := quickUnicastEntry(l)
+		known := quick && int(e.LID) < len(p.labelText) && p.labelText[e.LID] != nil && bytes.Equal(rest, p.labelText[e.LID])
+		var (
+			guid uint64
+			kind lft.NodeKind
+		)
+		if known {
+			// The label of an earlier line for the LID, checked then.
+			e.Line = int32(r.n)
+		} else {
+			var routed bool
+			var err error
+			e, guid, kind, routed, err = parseUnicastEntry(r, l)
+			if err != nil {
+				return err
+			}
+			if !routed {
+				p.listed++
+				return nil
+			}
 		}
 		p.listed++
-		if !routed {
-			return nil
-		}
 		if int(e.LID) > cur.Top {
 			return r.errorf("LID 0x%04x beyond the range [0-%d] of the table's header (line %d)", e.LID, cur.Top, cur.Line)
 		}
@@ -139,6 +157,12 @@ func (p *unicastParser) line(l []byte) error {
 				p.conflict = LFTEntry{LID: e.LID, Line: int32(r.n)}
 				p.conflictGUID = guid
 				return labelConflict(r.file, e.LID, r.n, guid, old, prev)
+			}
+			if quick {
+				if len(p.labelText) == 0 {
+					p.labelText = make([][]byte, maxUnicastLID+1)
+				}
+				p.labelText[e.LID] = append(p.labelText[e.LID][:0], rest...)
 			}
 		}
 	case bytes.HasPrefix(l, []byte("Unicast lids [")):
@@ -223,6 +247,35 @@ func (p *unicastParser) finish() (*Routing, error) {
 	}
 	p.rt.Warnings = r.warnings()
 	return p.rt, nil
+}
+
+// quickUnicastEntry splits an entry line of the usual shape,
+// "0x<4 hex digits> <3 decimal digits> <rest>", into its LID and port and
+// the rest (the label). ok is false for any other line, which
+// parseUnicastEntry then reads.
+func quickUnicastEntry(l []byte) (e LFTEntry, rest []byte, ok bool) {
+	if len(l) < 12 || l[6] != ' ' || l[10] != ' ' || l[11] == ' ' || l[11] == '\t' {
+		return e, nil, false
+	}
+	lid := 0
+	for _, b := range l[2:6] {
+		d, ok := hexDigit(b)
+		if !ok {
+			return e, nil, false
+		}
+		lid = lid<<4 | int(d)
+	}
+	port := 0
+	for _, b := range l[7:10] {
+		if b < '0' || b > '9' {
+			return e, nil, false
+		}
+		port = port*10 + int(b-'0')
+	}
+	if lid == 0 || lid > maxUnicastLID || port > 254 {
+		return e, nil, false
+	}
+	return LFTEntry{LID: uint16(lid), Port: uint8(port)}, l[11:], true
 }
 
 // parseUnicastHeader parses

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"orcs/gen"
 )
 
 // routingText prints what a reader gave, entries with their lines, labels
@@ -161,4 +163,35 @@ func FuzzParallelUnicast(f *testing.F) {
 			}
 		}
 	})
+}
+
+// BenchmarkReadRoutingFile reads an opensm-lfts.dump as ReadPair does
+// (packed tables, on all cores): the file named by $ORCS_BENCH_LFTS, else
+// the dump of a generated 4096-host fat tree (kary:k=16,n=3, 207 MB).
+// bench/ib-readers.sh compares its MB/s with wc -l on the same file.
+func BenchmarkReadRoutingFile(b *testing.B) {
+	path := os.Getenv("ORCS_BENCH_LFTS")
+	if path == "" {
+		f, err := gen.Generate("kary:k=16,n=3")
+		if err != nil {
+			b.Fatal(err)
+		}
+		path = filepath.Join(b.TempDir(), "opensm-lfts.dump")
+		writeFile(b, path, func(w *bytes.Buffer) error { return WriteLFTDump(w, f) })
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	b.ResetTimer()
+	var rt *Routing
+	for i := 0; i < b.N; i++ {
+		if rt, err = readRoutingFile(path, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(rt.NumEntries()), "entries")
 }
