@@ -38,7 +38,7 @@ var unicastHeader = []byte("\nUnicast lids [")
 type unicastPiece struct {
 	data  []byte
 	base  int // lines before the piece
-	lines int // lines in it
+	lines int // lines in it (when parsed without error)
 	p     *unicastParser
 	err   error
 }
@@ -163,26 +163,16 @@ func splitPieces(w []byte, n int) []unicastPiece {
 	return append(pieces, unicastPiece{data: w[start:]})
 }
 
-// parsePieces counts the lines of the pieces, parses them, and merges them
-// into m in order. It returns the lines read so far.
+// parsePieces parses the pieces at the same time, each from line 1, and
+// merges them into m in order, moving their lines behind the lines before
+// them. A piece that fails or skips lines is parsed again from its real
+// first line, so that its messages name the right lines. It returns the
+// lines read so far.
 func parsePieces(pieces []unicastPiece, parsers []*unicastParser, base int, name string, packed bool, threads int, m *unicastMerge) (int, error) {
 	workers.Run(nil, threads, len(pieces), func(_, i int) error {
-		d := pieces[i].data
-		pieces[i].lines = bytes.Count(d, []byte{'\n'})
-		if len(d) > 0 && d[len(d)-1] != '\n' {
-			pieces[i].lines++
-		}
-		return nil
-	})
-	for i := range pieces {
-		pieces[i].base = base
-		base += pieces[i].lines
-	}
-	workers.Run(nil, threads, len(pieces), func(_, i int) error {
 		pc := &pieces[i]
-		r := newLines(pc.data, name)
-		r.phys, r.n = pc.base, pc.base
 		p := parsers[i]
+		r := newLines(pc.data, name)
 		if p == nil {
 			p = newUnicastParser(r, packed)
 			parsers[i] = p
@@ -190,24 +180,68 @@ func parsePieces(pieces []unicastPiece, parsers []*unicastParser, base int, name
 			p.reset(r)
 		}
 		pc.p = p
-		for {
-			l, ok := r.next()
-			if !ok {
-				break
-			}
-			if err := p.line(l); err != nil {
-				pc.err = err
-				break
-			}
-		}
+		pc.err = p.all()
+		pc.lines = r.phys
 		return nil
 	})
 	for i := range pieces {
-		if err := m.add(&pieces[i]); err != nil {
+		pc := &pieces[i]
+		pc.base = base
+		if pc.err != nil || pc.p.r.skipped > 0 {
+			// Again, from its first line: the messages name lines.
+			r := newLines(pc.data, name)
+			r.phys, r.n = base, base
+			p := newUnicastParser(r, packed)
+			p.rt.labels, pc.p.rt.labels = pc.p.rt.labels, nil
+			clear(p.rt.labels)
+			pc.p, pc.err = p, p.all()
+		} else {
+			pc.p.shift(base)
+		}
+		if err := m.add(pc); err != nil {
 			return base, err
 		}
+		base += pc.lines
 	}
 	return base, nil
+}
+
+// all parses every line of p's input.
+func (p *unicastParser) all() error {
+	for {
+		l, ok := p.r.next()
+		if !ok {
+			return nil
+		}
+		if err := p.line(l); err != nil {
+			return err
+		}
+	}
+}
+
+// shift moves the lines that p recorded behind base lines.
+func (p *unicastParser) shift(base int) {
+	b := int32(base)
+	for i := range p.rt.Switches {
+		t := &p.rt.Switches[i]
+		t.Line += base
+		if t.packed != nil {
+			t.packed.first += b
+			for j := range t.packed.jumps {
+				t.packed.jumps[j].line += b
+			}
+		}
+		for j := range t.Entries {
+			t.Entries[j].Line += b
+		}
+	}
+	for lid := range p.rt.labels {
+		if p.rt.labels[lid].guid != 0 {
+			p.rt.labels[lid].line += b
+		}
+	}
+	p.r.n += base
+	p.r.phys += base
 }
 
 // reset makes p ready for a new piece read by r; its LID bookkeeping
