@@ -122,15 +122,21 @@ func unicastCases(t testing.TB) map[string][]byte {
 // fixture and damaged copies, with windows from a few lines to the whole
 // file, on 1 to 3 goroutines, packed or not.
 func TestParallelUnicastSameAsLineByLine(t *testing.T) {
+	type run struct {
+		window, threads int
+		packed          bool
+	}
+	few := []run{{4096, 3, true}, {1 << 20, 1, false}}
+	many := []run{{333, 3, true}, {333, 1, false}, {4096, 3, false}, {4096, 2, true}, {1 << 20, 3, true}}
 	for name, data := range unicastCases(t) {
-		for _, window := range []int{64, 333, 4096, 1 << 20} {
-			for _, threads := range []int{1, 3} {
-				for _, packed := range []bool{false, true} {
-					seq, par := readBoth(data, window, threads, packed)
-					if seq != par {
-						t.Fatalf("%s (window %d, %d threads, packed %v):\nline by line:\n%.2000s\nparallel:\n%.2000s", name, window, threads, packed, seq, par)
-					}
-				}
+		runs := few
+		if !strings.Contains(name, "/") || name == filepath.Join("ft64", "minhop", "opensm-lfts.dump") {
+			runs = many // the damaged copies, and their original
+		}
+		for _, c := range runs {
+			seq, par := readBoth(data, c.window, c.threads, c.packed)
+			if seq != par {
+				t.Fatalf("%s (window %d, %d threads, packed %v):\nline by line:\n%.2000s\nparallel:\n%.2000s", name, c.window, c.threads, c.packed, seq, par)
 			}
 		}
 	}
