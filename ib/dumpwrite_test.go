@@ -127,3 +127,33 @@ func sameRoutes(t *testing.T, what string, f, g *lft.Fabric) {
 		}
 	}
 }
+
+// TestWriteLFTDumpSwitchesByLID: OpenSM writes the switch tables in the
+// order of the switches' LIDs, not of their GUIDs (a 4096-host ftree
+// routing has LID 3 on the 257th switch by GUID); so does WriteLFTDump.
+func TestWriteLFTDumpSwitchesByLID(t *testing.T) {
+	dir := filepath.Join(ibRoot, "ft64", "minhop")
+	f, err := ReadFiles(filepath.Join(dir, "ibnetdiscover.txt"), filepath.Join(dir, "opensm-lfts.dump"), Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, b := f.SwitchNode(0), f.SwitchNode(f.NumSwitches()-1)
+	f.Nodes[a].LID, f.Nodes[b].LID = f.Nodes[b].LID, f.Nodes[a].LID
+	var out bytes.Buffer
+	if err := WriteLFTDump(&out, f); err != nil {
+		t.Fatal(err)
+	}
+	prev := 0
+	for _, l := range strings.Split(out.String(), "\n") {
+		var lid int
+		if _, err := fmt.Sscanf(l, "Unicast lids [0-112] of switch Lid %d", &lid); err == nil {
+			if lid <= prev {
+				t.Fatalf("switch LID %d after %d: tables not in LID order", lid, prev)
+			}
+			prev = lid
+		}
+	}
+	if prev == 0 {
+		t.Fatal("no table headers")
+	}
+}

@@ -201,3 +201,33 @@ func BenchmarkReadRoutingFile(b *testing.B) {
 	b.StopTimer()
 	b.ReportMetric(float64(rt.NumEntries()), "entries")
 }
+
+// BenchmarkReadTopologyFile reads ibnetdiscover output as ReadPair does:
+// the file named by $ORCS_BENCH_TOPO, else that of a generated 4096-host
+// fat tree (kary:k=16,n=3, 2 MB).
+func BenchmarkReadTopologyFile(b *testing.B) {
+	path := os.Getenv("ORCS_BENCH_TOPO")
+	if path == "" {
+		f, err := gen.Generate("kary:k=16,n=3")
+		if err != nil {
+			b.Fatal(err)
+		}
+		path = filepath.Join(b.TempDir(), "ibnetdiscover.txt")
+		writeFile(b, path, func(w *bytes.Buffer) error { return WriteNetDiscover(w, f) })
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	b.ResetTimer()
+	var t *Topology
+	for i := 0; i < b.N; i++ {
+		if t, err = ReadTopologyFile(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(len(t.Nodes)), "nodes")
+}
