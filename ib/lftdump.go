@@ -83,8 +83,11 @@ type unicastParser struct {
 	blockNo int32
 	hint    int
 	listed  int  // entry lines of the open table, unrouted ones included
-	packed  bool // pack every table at its trailer (LFT.Each)
-	scratch []LFTEntry
+	packed  bool // pack every table as it is read (LFT.Each)
+	// lastLID and lastLine are those of the open table's last entry, when
+	// it is packed.
+	lastLID  uint16
+	lastLine int32
 
 	// labelText holds by LID the text after the out port of the last line
 	// whose label was parsed: a line with the same text has the same label.
@@ -142,16 +145,27 @@ func (p *unicastParser) line(l []byte) error {
 		if int(e.LID) > cur.Top {
 			return r.errorf("LID 0x%04x beyond the range [0-%d] of the table's header (line %d)", e.LID, cur.Top, cur.Line)
 		}
-		if int(e.LID) >= len(p.seen) {
-			grown := make([]int32, max(int(e.LID)+1, 2*len(p.seen)))
-			copy(grown, p.seen)
-			p.seen = grown
-		}
-		if p.seen[e.LID] == p.blockNo {
+		if pk := cur.packed; pk != nil && pk.ports[e.LID] != noPort {
 			return r.errorf("LID 0x%04x listed twice in the table of switch 0x%016x", e.LID, cur.GUID)
 		}
-		p.seen[e.LID] = p.blockNo
-		cur.Entries = append(cur.Entries, e)
+		if pk := cur.packed; pk != nil && pk.n > 0 && e.LID < p.lastLID {
+			p.unpack(cur) // LIDs out of order: the entries as they come
+		}
+		if pk := cur.packed; pk != nil {
+			pk.add(e, p.lastLine)
+			p.lastLID, p.lastLine = e.LID, e.Line
+		} else {
+			if int(e.LID) >= len(p.seen) {
+				grown := make([]int32, max(int(e.LID)+1, 2*len(p.seen)))
+				copy(grown, p.seen)
+				p.seen = grown
+			}
+			if p.seen[e.LID] == p.blockNo {
+				return r.errorf("LID 0x%04x listed twice in the table of switch 0x%016x", e.LID, cur.GUID)
+			}
+			p.seen[e.LID] = p.blockNo
+			cur.Entries = append(cur.Entries, e)
+		}
 		if guid != 0 {
 			if prev, old := rt.setLabel(e.LID, guid, kind, r.n); prev != 0 {
 				p.conflict = LFTEntry{LID: e.LID, Line: int32(r.n)}
@@ -177,7 +191,7 @@ func (p *unicastParser) line(l []byte) error {
 			rt.Format = FormatDumpFTS
 		}
 		if p.packed {
-			t.Entries = p.scratch[:0]
+			t.packed = newPackedLFT(t.Top)
 		} else {
 			t.Entries = make([]LFTEntry, 0, p.hint)
 		}
@@ -226,8 +240,7 @@ func (p *unicastParser) line(l []byte) error {
 				n, cur.GUID, cur.Line, cur.Top)
 		}
 		p.hint = len(cur.Entries)
-		if p.packed {
-			p.scratch = cur.Entries[:0]
+		if p.packed && cur.packed == nil {
 			cur.pack()
 		}
 		p.cur = nil

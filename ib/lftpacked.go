@@ -3,9 +3,10 @@ package ib
 // A dump of a large fabric lists every LID in every switch's table: 110
 // million lines for 32 768 hosts. Held as LFTEntry values (8 bytes each)
 // its tables would take more memory than the fabric's compiled ones, so
-// the readers that feed Build (ReadPair, ReadFiles) pack each table at its
-// trailer: one byte per LID of the header's range (the out port, or
-// noPort), and the lines of its entries as runs of consecutive lines.
+// the readers that feed Build (ReadPair, ReadFiles) pack each table as it
+// is read: one byte per LID of the header's range (the out port, or
+// noPort), and the lines of its entries as runs of consecutive lines. A
+// table whose LIDs come out of order keeps its entries.
 
 // noPort marks a LID without an entry in a packed table. Out port 255 is
 // no route in the dumps (dump_fts -a), so no entry has it.
@@ -24,6 +25,48 @@ type packedLFT struct {
 // lineJump: entry rank (in ascending LID order) is on line line, and the
 // entries after it on the lines after it, up to the next jump.
 type lineJump struct{ rank, line int32 }
+
+// newPackedLFT returns an empty packed table for LIDs 0…top.
+func newPackedLFT(top int) *packedLFT {
+	p := &packedLFT{ports: make([]uint8, top+1)}
+	for i := range p.ports {
+		p.ports[i] = noPort
+	}
+	return p
+}
+
+// add adds entry e, above every LID added before; last is the line of the
+// entry before.
+func (p *packedLFT) add(e LFTEntry, last int32) {
+	p.ports[e.LID] = e.Port
+	switch {
+	case p.n == 0:
+		p.first = e.Line
+	case e.Line != last+1:
+		p.jumps = append(p.jumps, lineJump{p.n, e.Line})
+	}
+	p.n++
+}
+
+// unpack turns the open packed table t back into its Entries, marking
+// their LIDs seen in table p.blockNo, for a table whose LIDs come out of
+// order.
+func (p *unicastParser) unpack(t *LFT) {
+	var es []LFTEntry
+	t.Each(func(e LFTEntry) bool {
+		es = append(es, e)
+		return true
+	})
+	for _, e := range es {
+		if int(e.LID) >= len(p.seen) {
+			grown := make([]int32, max(int(e.LID)+1, 2*len(p.seen)))
+			copy(grown, p.seen)
+			p.seen = grown
+		}
+		p.seen[e.LID] = p.blockNo
+	}
+	t.packed, t.Entries = nil, es
+}
 
 // pack packs t's entries and drops Entries, when they come in ascending
 // LID order (they do in OpenSM's and the diagnostics' output); a table
