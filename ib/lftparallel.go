@@ -99,6 +99,9 @@ func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (
 		if readErr != nil && !eof {
 			return nil, infile.Errorf(name, 0, "after line %d: %w", m.lastN, readErr).With(ErrTruncated)
 		}
+		if eof && len(buf) == 0 {
+			break
+		}
 		cut := len(buf)
 		if !eof {
 			cut = bytes.LastIndex(buf, unicastHeader) + 1
