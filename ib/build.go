@@ -389,11 +389,12 @@ func (b *ibBuild) matchTables() error {
 // ranges when the topology gives none and the dump names no ports.
 func (b *ibBuild) entryLIDs() error {
 	var bases []int // owners with a base LID, by base (built on first need)
+	var err error
 	for k := range b.rt.Switches {
 		lt := &b.rt.Switches[k]
-		for _, e := range lt.Entries {
+		lt.Each(func(e LFTEntry) bool {
 			if b.lidOwner[e.LID] != 0 {
-				continue
+				return true
 			}
 			if b.inferLMC {
 				if bases == nil {
@@ -405,10 +406,14 @@ func (b *ibBuild) entryLIDs() error {
 					sort.Slice(bases, func(i, j int) bool { return b.owners[bases[i]].base < b.owners[bases[j]].base })
 				}
 				if o := b.inferOwner(bases, int(e.LID)); o >= 0 {
-					continue
+					return true
 				}
 			}
-			return infile.Errorf(b.rt.File, int(e.Line), "LID 0x%04x is not in %s: no port has it", e.LID, b.t.File)
+			err = infile.Errorf(b.rt.File, int(e.Line), "LID 0x%04x is not in %s: no port has it", e.LID, b.t.File)
+			return false
+		})
+		if err != nil {
+			return err
 		}
 	}
 	return nil
@@ -678,7 +683,7 @@ func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, names []
 	}
 	bld.Grow(len(switches) * H)
 	portOfLID := make([]uint8, 1<<16)
-	const none = 255
+	const none = noPort
 	for i := range portOfLID {
 		portOfLID[i] = none
 	}
@@ -692,11 +697,12 @@ func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, names []
 		if err := b.checkTable(lt, fn.topo, outLink[fn.topo], hostLID); err != nil {
 			return err
 		}
-		for _, e := range lt.Entries {
-			portOfLID[e.LID] = e.Port
-		}
+		ports, done := lt.portsByLID(portOfLID)
 		linkOf := func(lid int) int32 {
-			p := portOfLID[lid]
+			if lid >= len(ports) {
+				return -1
+			}
+			p := ports[lid]
 			if p == none || p == 0 || int(p) > n.NPorts {
 				return -1
 			}
@@ -722,9 +728,7 @@ func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, names []
 				}
 			}
 		}
-		for _, e := range lt.Entries {
-			portOfLID[e.LID] = none
-		}
+		done()
 	}
 	if spread != nil {
 		bld.SetLMCSpread(mask, spread)
@@ -744,24 +748,29 @@ func (b *ibBuild) checkTable(lt *LFT, node int, outLink []int32, hostLID []bool)
 		self = b.ownerOf[node][0]
 	}
 	hasTop := false
-	for _, e := range lt.Entries {
+	var err error
+	lt.Each(func(e LFTEntry) bool {
 		if int(e.LID) == lt.Top {
 			hasTop = true
 		}
 		switch {
 		case int(e.Port) > n.NPorts:
-			return infile.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port %d out of range: %s has ports 1-%d", e.LID, e.Port, b.nodeWho(node), n.NPorts)
+			err = infile.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port %d out of range: %s has ports 1-%d", e.LID, e.Port, b.nodeWho(node), n.NPorts)
 		case e.Port == 0:
 			if o := b.lidOwner[e.LID]; o != self || o == 0 {
 				owner := "no port"
 				if o != 0 {
 					owner = b.who(int(o) - 1)
 				}
-				return infile.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port 0 (the switch itself) in the table of %s, but the LID is %s's", e.LID, b.nodeWho(node), owner)
+				err = infile.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port 0 (the switch itself) in the table of %s, but the LID is %s's", e.LID, b.nodeWho(node), owner)
 			}
 		case outLink[e.Port] < 0 && hostLID[e.LID] && b.lidOwner[e.LID] != 0:
-			return infile.Errorf(rt.File, int(e.Line), "LID 0x%04x (%s): out port %d of %s has no cable in %s", e.LID, b.who(int(b.lidOwner[e.LID])-1), e.Port, b.nodeWho(node), b.t.File)
+			err = infile.Errorf(rt.File, int(e.Line), "LID 0x%04x (%s): out port %d of %s has no cable in %s", e.LID, b.who(int(b.lidOwner[e.LID])-1), e.Port, b.nodeWho(node), b.t.File)
 		}
+		return err == nil
+	})
+	if err != nil {
+		return err
 	}
 	if lt.readBack && lt.Top > 0 && lt.Top%64 == 0 && !hasTop {
 		owner := "a LID of no known port"

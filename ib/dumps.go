@@ -121,7 +121,11 @@ func ReadTopologyFile(path string) (*Topology, error) {
 // hundreds of megabytes is never held in memory. A missing file is an
 // error (wrapping fs.ErrNotExist) that says which files hold tables:
 // OpenSM writes opensm-lfts.dump only with log flag 0x40.
-func ReadRoutingFile(path string) (*Routing, error) {
+func ReadRoutingFile(path string) (*Routing, error) { return readRoutingFile(path, false) }
+
+// readRoutingFile is ReadRoutingFile; packed packs the tables (LFT.Each).
+// A plain dump file of several megabytes is read on all cores.
+func readRoutingFile(path string, packed bool) (*Routing, error) {
 	br, done, err := infile.Open(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, infile.Errorf(infile.Name(path), 0, "%w; %s", errors.Unwrap(err), routingHint)
@@ -134,7 +138,10 @@ func ReadRoutingFile(path string) (*Routing, error) {
 	head, _ := br.Peek(1 << 16)
 	switch f := DetectFormat(head); f {
 	case FormatLFTDump, FormatDumpFTS:
-		return readUnicast(streamLines(br, name))
+		if rt, ok, err := readUnicastFile(path, name, packed); ok {
+			return rt, err
+		}
+		return readUnicastAs(streamLines(br, name), packed)
 	case FormatFDBs:
 		return readFDBs(streamLines(br, name))
 	default:
@@ -155,7 +162,9 @@ func ReadFiles(topoPath, routingPath string, opt Options) (*lft.Fabric, error) {
 
 // ReadPair reads a topology and a routing dump of the same fabric, for a
 // caller that keeps the topology beside the fabric Build makes. At most
-// one of the two may be standard input ("-").
+// one of the two may be standard input ("-"). The tables are packed, one
+// byte per LID (LFT.Each gives their entries), and a plain dump file of
+// several megabytes is read on all cores.
 func ReadPair(topoPath, routingPath string) (*Topology, *Routing, error) {
 	if topoPath == "-" && routingPath == "-" {
 		return nil, nil, fmt.Errorf("the topology and the routing dump cannot both be standard input")
@@ -164,7 +173,7 @@ func ReadPair(topoPath, routingPath string) (*Topology, *Routing, error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	r, err := ReadRoutingFile(routingPath)
+	r, err := readRoutingFile(routingPath, true)
 	if err != nil {
 		return nil, nil, err
 	}

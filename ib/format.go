@@ -313,10 +313,12 @@ type LFT struct {
 	// Line is the line of the table's header.
 	Line int
 	// Entries lists the routed LIDs in file order. Unrouted LIDs
-	// (UNREACHABLE in fdbs) have no entry.
+	// (UNREACHABLE in fdbs) have no entry. The tables of ReadPair and
+	// ReadFiles are packed, without Entries: Each gives them.
 	Entries []LFTEntry
 
-	readBack bool // read back from the switch by dump_fts or ibroute
+	readBack bool       // read back from the switch by dump_fts or ibroute
+	packed   *packedLFT // see pack
 }
 
 // LFTEntry is one routed LID of a forwarding table.
@@ -364,7 +366,7 @@ func (r *Routing) setLabel(lid uint16, guid uint64, kind lft.NodeKind, line int)
 func (r *Routing) NumEntries() int {
 	n := 0
 	for i := range r.Switches {
-		n += len(r.Switches[i].Entries)
+		n += r.Switches[i].Len()
 	}
 	return n
 }

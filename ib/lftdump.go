@@ -3,6 +3,7 @@ package ib
 import (
 	"bytes"
 
+	"orcs/infile"
 	"orcs/lft"
 )
 
@@ -49,127 +50,245 @@ func ReadLFTDump(data []byte, file string) (*Routing, error) {
 
 // readUnicast parses the "Unicast lids [..] of switch ..." grammar of
 // opensm-lfts.dump, dump_fts and ibroute.
-func readUnicast(r *lines) (rt *Routing, err error) {
+func readUnicast(r *lines) (*Routing, error) { return readUnicastAs(r, false) }
+
+// readUnicastAs is readUnicast; packed keeps every table packed (see
+// LFT.Each) instead of its Entries.
+func readUnicastAs(r *lines, packed bool) (rt *Routing, err error) {
 	defer func() {
 		if e := r.readErr(); e != nil {
 			rt, err = nil, e
 		}
 	}()
-	rt = &Routing{File: r.file, Format: FormatLFTDump}
-	var (
-		cur     *LFT // open table, nil between tables
-		seen    []int32
-		blockNo int32
-		hint    int
-		listed  int // entry lines of the open table, unrouted ones included
-	)
+	p := newUnicastParser(r, packed)
 	for {
 		l, ok := r.next()
 		if !ok {
 			break
 		}
-		if len(l) == 0 {
-			continue
-		}
-		switch {
-		case len(l) > 2 && l[0] == '0' && (l[1] == 'x' || l[1] == 'X'):
-			if cur == nil {
-				return nil, r.errorf("entry %s outside a switch table (no \"Unicast lids\" header before it)", tok(l))
-			}
-			e, guid, kind, routed, err := parseUnicastEntry(r, l)
-			if err != nil {
-				return nil, err
-			}
-			listed++
-			if !routed {
-				continue
-			}
-			if int(e.LID) > cur.Top {
-				return nil, r.errorf("LID 0x%04x beyond the range [0-%d] of the table's header (line %d)", e.LID, cur.Top, cur.Line)
-			}
-			if int(e.LID) >= len(seen) {
-				grown := make([]int32, max(int(e.LID)+1, 2*len(seen)))
-				copy(grown, seen)
-				seen = grown
-			}
-			if seen[e.LID] == blockNo {
-				return nil, r.errorf("LID 0x%04x listed twice in the table of switch 0x%016x", e.LID, cur.GUID)
-			}
-			seen[e.LID] = blockNo
-			cur.Entries = append(cur.Entries, e)
-			if guid != 0 {
-				if prev, old := rt.setLabel(e.LID, guid, kind, r.n); prev != 0 {
-					return nil, r.errorf("LID 0x%04x is port 0x%016x here but port 0x%016x at line %d", e.LID, guid, old, prev)
-				}
-			}
-		case bytes.HasPrefix(l, []byte("Unicast lids [")):
-			if cur != nil {
-				return nil, r.errorf("new table before the trailer of switch 0x%016x (line %d): truncated table", cur.GUID, cur.Line).With(ErrTruncated)
-			}
-			t, err := parseUnicastHeader(r, l)
-			if err != nil {
-				return nil, err
-			}
-			if len(rt.Switches) == 0 && t.readBack {
-				rt.Format = FormatDumpFTS
-			}
-			t.Entries = make([]LFTEntry, 0, hint)
-			rt.Switches = append(rt.Switches, t)
-			cur = &rt.Switches[len(rt.Switches)-1]
-			blockNo++
-			listed = 0
-		default:
-			t := trimBlank(l)
-			if len(t) == 0 {
-				continue
-			}
-			c := cursor{b: t}
-			if w := c.word(); (string(w) == "Lid" || string(w) == "Port") && cur != nil && listed == 0 {
-				continue // dump_fts column titles
-			}
-			if bytes.HasPrefix(t, []byte("*** WARNING ***: this command has been replaced by dump_fts")) {
-				continue // the banner dump_lfts prints after dump_fts's output
-			}
-			c = cursor{b: t}
-			n, isNum := c.dec()
-			if !isNum {
-				return nil, r.errorf("unexpected line %s", tok(t))
-			}
-			if cur == nil {
-				return nil, r.errorf("trailer %s outside a switch table", tok(t))
-			}
-			c.blank()
-			valid := c.lit("valid")
-			c.blank()
-			if !c.lit("lids dumped") || len(trimBlank(c.rest())) != 0 {
-				return nil, r.errorf("unexpected line %s (want \"<n> lids dumped\")", tok(t))
-			}
-			// dump_fts and ibroute count the entry lines ("valid" ones, or
-			// all of them with -a); OpenSM gives the top of the range.
-			if (valid || cur.readBack) && n != listed {
-				what := "lids dumped"
-				if valid {
-					what = "valid lids"
-				}
-				return nil, r.errorf("trailer says %d %s, the table of switch 0x%016x (line %d) has %d entries: truncated or edited",
-					n, what, cur.GUID, cur.Line, listed)
-			}
-			if !valid && !cur.readBack && n != cur.Top {
-				return nil, r.errorf("trailer says %d lids dumped, the header of switch 0x%016x (line %d) says [0-%d]",
-					n, cur.GUID, cur.Line, cur.Top)
-			}
-			hint = len(cur.Entries)
-			cur = nil
+		if err := p.line(l); err != nil {
+			return nil, err
 		}
 	}
-	if cur != nil {
+	return p.finish()
+}
+
+// unicastParser is the state of a reader of the "Unicast lids" grammar
+// between two lines.
+type unicastParser struct {
+	r       *lines
+	rt      *Routing
+	cur     *LFT // open table, nil between tables
+	seen    []int32
+	blockNo int32
+	hint    int
+	listed  int  // entry lines of the open table, unrouted ones included
+	packed  bool // pack every table as it is read (LFT.Each)
+	// lastLID and lastLine are those of the open table's last entry, when
+	// it is packed.
+	lastLID  uint16
+	lastLine int32
+
+	// labelText holds by LID the text after the out port of the last line
+	// whose label was parsed: a line with the same text has the same label.
+	labelText [][]byte
+
+	// conflict is the LID and line of a label that contradicts an earlier
+	// one, with its GUID, when that was the error.
+	conflict     LFTEntry
+	conflictGUID uint64
+}
+
+// labelConflict is the error for a LID labelled guid at line but old at
+// line prev.
+func labelConflict(file string, lid uint16, line int, guid, old uint64, prev int) *infile.ParseError {
+	return infile.Errorf(file, line, "LID 0x%04x is port 0x%016x here but port 0x%016x at line %d", lid, guid, old, prev)
+}
+
+func newUnicastParser(r *lines, packed bool) *unicastParser {
+	return &unicastParser{r: r, rt: &Routing{File: r.file, Format: FormatLFTDump}, packed: packed}
+}
+
+// line parses the next line (not noise) of the input.
+func (p *unicastParser) line(l []byte) error {
+	r, rt, cur := p.r, p.rt, p.cur
+	if len(l) == 0 {
+		return nil
+	}
+	switch {
+	case len(l) > 2 && l[0] == '0' && (l[1] == 'x' || l[1] == 'X'):
+		if cur == nil {
+			return r.errorf("entry %s outside a switch table (no \"Unicast lids\" header before it)", tok(l))
+		}
+		e, rest, quick := quickUnicastEntry(l)
+		known := quick && int(e.LID) < len(p.labelText) && p.labelText[e.LID] != nil && bytes.Equal(rest, p.labelText[e.LID])
+		var (
+			guid uint64
+			kind lft.NodeKind
+		)
+		if known {
+			// The label of an earlier line for the LID, checked then.
+			e.Line = int32(r.n)
+		} else {
+			var routed bool
+			var err error
+			e, guid, kind, routed, err = parseUnicastEntry(r, l)
+			if err != nil {
+				return err
+			}
+			if !routed {
+				p.listed++
+				return nil
+			}
+		}
+		p.listed++
+		if int(e.LID) > cur.Top {
+			return r.errorf("LID 0x%04x beyond the range [0-%d] of the table's header (line %d)", e.LID, cur.Top, cur.Line)
+		}
+		if pk := cur.packed; pk != nil && pk.ports[e.LID] != noPort {
+			return r.errorf("LID 0x%04x listed twice in the table of switch 0x%016x", e.LID, cur.GUID)
+		}
+		if pk := cur.packed; pk != nil && pk.n > 0 && e.LID < p.lastLID {
+			p.unpack(cur) // LIDs out of order: the entries as they come
+		}
+		if pk := cur.packed; pk != nil {
+			pk.add(e, p.lastLine)
+			p.lastLID, p.lastLine = e.LID, e.Line
+		} else {
+			if int(e.LID) >= len(p.seen) {
+				grown := make([]int32, max(int(e.LID)+1, 2*len(p.seen)))
+				copy(grown, p.seen)
+				p.seen = grown
+			}
+			if p.seen[e.LID] == p.blockNo {
+				return r.errorf("LID 0x%04x listed twice in the table of switch 0x%016x", e.LID, cur.GUID)
+			}
+			p.seen[e.LID] = p.blockNo
+			cur.Entries = append(cur.Entries, e)
+		}
+		if guid != 0 {
+			if prev, old := rt.setLabel(e.LID, guid, kind, r.n); prev != 0 {
+				p.conflict = LFTEntry{LID: e.LID, Line: int32(r.n)}
+				p.conflictGUID = guid
+				return labelConflict(r.file, e.LID, r.n, guid, old, prev)
+			}
+			if quick {
+				if len(p.labelText) == 0 {
+					p.labelText = make([][]byte, maxUnicastLID+1)
+				}
+				p.labelText[e.LID] = append(p.labelText[e.LID][:0], rest...)
+			}
+		}
+	case bytes.HasPrefix(l, []byte("Unicast lids [")):
+		if cur != nil {
+			return r.errorf("new table before the trailer of switch 0x%016x (line %d): truncated table", cur.GUID, cur.Line).With(ErrTruncated)
+		}
+		t, err := parseUnicastHeader(r, l)
+		if err != nil {
+			return err
+		}
+		if len(rt.Switches) == 0 && t.readBack {
+			rt.Format = FormatDumpFTS
+		}
+		if p.packed {
+			t.packed = newPackedLFT(t.Top)
+		} else {
+			t.Entries = make([]LFTEntry, 0, p.hint)
+		}
+		rt.Switches = append(rt.Switches, t)
+		p.cur = &rt.Switches[len(rt.Switches)-1]
+		p.blockNo++
+		p.listed = 0
+	default:
+		t := trimBlank(l)
+		if len(t) == 0 {
+			return nil
+		}
+		c := cursor{b: t}
+		if w := c.word(); (string(w) == "Lid" || string(w) == "Port") && cur != nil && p.listed == 0 {
+			return nil // dump_fts column titles
+		}
+		if bytes.HasPrefix(t, []byte("*** WARNING ***: this command has been replaced by dump_fts")) {
+			return nil // the banner dump_lfts prints after dump_fts's output
+		}
+		c = cursor{b: t}
+		n, isNum := c.dec()
+		if !isNum {
+			return r.errorf("unexpected line %s", tok(t))
+		}
+		if cur == nil {
+			return r.errorf("trailer %s outside a switch table", tok(t))
+		}
+		c.blank()
+		valid := c.lit("valid")
+		c.blank()
+		if !c.lit("lids dumped") || len(trimBlank(c.rest())) != 0 {
+			return r.errorf("unexpected line %s (want \"<n> lids dumped\")", tok(t))
+		}
+		// dump_fts and ibroute count the entry lines ("valid" ones, or
+		// all of them with -a); OpenSM gives the top of the range.
+		if (valid || cur.readBack) && n != p.listed {
+			what := "lids dumped"
+			if valid {
+				what = "valid lids"
+			}
+			return r.errorf("trailer says %d %s, the table of switch 0x%016x (line %d) has %d entries: truncated or edited",
+				n, what, cur.GUID, cur.Line, p.listed)
+		}
+		if !valid && !cur.readBack && n != cur.Top {
+			return r.errorf("trailer says %d lids dumped, the header of switch 0x%016x (line %d) says [0-%d]",
+				n, cur.GUID, cur.Line, cur.Top)
+		}
+		p.hint = len(cur.Entries)
+		if p.packed && cur.packed == nil {
+			cur.pack()
+		}
+		p.cur = nil
+	}
+	return nil
+}
+
+// finish ends the input: a table without its trailer, or no table at all,
+// is an error.
+func (p *unicastParser) finish() (*Routing, error) {
+	r := p.r
+	if cur := p.cur; cur != nil {
 		return nil, r.errorf("truncated dump: the table of switch 0x%016x (line %d) has no \"lids dumped\" trailer", cur.GUID, cur.Line).With(ErrTruncated)
 	}
-	if len(rt.Switches) == 0 {
+	if len(p.rt.Switches) == 0 {
 		return nil, r.errorf("no switch tables (want \"Unicast lids [...] of switch ...\" headers)")
 	}
-	rt.Warnings = r.warnings()
-	return rt, nil
+	p.rt.Warnings = r.warnings()
+	return p.rt, nil
+}
+
+// quickUnicastEntry splits an entry line of the usual shape,
+// "0x<4 hex digits> <3 decimal digits> <rest>", into its LID and port and
+// the rest (the label). ok is false for any other line, which
+// parseUnicastEntry then reads.
+func quickUnicastEntry(l []byte) (e LFTEntry, rest []byte, ok bool) {
+	if len(l) < 12 || l[6] != ' ' || l[10] != ' ' || l[11] == ' ' || l[11] == '\t' {
+		return e, nil, false
+	}
+	lid := 0
+	for _, b := range l[2:6] {
+		d, ok := hexDigit(b)
+		if !ok {
+			return e, nil, false
+		}
+		lid = lid<<4 | int(d)
+	}
+	port := 0
+	for _, b := range l[7:10] {
+		if b < '0' || b > '9' {
+			return e, nil, false
+		}
+		port = port*10 + int(b-'0')
+	}
+	if lid == 0 || lid > maxUnicastLID || port > 254 {
+		return e, nil, false
+	}
+	return LFTEntry{LID: uint16(lid), Port: uint8(port)}, l[11:], true
 }
 
 // parseUnicastHeader parses

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# The InfiniBand readers at scale (doc/performance.md, "Reading fabric
+# dumps"). Run from anywhere:
+#
+#	bash bench/ib-readers.sh [SPEC [DIR]]
+#
+# SPEC is the generated fabric (default kary:k=24,n=3: 13 824 hosts, 1 728
+# switches, a 1.6 GB opensm-lfts.dump; kary:k=32,n=3 gives 32 768 hosts and
+# 6.7 GB). The dumps are written once into DIR (default ib-dumps-SPEC) by
+# orcs gen --format ibnetdiscover|lfts, in the format of OpenSM's and
+# ibnetdiscover's own. Then, with the files in the page cache, it prints
+# for each file wc -l against the reader alone (BenchmarkReadRoutingFile,
+# BenchmarkReadTopologyFile: one read each), and the load + route check
+# (--checkinputfile) of the generated fabric against the same fabric read
+# from the dumps: wall, user and system seconds, peak RSS, and the load
+# average before each, as the 2 cores are shared.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+spec=${1:-kary:k=24,n=3}
+dir=${2:-ib-dumps-$(echo "$spec" | tr ':=,' '___')}
+mkdir -p "$dir"
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+go build -o "$tmp/orcs" ./orcs
+go test -c -o "$tmp/ib.test" ./ib
+topo=$dir/ibnetdiscover.txt
+lfts=$dir/opensm-lfts.dump
+[ -s "$topo" ] || "$tmp/orcs" gen --format ibnetdiscover -o "$topo" "$spec"
+[ -s "$lfts" ] || "$tmp/orcs" gen --format lfts -o "$lfts" "$spec"
+ls -l "$topo" "$lfts"
+
+load() { cut -d' ' -f1-3 /proc/loadavg; }
+timed() { /usr/bin/time -f '%e s wall, %U s user, %S s sys, %M KB peak' "$@"; }
+cat "$topo" "$lfts" >/dev/null # warm page cache
+
+for round in 1 2; do
+	echo "round $round"
+	echo "  wc -l $lfts (load $(load)): $({ timed wc -l "$lfts" >/dev/null; } 2>&1)"
+	echo "  reader $lfts (load $(load)): $({ ORCS_BENCH_LFTS=$lfts timed "$tmp/ib.test" -test.run XXX \
+		-test.bench 'BenchmarkReadRoutingFile$' -test.benchtime 1x | grep '^Bench'; } 2>&1 | tr '\n' ' ')"
+	echo "  wc -l $topo (load $(load)): $({ timed wc -l "$topo" >/dev/null; } 2>&1)"
+	echo "  reader $topo (load $(load)): $({ ORCS_BENCH_TOPO=$topo timed "$tmp/ib.test" -test.run XXX \
+		-test.bench 'BenchmarkReadTopologyFile$' -test.benchtime 1x | grep '^Bench'; } 2>&1 | tr '\n' ' ')"
+	echo "  orcs -i gen:$spec --checkinputfile (load $(load)): $({ timed "$tmp/orcs" -i "gen:$spec" --checkinputfile >/dev/null; } 2>&1 | tail -1)"
+	echo "  orcs --topo --lfts --checkinputfile (load $(load)): $({ timed "$tmp/orcs" --topo "$topo" --lfts "$lfts" --checkinputfile >/dev/null; } 2>&1 | tail -1)"
+done

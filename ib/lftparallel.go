@@ -1,0 +1,330 @@
+package ib
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"os"
+	"runtime"
+	"sync"
+
+	"orcs/infile"
+	"orcs/internal/workers"
+)
+
+// An opensm-lfts.dump of a large fabric is gigabytes of text, one line per
+// switch and LID. A plain file of it is read on all cores: window after
+// window, each window cut at table headers ("Unicast lids [") into pieces
+// that are parsed at the same time, each from its first line number on
+// (every piece's lines are counted first, also at the same time). The
+// pieces' tables, LID labels and skipped lines are then merged in file
+// order, so that the result and the first error are those of reading the
+// file line by line.
+
+// parallelMin is the size from which a plain (not compressed) dump file is
+// read on all cores; parallelWindow is the bytes read per round and
+// parallelMaxTable bounds a window that holds no table header past its
+// start (variables for tests).
+var (
+	parallelMin      int64 = 4 << 20
+	parallelWindow         = 16 << 20
+	parallelMaxTable       = 1 << 30
+)
+
+// unicastHeader starts every table of the grammar.
+var unicastHeader = []byte("\nUnicast lids [")
+
+// unicastPiece is one piece of a window and what parsing it gave.
+type unicastPiece struct {
+	data  []byte
+	base  int // lines before the piece
+	lines int // lines in it (when parsed without error)
+	p     *unicastParser
+	err   error
+}
+
+// readUnicastFile reads a plain dump file in the "Unicast lids" grammar on
+// all cores (packed: see LFT.Each). ok is false when path is no plain file
+// of at least parallelMin bytes (standard input, gzip data), to be read
+// line by line instead.
+func readUnicastFile(path, name string, packed bool) (rt *Routing, ok bool, err error) {
+	if path == "-" {
+		return nil, false, nil
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, false, nil
+	}
+	defer fh.Close()
+	st, err := fh.Stat()
+	if err != nil || !st.Mode().IsRegular() || st.Size() < parallelMin {
+		return nil, false, nil
+	}
+	var magic [2]byte
+	if n, _ := fh.ReadAt(magic[:], 0); n == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+		return nil, false, nil
+	}
+	rt, err = readUnicastParallel(fh, name, packed, runtime.GOMAXPROCS(0))
+	return rt, true, err
+}
+
+// unicastMerge is the file read so far: the merged tables and labels, the
+// skipped lines, the table left open by the last piece.
+type unicastMerge struct {
+	rt      *Routing
+	notes   lines // notes and skipped of every piece
+	open    *LFT  // the last piece's open table, or nil
+	lastN   int   // the last line a piece returned
+	started bool  // a piece had a table
+}
+
+// readUnicastParallel reads src window by window on threads goroutines.
+func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (*Routing, error) {
+	m := &unicastMerge{rt: &Routing{File: name, Format: FormatLFTDump}, notes: lines{file: name}}
+	parsers := make([]*unicastParser, 2*threads)
+	buf := make([]byte, 0, parallelWindow)
+	next := make([]byte, 0, parallelWindow) // the window read while buf is parsed
+	var (
+		readErr error
+		wg      sync.WaitGroup
+	)
+	fill := func(b []byte) ([]byte, error) {
+		n, err := io.ReadFull(src, b[len(b):cap(b)])
+		return b[:len(b)+n], err
+	}
+	buf, readErr = fill(buf)
+	base := 0
+	for {
+		eof := errors.Is(readErr, io.EOF) || errors.Is(readErr, io.ErrUnexpectedEOF)
+		if readErr != nil && !eof {
+			return nil, infile.Errorf(name, 0, "after line %d: %w", m.lastN, readErr).With(ErrTruncated)
+		}
+		if eof && len(buf) == 0 {
+			break
+		}
+		cut := len(buf)
+		if !eof {
+			cut = bytes.LastIndex(buf, unicastHeader) + 1
+		}
+		if cut <= 0 {
+			// No table header past the window's start: a longer table.
+			if 2*cap(buf) > parallelMaxTable {
+				return nil, infile.Errorf(name, base+1, "no table header in %d MB: not a forwarding table dump", cap(buf)>>20).With(ErrFormat)
+			}
+			grown := append(make([]byte, 0, 2*cap(buf)), buf...)
+			buf, readErr = fill(grown)
+			continue
+		}
+		// Read the next window while this one is parsed.
+		next = append(next[:0], buf[cut:]...)
+		if cap(next) < cap(buf) {
+			next = append(make([]byte, 0, cap(buf)), next...)
+		}
+		var nextErr error
+		if !eof {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				next, nextErr = fill(next)
+			}()
+		}
+		pieces := splitPieces(buf[:cut], len(parsers))
+		var err error
+		base, err = parsePieces(pieces, parsers, base, name, packed, threads, m)
+		wg.Wait()
+		if err != nil {
+			return nil, err
+		}
+		if eof {
+			break
+		}
+		buf, next = next, buf
+		readErr = nextErr
+	}
+	return m.finish()
+}
+
+// splitPieces cuts a window into at most n pieces at table headers.
+func splitPieces(w []byte, n int) []unicastPiece {
+	var pieces []unicastPiece
+	start := 0
+	for k := 1; k < n; k++ {
+		target := max(start, k*len(w)/n)
+		i := bytes.Index(w[target:], unicastHeader)
+		if i < 0 {
+			break
+		}
+		cut := target + i + 1
+		if cut >= len(w) {
+			break
+		}
+		if cut > start {
+			pieces = append(pieces, unicastPiece{data: w[start:cut]})
+			start = cut
+		}
+	}
+	return append(pieces, unicastPiece{data: w[start:]})
+}
+
+// parsePieces parses the pieces at the same time, each from line 1, and
+// merges them into m in order, moving their lines behind the lines before
+// them. A piece that fails or skips lines is parsed again from its real
+// first line, so that its messages name the right lines. It returns the
+// lines read so far.
+func parsePieces(pieces []unicastPiece, parsers []*unicastParser, base int, name string, packed bool, threads int, m *unicastMerge) (int, error) {
+	workers.Run(nil, threads, len(pieces), func(_, i int) error {
+		pc := &pieces[i]
+		p := parsers[i]
+		r := newLines(pc.data, name)
+		if p == nil {
+			p = newUnicastParser(r, packed)
+			parsers[i] = p
+		} else {
+			p.reset(r)
+		}
+		pc.p = p
+		pc.err = p.all()
+		pc.lines = r.phys
+		return nil
+	})
+	for i := range pieces {
+		pc := &pieces[i]
+		pc.base = base
+		if pc.err != nil || pc.p.r.skipped > 0 {
+			// Again, from its first line: the messages name lines.
+			r := newLines(pc.data, name)
+			r.phys, r.n = base, base
+			p := newUnicastParser(r, packed)
+			p.rt.labels, pc.p.rt.labels = pc.p.rt.labels, nil
+			clear(p.rt.labels)
+			pc.p, pc.err = p, p.all()
+		} else {
+			pc.p.shift(base)
+		}
+		if err := m.add(pc); err != nil {
+			return base, err
+		}
+		base += pc.lines
+	}
+	return base, nil
+}
+
+// all parses every line of p's input.
+func (p *unicastParser) all() error {
+	for {
+		l, ok := p.r.next()
+		if !ok {
+			return nil
+		}
+		if err := p.line(l); err != nil {
+			return err
+		}
+	}
+}
+
+// shift moves the lines that p recorded behind base lines.
+func (p *unicastParser) shift(base int) {
+	b := int32(base)
+	for i := range p.rt.Switches {
+		t := &p.rt.Switches[i]
+		t.Line += base
+		if t.packed != nil {
+			t.packed.first += b
+			for j := range t.packed.jumps {
+				t.packed.jumps[j].line += b
+			}
+		}
+		for j := range t.Entries {
+			t.Entries[j].Line += b
+		}
+	}
+	for lid := range p.rt.labels {
+		if p.rt.labels[lid].guid != 0 {
+			p.rt.labels[lid].line += b
+		}
+	}
+	p.r.n += base
+	p.r.phys += base
+}
+
+// reset makes p ready for a new piece read by r; its LID bookkeeping
+// (seen, by table number) carries over.
+func (p *unicastParser) reset(r *lines) {
+	labels := p.rt.labels
+	p.r, p.rt, p.cur, p.listed = r, &Routing{File: r.file, Format: FormatLFTDump, labels: labels}, nil, 0
+	p.conflict = LFTEntry{}
+}
+
+// add merges a parsed piece, returning the error of reading the file line
+// by line when the piece holds the first one.
+func (m *unicastMerge) add(pc *unicastPiece) error {
+	p := pc.p
+	if m.open != nil {
+		// The piece starts with a header: the previous table has no trailer.
+		return infile.Errorf(m.rt.File, pc.base+1, "new table before the trailer of switch 0x%016x (line %d): truncated table", m.open.GUID, m.open.Line).With(ErrTruncated)
+	}
+	// Labels: the first label of each LID wins; a different one later is
+	// an error at its line.
+	labels := p.rt.labels
+	var conflict *infile.ParseError
+	for lid := range labels {
+		lab := labels[lid]
+		if lab.guid == 0 {
+			continue
+		}
+		labels[lid] = lidLabel{}
+		if conflict != nil && int(lab.line) > conflict.Line {
+			continue
+		}
+		if prev, old := m.rt.setLabel(uint16(lid), lab.guid, lab.kind, int(lab.line)); prev != 0 {
+			conflict = labelConflict(m.rt.File, uint16(lid), int(lab.line), lab.guid, old, prev)
+		}
+	}
+	if c := p.conflict; pc.err != nil && c.Line > 0 {
+		// A label of the piece contradicts its first label in the file,
+		// which may come before the piece.
+		first := m.rt.labels[c.LID]
+		pc.err = labelConflict(m.rt.File, c.LID, int(c.Line), p.conflictGUID, first.guid, int(first.line))
+	}
+	var pe *infile.ParseError
+	if conflict != nil && (pc.err == nil || !errors.As(pc.err, &pe) || pe.Line > conflict.Line) {
+		return conflict
+	}
+	if pc.err != nil {
+		return pc.err
+	}
+	if len(p.rt.Switches) > 0 {
+		if !m.started {
+			m.rt.Format = p.rt.Format
+			m.started = true
+		}
+		m.rt.Switches = append(m.rt.Switches, p.rt.Switches...)
+	}
+	m.open = nil
+	if p.cur != nil {
+		t := *p.cur
+		m.open = &t
+	}
+	if p.r.n > pc.base {
+		m.lastN = p.r.n
+	}
+	for _, n := range p.r.notes {
+		if len(m.notes.notes) < maxNotes {
+			m.notes.notes = append(m.notes.notes, n)
+		}
+	}
+	m.notes.skipped += p.r.skipped
+	return nil
+}
+
+// finish ends the file as unicastParser.finish does.
+func (m *unicastMerge) finish() (*Routing, error) {
+	if m.open != nil {
+		return nil, infile.Errorf(m.rt.File, m.lastN, "truncated dump: the table of switch 0x%016x (line %d) has no \"lids dumped\" trailer", m.open.GUID, m.open.Line).With(ErrTruncated)
+	}
+	if len(m.rt.Switches) == 0 {
+		return nil, infile.Errorf(m.rt.File, m.lastN, "no switch tables (want \"Unicast lids [...] of switch ...\" headers)")
+	}
+	m.rt.Warnings = m.notes.warnings()
+	return m.rt, nil
+}

@@ -1,0 +1,233 @@
+package ib
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"orcs/gen"
+)
+
+// routingText prints what a reader gave, entries with their lines, labels
+// and warnings, or the error.
+func routingText(rt *Routing, err error) string {
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %v %d tables\n", rt.File, rt.Format, len(rt.Switches))
+	for i := range rt.Switches {
+		t := &rt.Switches[i]
+		fmt.Fprintf(&b, "table %x lid %d %q top %d line %d readback %v len %d\n", t.GUID, t.LID, t.Desc, t.Top, t.Line, t.readBack, t.Len())
+		t.Each(func(e LFTEntry) bool {
+			fmt.Fprintf(&b, " %d:%d@%d", e.LID, e.Port, e.Line)
+			return true
+		})
+		b.WriteByte('\n')
+	}
+	for lid := range rt.labels {
+		if g, line := rt.LIDLabel(lid); g != 0 {
+			fmt.Fprintf(&b, "label %d %x %d %d\n", lid, g, line, rt.labels[lid].kind)
+		}
+	}
+	for _, w := range rt.Warnings {
+		fmt.Fprintln(&b, "warning", w)
+	}
+	return b.String()
+}
+
+// readBoth reads data line by line and in parallel pieces (windows of
+// window bytes, threads goroutines), packed or not, and returns both
+// results printed.
+func readBoth(data []byte, window, threads int, packed bool) (seq, par string) {
+	old := parallelWindow
+	parallelWindow = window
+	defer func() { parallelWindow = old }()
+	rs, es := readUnicastAs(newLines(data, "dump"), packed)
+	rp, ep := readUnicastParallel(bytes.NewReader(data), "dump", packed, threads)
+	return routingText(rs, es), routingText(rp, ep)
+}
+
+// unicastCases are the fixtures' dumps of the "Unicast lids" grammar and
+// damaged copies of them: the errors must come at the same line.
+func unicastCases(t testing.TB) map[string][]byte {
+	cases := map[string][]byte{}
+	for _, pattern := range []string{"*/*/opensm-lfts.dump", "*/*/dump_fts*.txt", "*/*/ibroute-*.txt", "cluster/noisy/*"} {
+		paths, _ := filepath.Glob(filepath.Join(ibRoot, pattern))
+		for _, p := range paths {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if f := DetectFormat(data); f != FormatLFTDump && f != FormatDumpFTS {
+				continue
+			}
+			name, _ := filepath.Rel(ibRoot, p)
+			cases[name] = data
+		}
+	}
+	ft := cases[filepath.Join("ft64", "minhop", "opensm-lfts.dump")]
+	if ft == nil {
+		t.Fatal("no ft64/minhop/opensm-lfts.dump")
+	}
+	edit := func(name string, f func(lines []string) []string) {
+		ls := strings.SplitAfter(string(ft), "\n")
+		cases[name] = []byte(strings.Join(f(ls), ""))
+	}
+	edit("trailer missing", func(ls []string) []string { return append(ls[:113], ls[114:]...) })
+	edit("last trailer missing", func(ls []string) []string { return ls[:len(ls)-2] })
+	edit("label conflict across tables", func(ls []string) []string {
+		ls[1000] = strings.Replace(ls[1000], "portguid 0x00000000001", "portguid 0x00000000009", 1)
+		return ls
+	})
+	edit("label conflict and a later error", func(ls []string) []string {
+		ls[2000] = strings.Replace(ls[2000], "portguid 0x00000000001", "portguid 0x00000000009", 1)
+		ls[2010] = "garbage\n"
+		return ls
+	})
+	edit("error before a label conflict", func(ls []string) []string {
+		ls[2000] = "garbage\n"
+		ls[2010] = strings.Replace(ls[2010], "portguid 0x00000000001", "portguid 0x00000000009", 1)
+		return ls
+	})
+	edit("LID twice", func(ls []string) []string { ls[3001] = ls[3000]; return ls })
+	edit("noise lines", func(ls []string) []string {
+		for _, i := range []int{5, 500, 1500, 2500, 3500, 4500, 5400} {
+			ls[i] = "ibwarn: [123] mad_rpc: _do_madrpc failed; dport (Lid 4)\n" + ls[i]
+		}
+		return ls
+	})
+	edit("no final line break", func(ls []string) []string {
+		ls[len(ls)-1] = strings.TrimSuffix(ls[len(ls)-1], "\n")
+		return ls
+	})
+	edit("entries out of order", func(ls []string) []string { ls[10], ls[11] = ls[11], ls[10]; return ls })
+	edit("blank lines between tables", func(ls []string) []string {
+		for i := range ls {
+			if strings.HasPrefix(ls[i], "Unicast") {
+				ls[i] = "\n\n" + ls[i]
+			}
+		}
+		return ls
+	})
+	return cases
+}
+
+// TestParallelUnicastSameAsLineByLine: the parallel reader gives what the
+// line-by-line reader gives — tables, entries with their lines, labels,
+// warnings, the format, or the same error at the same line — for every
+// fixture and damaged copies, with windows from a few lines to the whole
+// file, on 1 to 3 goroutines, packed or not.
+func TestParallelUnicastSameAsLineByLine(t *testing.T) {
+	type run struct {
+		window, threads int
+		packed          bool
+	}
+	few := []run{{4096, 3, true}, {1 << 20, 1, false}}
+	many := []run{{333, 3, true}, {333, 1, false}, {4096, 3, false}, {4096, 2, true}, {1 << 20, 3, true}}
+	for name, data := range unicastCases(t) {
+		runs := few
+		if !strings.Contains(name, "/") || name == filepath.Join("ft64", "minhop", "opensm-lfts.dump") {
+			runs = many // the damaged copies, and their original
+		}
+		for _, c := range runs {
+			seq, par := readBoth(data, c.window, c.threads, c.packed)
+			if seq != par {
+				t.Fatalf("%s (window %d, %d threads, packed %v):\nline by line:\n%.2000s\nparallel:\n%.2000s", name, c.window, c.threads, c.packed, seq, par)
+			}
+		}
+	}
+}
+
+// TestPackedTablesSameEntries: a packed table gives the entries, lines
+// included, that the unpacked one holds.
+func TestPackedTablesSameEntries(t *testing.T) {
+	for name, data := range unicastCases(t) {
+		a, ea := readUnicastAs(newLines(data, "dump"), false)
+		b, eb := readUnicastAs(newLines(data, "dump"), true)
+		if routingText(a, ea) != routingText(b, eb) {
+			t.Fatalf("%s: packed and unpacked tables differ", name)
+		}
+		if eb == nil && name == filepath.Join("ft64", "minhop", "opensm-lfts.dump") && b.Switches[0].packed == nil {
+			t.Fatalf("%s: table not packed", name)
+		}
+	}
+}
+
+// FuzzParallelUnicast: on any input the parallel reader and the line by
+// line one agree (tables, lines, labels, warnings or the error).
+func FuzzParallelUnicast(f *testing.F) {
+	fuzzSeeds(f, "ft16/minhop/opensm-lfts.dump", "cluster/minhop/dump_fts.txt", "lid64/minhop/opensm-lfts.dump")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, window := range []int{256, 4096} {
+			seq, par := readBoth(data, window, 2, true)
+			if seq != par {
+				t.Fatalf("window %d:\nline by line:\n%.1000s\nparallel:\n%.1000s", window, seq, par)
+			}
+		}
+	})
+}
+
+// BenchmarkReadRoutingFile reads an opensm-lfts.dump as ReadPair does
+// (packed tables, on all cores): the file named by $ORCS_BENCH_LFTS, else
+// the dump of a generated 4096-host fat tree (kary:k=16,n=3, 207 MB).
+// bench/ib-readers.sh compares its MB/s with wc -l on the same file.
+func BenchmarkReadRoutingFile(b *testing.B) {
+	path := os.Getenv("ORCS_BENCH_LFTS")
+	if path == "" {
+		f, err := gen.Generate("kary:k=16,n=3")
+		if err != nil {
+			b.Fatal(err)
+		}
+		path = filepath.Join(b.TempDir(), "opensm-lfts.dump")
+		writeFile(b, path, func(w *bytes.Buffer) error { return WriteLFTDump(w, f) })
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	b.ResetTimer()
+	var rt *Routing
+	for i := 0; i < b.N; i++ {
+		if rt, err = readRoutingFile(path, true); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(rt.NumEntries()), "entries")
+}
+
+// BenchmarkReadTopologyFile reads ibnetdiscover output as ReadPair does:
+// the file named by $ORCS_BENCH_TOPO, else that of a generated 4096-host
+// fat tree (kary:k=16,n=3, 2 MB).
+func BenchmarkReadTopologyFile(b *testing.B) {
+	path := os.Getenv("ORCS_BENCH_TOPO")
+	if path == "" {
+		f, err := gen.Generate("kary:k=16,n=3")
+		if err != nil {
+			b.Fatal(err)
+		}
+		path = filepath.Join(b.TempDir(), "ibnetdiscover.txt")
+		writeFile(b, path, func(w *bytes.Buffer) error { return WriteNetDiscover(w, f) })
+	}
+	st, err := os.Stat(path)
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.SetBytes(st.Size())
+	b.ReportAllocs()
+	b.ResetTimer()
+	var t *Topology
+	for i := 0; i < b.N; i++ {
+		if t, err = ReadTopologyFile(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(len(t.Nodes)), "nodes")
+}
