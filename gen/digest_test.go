@@ -93,3 +93,21 @@ func TestGenerateMemory(t *testing.T) {
 	}
 	runtime.KeepAlive(f)
 }
+
+// TestTablesShared checks that the tables of regular routings keep what
+// their rows share once: a d-mod-k tree's leaf sends the hosts of every
+// other leaf up by d mod k, so its row blocks of 64 destinations are all
+// alike but the one of its own hosts, and likewise at every level.
+func TestTablesShared(t *testing.T) {
+	for _, spec := range []string{"kary:k=16,n=3", "fattree3:pods=8,leaves=8,hosts=16,up=16,mup=8"} {
+		f, err := Generate(spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		entries := f.NumSwitches() * f.NumHosts()
+		// Block numbers take 4/64 of a byte an entry; the blocks little.
+		if got := f.TableBytes(); got > entries/10 {
+			t.Errorf("%s: tables of %d bytes for %d entries, want at most %d", spec, got, entries, entries/10)
+		}
+	}
+}

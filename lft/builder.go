@@ -234,6 +234,7 @@ func (b *Builder) Build() (*Fabric, error) {
 			return nil, err
 		}
 	}
+	f.tab.compact()
 	f.compileLinkTables()
 	return f, nil
 }
@@ -258,7 +259,7 @@ func (f *Fabric) compileTables(b *Builder) error {
 		}
 		return -1
 	}
-	f.tab = newTables(len(f.switches)*H, f.maxRadix())
+	f.tab = newTables(len(f.switches), H, f.maxRadix())
 	threads := min(runtime.NumCPU(), max(1, len(f.switches)/8))
 	// Hosts: uniform (one link for everything) unless some host routes by
 	// destination; then every host gets a full row.
@@ -279,7 +280,7 @@ func (f *Fabric) compileTables(b *Builder) error {
 				if s < 0 || int(s)%threads != w {
 					continue
 				}
-				row, p := int(s)*H, f.portOf(r.link)
+				row, p := f.tab.rowStart(int(s)), f.portOf(r.link)
 				if t := f.tab.narrow; t != nil {
 					fillRow(t[row:row+H], uint8(p), r, destHost, b.lists, hostByName)
 				} else {
@@ -360,9 +361,8 @@ func (f *Fabric) fillRows(rows []rowFill) error {
 		}
 		r.fill(row)
 		s := f.switchOf[r.node]
-		base := int(s) * H
 		for d, l := range row {
-			if l < 0 || f.tab.port(base+d) >= 0 {
+			if l < 0 || f.tab.at(int(s), int32(d)) >= 0 {
 				continue
 			}
 			if err := f.setSwitchLink(0, s, int32(d), l); err != nil {

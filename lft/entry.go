@@ -110,7 +110,7 @@ func (f *Fabric) entrySwitches() (entrySwitch, rowOf []int32) {
 // entry switches and the bytes of one, or 0 entries when they would take
 // more than entryRoutesUpTo.
 func (f *Fabric) entryEntries(rows int) (n, size int) {
-	n = f.tab.offsets(len(f.switches)*len(f.hosts)) * rows * len(f.hosts)
+	n = f.tab.offsets(len(f.switches)) * rows * len(f.hosts)
 	size = 8
 	if len(f.Links) < linkWordsBelow {
 		size = 16
@@ -183,9 +183,9 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 		k, d0 := j/blocks, j%blocks*entryBlock
 		for d := d0; d < min(H, d0+entryBlock); d++ {
 			if f.tab.narrow != nil {
-				resolveEntries(f, f.tab.narrow, k*S*H, int32(d), entrySwitch, c)
+				resolveEntries(f, f.tab.narrow, k*S, int32(d), entrySwitch, c)
 			} else {
-				resolveEntries(f, f.tab.wide, k*S*H, int32(d), entrySwitch, c)
+				resolveEntries(f, f.tab.wide, k*S, int32(d), entrySwitch, c)
 			}
 			for e, w := range c.words {
 				x := (k*r.rows+e)*H + d
@@ -220,13 +220,15 @@ const (
 )
 
 // resolveEntries sets c.words to the position words of the entry switches
-// towards host d over the tables of offset off. Each switch's route is
+// towards host d over the tables whose switch 0 is row row0 (pool: the
+// tables' blocks). Each switch's route is
 // resolved once: its word is its own position followed by the positions of
 // the next switch's word, so switches whose routes meet share the work.
 // A route that fails, loops, reaches another host, has a position above
 // 254 or more than entryPositions positions gets 0.
-func resolveEntries[T portEntry](f *Fabric, tab []T, off int, d int32, entrySwitch []int32, c *suffixes) {
-	H := len(f.hosts)
+func resolveEntries[T portEntry](f *Fabric, pool []T, row0 int, d int32, entrySwitch []int32, c *suffixes) {
+	idx, blocks := f.tab.idx, f.tab.blocks
+	ib, low := row0*blocks+int(d>>blockBits), int(d&blockMask)
 	memo := c.memo
 	for i := range memo {
 		memo[i] = unresolved
@@ -235,7 +237,7 @@ func resolveEntries[T portEntry](f *Fabric, tab []T, off int, d int32, entrySwit
 		stack := append(c.stack[:0], s)
 		for len(stack) > 0 {
 			v := stack[len(stack)-1]
-			p := tab[off+int(v)*H+int(d)]
+			p := pool[int(idx[ib+int(v)*blocks])<<blockBits|low]
 			word := uint64(0)
 			if p != noPort[T]() && p < 255 {
 				next := f.slotNext[f.swBase[v]+int32(p)]

@@ -2,6 +2,7 @@ package lft_test
 
 import (
 	"math/rand/v2"
+	"slices"
 	"strconv"
 	"strings"
 	"testing"
@@ -164,3 +165,87 @@ func TestRouteRowRandom(t *testing.T) {
 		}
 	}
 }
+
+// TestTableBlocks builds switches whose rows repeat blocks of 64
+// destinations (cut from a few random templates, some with holes) and
+// checks that every entry reads back, that the tables keep each distinct
+// block once (counted here by content) and that routes walk the same with
+// and without entry routes.
+func TestTableBlocks(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 64))
+	for iter := range 20 {
+		nh, ns := 1+r.IntN(300), 1+r.IntN(5)
+		b := lft.NewBuilder()
+		for h := range nh {
+			b.Node("H"+strconv.Itoa(h), lft.Host)
+		}
+		sws := make([]int32, ns)
+		for s := range sws {
+			sws[s] = b.Node("S"+strconv.Itoa(s), lft.Switch)
+		}
+		outs := make([][]int32, ns)
+		for h := range nh {
+			up, dn := cable(b, int32(h), sws[h%ns])
+			b.Route(up, lft.AnyDest)
+			outs[h%ns] = append(outs[h%ns], dn)
+		}
+		for s := range ns {
+			for s2 := range ns {
+				if s != s2 {
+					x, _ := cable(b, sws[s], sws[s2])
+					outs[s] = append(outs[s], x)
+				}
+			}
+		}
+		// templates[k][i]: an out-link number of the switch, or -1.
+		templates := make([][64]int, 1+r.IntN(3))
+		for k := range templates {
+			for i := range templates[k] {
+				templates[k][i] = r.IntN(6) - 1
+			}
+		}
+		want := make([][]int32, ns) // want[s][d]: the link, or -1
+		distinct := map[string]bool{}
+		for s := range ns {
+			want[s] = make([]int32, nh)
+			for blk := 0; blk*64 < nh; blk++ {
+				tm := templates[r.IntN(len(templates))]
+				key := ""
+				for i := range 64 {
+					d, l := blk*64+i, int32(-1)
+					if d < nh && tm[i] >= 0 {
+						l = outs[s][tm[i]%len(outs[s])]
+					}
+					if d < nh {
+						want[s][d] = l
+					}
+					// the block's content: the switch's port (its out-links in
+					// order of addition, hosts' down-links first), -1 past the hosts
+					key += strconv.Itoa(portIndex(outs[s], l)) + ","
+				}
+				distinct[key] = true
+			}
+			row := want[s]
+			b.RouteRow(sws[s], func(dst []int32) { copy(dst, row) })
+		}
+		f := mustBuild(t, b)
+		for s := range ns {
+			got, _ := f.Row(sws[s])
+			if !slices.Equal(got, want[s]) {
+				t.Fatalf("iteration %d: switch %d: row %v, want %v", iter, s, got, want[s])
+			}
+		}
+		if got, _ := lft.TableBlocks(f); got != len(distinct) {
+			t.Errorf("iteration %d: %d distinct blocks kept, want %d", iter, got, len(distinct))
+		}
+		var src, dst []int32
+		for i := range 4 * nh {
+			src, dst = append(src, int32(r.IntN(nh))), append(dst, int32((i*7+1)%nh))
+		}
+		var rb lft.RouteBatch
+		checkBatch(t, f, &rb, src, dst)
+	}
+}
+
+// portIndex returns the position of link l in outs, or -1.
+func portIndex(outs []int32, l int32) int { return slices.Index(outs, l) }
