@@ -102,9 +102,11 @@ func EntryRoutesLeftToTables(f *Fabric) int {
 		return -1
 	}
 	n := 0
-	for _, w := range r.words {
-		if w == 0 {
-			n++
+	for i, b := range r.wordIdx {
+		for d := i % r.blocks * blockLen; d < min(len(f.hosts), (i%r.blocks+1)*blockLen); d++ {
+			if r.words[int(b)*blockLen+d%blockLen] == 0 {
+				n++
+			}
 		}
 	}
 	for _, lw := range r.links {
@@ -128,4 +130,12 @@ func EntryWordsAddr(f *Fabric) uintptr {
 		return uintptr(unsafe.Pointer(&r.words[0]))
 	}
 	return 0
+}
+
+// SetLinkWordsBelow sets the number of links below which entry routes
+// hold links, and returns a function that restores it.
+func SetLinkWordsBelow(n int) (restore func()) {
+	old := linkWordsBelow
+	linkWordsBelow = n
+	return func() { linkWordsBelow = old }
 }

@@ -165,8 +165,12 @@ func compactPool[T portEntry](idx []uint32, pool []T) []T {
 	return append([]T(nil), pool[:n<<blockBits]...)
 }
 
+// blockEntry is an entry of a block: a table's, or an entry route's
+// position word (entry.go).
+type blockEntry interface{ ~uint8 | ~uint16 | ~uint64 }
+
 // blockHash is FNV-1a over the entries of a block.
-func blockHash[T portEntry](blk []T) uint64 {
+func blockHash[T blockEntry](blk []T) uint64 {
 	h := uint64(14695981039346656037)
 	for _, v := range blk {
 		h = (h ^ uint64(v)) * 1099511628211
@@ -174,7 +178,7 @@ func blockHash[T portEntry](blk []T) uint64 {
 	return h
 }
 
-func equalBlocks[T portEntry](a, b []T) bool {
+func equalBlocks[T blockEntry](a, b []T) bool {
 	for i := range a {
 		if a[i] != b[i] {
 			return false
