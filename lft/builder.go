@@ -361,16 +361,38 @@ func (f *Fabric) fillRows(rows []rowFill) error {
 		}
 		r.fill(row)
 		s := f.switchOf[r.node]
-		for d, l := range row {
-			if l < 0 || f.tab.at(int(s), int32(d)) >= 0 {
-				continue
-			}
-			if err := f.setSwitchLink(0, s, int32(d), l); err != nil {
-				return fmt.Errorf("RouteRow of %s, entry towards %s: %w", f.Nodes[r.node].Name, f.HostName(d), err)
-			}
+		if d, err := f.setRow(s, row); err != nil {
+			return fmt.Errorf("RouteRow of %s, entry towards %s: %w", f.Nodes[r.node].Name, f.HostName(d), err)
 		}
 		return nil
 	})
+}
+
+// setRow sets the unset entries of switch index s's base row to the links
+// of row (-1: none); it fails, with the host, on a link that does not
+// leave s. A row's links repeat: the port of the last one is kept.
+func (f *Fabric) setRow(s int32, row []int32) (int, error) {
+	start := f.tab.rowStart(int(s))
+	last, p := int32(-1), int32(-1)
+	for d, l := range row {
+		if l < 0 {
+			continue
+		}
+		if l != last {
+			if l >= int32(len(f.Links)) || f.Links[l].From != f.switches[s] {
+				return d, fmt.Errorf("link %d does not leave switch %s", l, f.Nodes[f.switches[s]].Name)
+			}
+			last, p = l, f.portOf(l)
+		}
+		if t := f.tab.narrow; t != nil {
+			if t[start+d] == noPort[uint8]() {
+				t[start+d] = uint8(p)
+			}
+		} else if t := f.tab.wide; t[start+d] == noPort[uint16]() {
+			t[start+d] = uint16(p)
+		}
+	}
+	return 0, nil
 }
 
 // fillRow fills the unset entries (all bits set) of a table row that route

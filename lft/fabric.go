@@ -284,10 +284,14 @@ func (f *Fabric) Digest() string {
 			flush()
 		}
 	}
+	var links []int32
 	switchTable := func(k int) {
 		for s := range f.switches {
-			for d := range f.hosts {
-				put(f.switchLink(k, int32(s), int32(d)))
+			for b := range f.tab.blocks {
+				links = f.blockLinks(links[:0], k, int32(s), b)
+				for _, l := range links {
+					put(l)
+				}
 			}
 		}
 	}

@@ -107,16 +107,23 @@ func newTables(rows, hosts, maxRadix int) tables {
 	}
 	if maxRadix < int(noPort[uint8]()) {
 		t.narrow = make([]uint8, n<<blockBits)
-		for i := range t.narrow {
-			t.narrow[i] = noPort[uint8]()
-		}
+		fillNoPort(t.narrow)
 		return t
 	}
 	t.wide = make([]uint16, n<<blockBits)
-	for i := range t.wide {
-		t.wide[i] = noPort[uint16]()
-	}
+	fillNoPort(t.wide)
 	return t
+}
+
+// fillNoPort sets every entry of s to "no route", doubling copies.
+func fillNoPort[T portEntry](s []T) {
+	if len(s) == 0 {
+		return
+	}
+	s[0] = noPort[T]()
+	for i := 1; i < len(s); i *= 2 {
+		copy(s[i:], s[:i])
+	}
 }
 
 // compact keeps every distinct block once: blocks are numbered in the
@@ -226,6 +233,33 @@ func (f *Fabric) switchLink(k int, s, dst int32) int32 {
 		return -1
 	}
 	return f.outLinks[f.swBase[s]+p]
+}
+
+// blockLinks appends to buf the links of block b (destinations 64·b …)
+// of switch index s at LID offset k, -1 for no route, and returns it.
+func (f *Fabric) blockLinks(buf []int32, k int, s int32, b int) []int32 {
+	t := &f.tab
+	i := int(t.idx[(k*len(f.switches)+int(s))*t.blocks+b]) << blockBits
+	n := min(blockLen, len(f.hosts)-b*blockLen)
+	out := f.outLinks[f.swBase[s]:]
+	if t.narrow != nil {
+		for _, p := range t.narrow[i : i+n] {
+			l := int32(-1)
+			if p != noPort[uint8]() {
+				l = out[p]
+			}
+			buf = append(buf, l)
+		}
+		return buf
+	}
+	for _, p := range t.wide[i : i+n] {
+		l := int32(-1)
+		if p != noPort[uint16]() {
+			l = out[p]
+		}
+		buf = append(buf, l)
+	}
+	return buf
 }
 
 // portOf returns the position of link l among the out-links of its node.
