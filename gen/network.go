@@ -11,9 +11,10 @@ import (
 
 // Limits on the size of a generated fabric. They guard against overflow,
 // not against running out of memory: memory grows with the routing tables,
-// one byte per (switch, destination host) entry in the finished Fabric
-// (the generators hand their routing to the lft.Builder as rules, row by
-// row, which keep nothing per entry).
+// one byte per (switch, destination host) entry while the lft.Builder
+// compiles them (the generators hand it their routing as rules, a row at
+// a time, which keep nothing per entry; the finished Fabric keeps the
+// tables' distinct blocks).
 const (
 	// MaxRoutes bounds switches × hosts, the number of routing entries.
 	MaxRoutes = 1 << 31
