@@ -116,20 +116,17 @@ func buildDragonfly(s Spec) (*Network, error) {
 	}
 
 	copies := a * h / (g - 1)
-	var own, ownLand, otherLand []int // global links by category
 	for G := range g {
 		for r := range a {
-			v := router(G, r)
-			for d := range hosts {
+			var own, ownLand, otherLand []int // global links by category, this row's scratch
+			nb.routeBy(router(G, r), func(d int) int {
 				dr := d / p // destination router index
 				G2, r2 := dr/a, dr%a
 				switch {
 				case G2 == G && r2 == r:
-					nb.route(v, d%p+1, d)
-					continue
+					return d%p + 1
 				case G2 == G:
-					nb.route(v, localPort(r, r2), d)
-					continue
+					return localPort(r, r2)
 				}
 				own, ownLand, otherLand = own[:0], ownLand[:0], otherLand[:0]
 				for c := range copies {
@@ -157,11 +154,10 @@ func buildDragonfly(s Spec) (*Network, error) {
 					k = (d%copies)*(g-1) + (G2-G+g)%g - 1
 				}
 				if k/h == r {
-					nb.route(v, p+a+k%h, d)
-				} else {
-					nb.route(v, localPort(r, k/h), d)
+					return p + a + k%h
 				}
-			}
+				return localPort(r, k/h)
+			})
 		}
 	}
 	f, err := nb.build(s)

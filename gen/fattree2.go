@@ -88,10 +88,7 @@ func buildFatTree2(s Spec) (*Network, error) {
 	}
 	for sp := range spines {
 		c := spineLinks(up, spines, sp)
-		for d := range hosts {
-			r := d % up / spines % c
-			nb.route(spine(sp), 1+d/h*c+r, d)
-		}
+		nb.routeBy(spine(sp), func(d int) int { return 1 + d/h*c + d%up/spines%c })
 	}
 	f, err := nb.build(s)
 	if err != nil {

@@ -127,21 +127,17 @@ func buildFatTree3(s Spec) (*Network, error) {
 	}
 	for p := range pods {
 		for t := range M {
-			for d := range hosts {
-				e := d / h
-				if e/L == p {
-					nb.route(middle(p, t), 1+e%L*q+d%u/M, d)
-				} else {
-					nb.route(middle(p, t), L*q+1+d/u%m, d)
+			nb.routeBy(middle(p, t), func(d int) int {
+				if e := d / h; e/L == p {
+					return 1 + e%L*q + d%u/M
 				}
-			}
+				return L*q + 1 + d/u%m
+			})
 		}
 	}
 	for g := range groups {
 		for k := range m {
-			for d := range hosts {
-				nb.route(spine(g, k), 1+d/h/L*r+d%u%M%r, d)
-			}
+			nb.routeBy(spine(g, k), func(d int) int { return 1 + d/h/L*r + d%u%M%r })
 		}
 	}
 	f, err := nb.build(s)

@@ -167,11 +167,10 @@ func buildGrid(s Spec, torus bool) (*Network, error) {
 	}
 
 	for idx := range nsw {
-		v := g.first + int32(idx)
 		c := coord[idx*D : (idx+1)*D]
-		for target := range nsw {
+		nb.routeBy(g.first+int32(idx), func(dst int) int {
+			target := dst / h
 			t := coord[target*D : (target+1)*D]
-			port := 0
 			for i, d := range dims {
 				if c[i] == t[i] {
 					continue
@@ -181,17 +180,10 @@ func buildGrid(s Spec, torus bool) (*Network, error) {
 					forward := (t[i] - c[i] + d) % d
 					positive = forward <= d-forward
 				}
-				port = g.Port(i, positive)
-				break
+				return g.Port(i, positive)
 			}
-			for j := range h {
-				p := port
-				if p == 0 {
-					p = j + 1
-				}
-				nb.route(v, p, target*h+j)
-			}
-		}
+			return dst%h + 1
+		})
 	}
 	f, err := nb.build(s)
 	if err != nil {

@@ -87,15 +87,14 @@ func buildKary(s Spec) (*Network, error) {
 
 	for l, pl := 0, 1; l < n; l, pl = l+1, pl*k {
 		for w := range width {
-			v, sub := sw(l, w), w/pl
-			for d := range hosts {
+			sub := w / pl
+			nb.routeBy(sw(l, w), func(d int) int {
 				j := d / pl % k
 				if d/(pl*k) == sub {
-					nb.route(v, j+1, d)
-				} else {
-					nb.route(v, k+1+j, d)
+					return j + 1
 				}
-			}
+				return k + 1 + j
+			})
 		}
 	}
 	f, err := nb.build(s)

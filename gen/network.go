@@ -11,12 +11,13 @@ import (
 
 // Limits on the size of a generated fabric. They guard against overflow,
 // not against running out of memory: memory grows with the routing tables,
-// 8 bytes per (switch, destination host) entry in the lft.Builder (up to
-// about three times that while its slice grows) and 4 bytes in the
-// finished Fabric.
+// one byte per (switch, destination host) entry while the lft.Builder
+// compiles them (the generators hand it their routing as rules, a row at
+// a time, which keep nothing per entry; the finished Fabric keeps the
+// tables' distinct blocks).
 const (
 	// MaxRoutes bounds switches × hosts, the number of routing entries.
-	MaxRoutes = 1 << 30
+	MaxRoutes = 1 << 31
 	// MaxLinks bounds the number of directed links.
 	MaxLinks = 1 << 30
 )
@@ -142,7 +143,6 @@ func (t *Tree) Roots() []int32 { return t.Switches(t.Levels - 1) }
 type netBuilder struct {
 	b     *lft.Builder
 	hosts int
-	dest  []lft.DestID // host index → destination id
 	// ports[v][p-1] is the id of the link leaving node v on port p, or -1.
 	ports [][]int32
 }
@@ -158,8 +158,7 @@ func newNetBuilder(hosts, switches int) *netBuilder {
 // H<h>).
 func newNamedNetBuilder(hosts, switches int, hostName func(h int) string) *netBuilder {
 	nb := &netBuilder{b: lft.NewBuilder(), hosts: hosts}
-	nb.b.Grow(switches*hosts + hosts)
-	nb.dest = make([]lft.DestID, hosts)
+	nb.b.Grow(hosts)
 	nb.ports = make([][]int32, 0, hosts)
 	name := make([]byte, 0, 16)
 	for h := range hosts {
@@ -169,9 +168,6 @@ func newNamedNetBuilder(hosts, switches int, hostName func(h int) string) *netBu
 		}
 		name = strconv.AppendInt(append(name[:0], 'H'), int64(h), 10)
 		nb.add(string(name), lft.Host, 1)
-	}
-	for h := range hosts {
-		nb.dest[h] = nb.b.Dest(nb.b.NodeName(int32(h)))
 	}
 	return nb
 }
@@ -213,13 +209,25 @@ func (nb *netBuilder) hostCable(h int, sw int32, p int) {
 	nb.b.Route(nb.ports[h][0], lft.AnyDest)
 }
 
-// route sends the traffic of switch sw for host dst out of port p.
-func (nb *netBuilder) route(sw int32, p int, dst int) {
-	l := nb.ports[sw][p-1]
-	if l < 0 {
-		panic(fmt.Sprintf("gen: route over unconnected port %d of %s", p, nb.b.NodeName(sw)))
-	}
-	nb.b.Route(l, nb.dest[dst])
+// routeBy routes switch sw by a rule: port(d) is the port it sends the
+// traffic for host d out of (0: none). The builder calls port for every
+// host when it compiles the tables, on several goroutines at once (one
+// switch each), so port must not share scratch state with other rows.
+func (nb *netBuilder) routeBy(sw int32, port func(d int) int) {
+	ports := nb.ports[sw]
+	nb.b.RouteRow(sw, func(row []int32) {
+		for d := range row {
+			p := port(d)
+			if p == 0 {
+				continue
+			}
+			l := ports[p-1]
+			if l < 0 {
+				panic(fmt.Sprintf("gen: route over unconnected port %d of %s", p, nb.b.NodeName(sw)))
+			}
+			row[d] = l
+		}
+	})
 }
 
 // build compiles the fabric, named after the spec.
@@ -236,11 +244,10 @@ func (nb *netBuilder) build(s Spec) (*lft.Fabric, error) {
 // 1…h and whose up-links are ports h+1…h+up: its own hosts go down, every
 // other destination d goes up on up-link d mod up (d-mod-k).
 func (nb *netBuilder) routeLeaf(v int32, e, h, up int) {
-	for d := range nb.hosts {
+	nb.routeBy(v, func(d int) int {
 		if d/h == e {
-			nb.route(v, d%h+1, d)
-		} else {
-			nb.route(v, h+1+d%up, d)
+			return d%h + 1
 		}
-	}
+		return h + 1 + d%up
+	})
 }

@@ -326,50 +326,44 @@ func buildRail(s Spec) (*Network, error) {
 
 	num := func(d int) int { return hs[d].leaf*r.nodes + hs[d].slot }
 	for e := range leaves {
-		for d, h := range hs {
-			switch {
+		nb.routeBy(leaf(e), func(d int) int {
+			switch h := hs[d]; {
 			case h.leaf == e:
-				nb.route(leaf(e), h.slot+1, d)
+				return h.slot + 1
 			case r.railOnly && h.leaf%r.rails != e%r.rails:
-				// another rail: no route
+				return 0 // another rail: no route
 			default:
-				nb.route(leaf(e), r.nodes+1+num(d)%r.up, d)
+				return r.nodes + 1 + num(d)%r.up
 			}
-		}
+		})
 	}
 	if r.railOnly {
 		for i := range r.spines {
-			for d, h := range hs {
-				if h.leaf%r.rails == i/g {
-					nb.route(spine(i), 1+h.leaf/r.rails*q+num(d)%r.up/g, d)
+			nb.routeBy(spine(i), func(d int) int {
+				if h := hs[d]; h.leaf%r.rails == i/g {
+					return 1 + h.leaf/r.rails*q + num(d)%r.up/g
 				}
-			}
+				return 0
+			})
 		}
 	} else if r.cores == 0 {
 		for i := range r.spines {
-			for d, h := range hs {
-				nb.route(spine(i), 1+h.leaf*q+num(d)%r.up/r.spines, d)
-			}
+			nb.routeBy(spine(i), func(d int) int { return 1 + hs[d].leaf*q + num(d)%r.up/r.spines })
 		}
 	} else {
 		rep := r.rep()
 		for unit := range r.units {
 			for i := range r.spines {
-				for d, h := range hs {
-					t := num(d) % r.up
-					if h.leaf/r.rails == unit {
-						nb.route(spine(unit*r.spines+i), 1+h.leaf%r.rails*q+t/r.spines, d)
-					} else {
-						nb.route(spine(unit*r.spines+i), r.rails*q+1+num(d)/r.spines%r.sup, d)
+				nb.routeBy(spine(unit*r.spines+i), func(d int) int {
+					if h := hs[d]; h.leaf/r.rails == unit {
+						return 1 + h.leaf%r.rails*q + num(d)%r.up/r.spines
 					}
-				}
+					return r.rails*q + 1 + num(d)/r.spines%r.sup
+				})
 			}
 		}
 		for c := range r.cores {
-			for d, h := range hs {
-				t := num(d) % r.up
-				nb.route(core(c), 1+h.leaf/r.rails*rep+t%r.spines%rep, d)
-			}
+			nb.routeBy(core(c), func(d int) int { return 1 + hs[d].leaf/r.rails*rep + num(d)%r.up%r.spines%rep })
 		}
 	}
 	f, err := nb.build(s)

@@ -81,7 +81,7 @@ func TestParseErrors(t *testing.T) {
 		{"fattree2:leaves=4,hots=4", `spec "fattree2:leaves=4,hots=4": unknown parameter "hots" for fattree2 (known: leaves, hosts, up, spines); did you mean "hosts"?`},
 		{"dragonfly:a=4,h=2,g=4", `spec "dragonfly:a=4,h=2,g=4": g=4: the a·h = 8 global links of a group must split evenly over the other 3 groups`},
 		{"kary:k=99999999999999999999,n=2", `spec "kary:k=99999999999999999999,n=2": k=99999999999999999999: 99999999999999999999 is out of range`},
-		{"kary:k=64,n=5", `spec "kary:k=64,n=5": too large: 1073741824 hosts, 83886080 switches, 10737418240 links (5368709120 cables), radix 128 would need 90071992547409920 routing entries (switches × hosts); the limit is 1073741824`},
+		{"kary:k=64,n=5", `spec "kary:k=64,n=5": too large: 1073741824 hosts, 83886080 switches, 10737418240 links (5368709120 cables), radix 128 would need 90071992547409920 routing entries (switches × hosts); the limit is 2147483648`},
 		{"fattree2:leaves=4", `spec "fattree2:leaves=4": missing parameter hosts (hosts per leaf switch)`},
 		{"fattree2:leaves=4,hosts=4,up=2,spines=3", `spec "fattree2:leaves=4,hosts=4,up=2,spines=3": spines=3 is more than up=2: every leaf needs a link to every spine`},
 		{"fattree2:leaves=0,hosts=4", `spec "fattree2:leaves=0,hosts=4": leaves=0: leaves must be at least 1`},
@@ -92,7 +92,7 @@ func TestParseErrors(t *testing.T) {
 		{"mesh:dims=4*4", `spec "mesh:dims=4*4": dims=4*4: "4*4" is not an integer; want sizes joined by x, e.g. 4x4x4`},
 		{"mesh:dims=4X4", `spec "mesh:dims=4X4": dims=4X4: "4X4" is not an integer; want sizes joined by x, e.g. 4x4x4`},
 		{"mesh:dims=4x4,hosts=0", `spec "mesh:dims=4x4,hosts=0": hosts=0: hosts must be at least 1`},
-		{"mesh:dims=1024x1024x1024", `spec "mesh:dims=1024x1024x1024": too large: 1073741824 hosts, 1073741824 switches, 8583643136 links (4291821568 cables), radix 7 would need 1152921504606846976 routing entries (switches × hosts); the limit is 1073741824`},
+		{"mesh:dims=1024x1024x1024", `spec "mesh:dims=1024x1024x1024": too large: 1073741824 hosts, 1073741824 switches, 8583643136 links (4291821568 cables), radix 7 would need 1152921504606846976 routing entries (switches × hosts); the limit is 2147483648`},
 	}
 	for _, tt := range tests {
 		s, err := Parse(tt.in)

@@ -29,7 +29,7 @@ type RouteBatch struct {
 type lane struct {
 	slot int32 // slot of the link to take next
 	dst  int32 // destination host
-	off  int32 // table offset of the pair plus dst
+	off  int32 // the pair's block number of switch 0's row (see tables)
 }
 
 // minStride is the room per route a batch starts with: a 3-level fat tree
@@ -131,8 +131,9 @@ var roundsAbove = 256 << 10
 // the stride is finished alone; if it routes, the stride grows to fit it
 // and walkBatch reports false so that the batch is walked again (a fabric
 // needs this once: the stride stays with the batch).
-func walkBatch[T portEntry](f *Fabric, tab []T, b *RouteBatch, src, dst, load []int32) bool {
-	n, stride, H := len(src), b.stride, len(f.hosts)
+func walkBatch[T portEntry](f *Fabric, pool []T, b *RouteBatch, src, dst, load []int32) bool {
+	n, stride := len(src), b.stride
+	idx, blocks := f.tab.idx, f.tab.blocks
 	if cap(b.lanes) < n {
 		b.lanes = make([]lane, n)
 		b.hops = make([]int32, n)
@@ -156,7 +157,7 @@ func walkBatch[T portEntry](f *Fabric, tab []T, b *RouteBatch, src, dst, load []
 			status[i] = uint8(Unroutable)
 			continue
 		}
-		lanes[i] = lane{slot: f.linkSlot[l], dst: d, off: int32(f.tableOffset(s, d)) + d}
+		lanes[i] = lane{slot: f.linkSlot[l], dst: d, off: int32(f.lidOffset(s, d)*len(f.switches)*blocks) + d>>blockBits}
 		active = append(active, int32(i))
 	}
 	outLinks, slotNext, swBase := f.outLinks, f.slotNext, f.swBase
@@ -175,7 +176,7 @@ func walkBatch[T portEntry](f *Fabric, tab []T, b *RouteBatch, src, dst, load []
 			}
 			nx := slotNext[slot]
 			if nx >= 0 {
-				p := tab[int(ln.off)+int(nx)*H]
+				p := pool[int(idx[int(ln.off)+int(nx)*blocks])<<blockBits|int(ln.dst&blockMask)]
 				if p == noPort[T]() {
 					status[i], hops[i] = uint8(Unroutable), int32(round+1)
 					continue

@@ -34,6 +34,14 @@ type Builder struct {
 	spreadTables [][]int32 // see SetLMCSpread
 
 	stream *listStream // see RouteListAt
+
+	rows []rowFill // see RouteRow
+}
+
+// rowFill is a switch routed by a function of the destination (RouteRow).
+type rowFill struct {
+	node int32
+	fill func(row []int32)
 }
 
 type route struct {
@@ -156,6 +164,19 @@ func (b *Builder) RouteList(link int32, list []byte) {
 	b.lists = append(b.lists, list)
 }
 
+// RouteRow routes switch (or router) node v by a function of the
+// destination, for generators that know their routing as a rule: Build
+// calls fill with a row of one entry per host, in host order (the i-th
+// host node added is host i), every entry -1, and fill sets row[i] to the
+// link v takes towards host i (it must leave v), or leaves -1 for none;
+// a switch has at most one row.
+// The entries that Route or RouteList give v come first; the row fills the
+// rest. Build fills rows on several goroutines at once and never keeps
+// them: a generator's tables take no memory before they are compiled.
+func (b *Builder) RouteRow(v int32, fill func(row []int32)) {
+	b.rows = append(b.rows, rowFill{v, fill})
+}
+
 // Build compiles the fabric. It fails if there are no hosts.
 func (b *Builder) Build() (*Fabric, error) {
 	f := &Fabric{Nodes: b.nodes, Links: b.links, names: b.byName}
@@ -213,6 +234,7 @@ func (b *Builder) Build() (*Fabric, error) {
 			return nil, err
 		}
 	}
+	f.tab.compact()
 	f.compileLinkTables()
 	return f, nil
 }
@@ -237,7 +259,7 @@ func (f *Fabric) compileTables(b *Builder) error {
 		}
 		return -1
 	}
-	f.tab = newTables(len(f.switches)*H, f.maxRadix())
+	f.tab = newTables(len(f.switches), H, f.maxRadix())
 	threads := min(runtime.NumCPU(), max(1, len(f.switches)/8))
 	// Hosts: uniform (one link for everything) unless some host routes by
 	// destination; then every host gets a full row.
@@ -258,7 +280,7 @@ func (f *Fabric) compileTables(b *Builder) error {
 				if s < 0 || int(s)%threads != w {
 					continue
 				}
-				row, p := int(s)*H, f.portOf(r.link)
+				row, p := f.tab.rowStart(int(s)), f.portOf(r.link)
 				if t := f.tab.narrow; t != nil {
 					fillRow(t[row:row+H], uint8(p), r, destHost, b.lists, hostByName)
 				} else {
@@ -291,6 +313,9 @@ func (f *Fabric) compileTables(b *Builder) error {
 	} else if err := b.stream.each(b, apply); err != nil {
 		return err
 	}
+	if err := f.fillRows(b.rows); err != nil {
+		return err
+	}
 	if hostRows == nil {
 		f.hostUniform = true
 		f.hostTab = uniform
@@ -307,6 +332,67 @@ func (f *Fabric) compileTables(b *Builder) error {
 	}
 	f.hostTab = hostRows
 	return nil
+}
+
+// fillRows compiles the rows of RouteRow switches, each into the entries
+// of its switch that no routing entry set, several switches at once.
+func (f *Fabric) fillRows(rows []rowFill) error {
+	H := len(f.hosts)
+	given := make([]bool, len(f.switches))
+	for _, r := range rows {
+		if r.node < 0 || int(r.node) >= len(f.Nodes) || f.switchOf[r.node] < 0 {
+			return fmt.Errorf("RouteRow: node %d is not a switch or router", r.node)
+		}
+		s := f.switchOf[r.node]
+		if given[s] {
+			return fmt.Errorf("RouteRow: switch %s routed by two rows", f.Nodes[r.node].Name)
+		}
+		given[s] = true
+	}
+	threads := min(runtime.GOMAXPROCS(0), len(rows))
+	bufs := make([][]int32, workers.Count(threads, len(rows)))
+	return workers.Run(nil, threads, len(rows), func(t, j int) error {
+		if bufs[t] == nil {
+			bufs[t] = make([]int32, H)
+		}
+		row, r := bufs[t], rows[j]
+		for i := range row {
+			row[i] = -1
+		}
+		r.fill(row)
+		s := f.switchOf[r.node]
+		if d, err := f.setRow(s, row); err != nil {
+			return fmt.Errorf("RouteRow of %s, entry towards %s: %w", f.Nodes[r.node].Name, f.HostName(d), err)
+		}
+		return nil
+	})
+}
+
+// setRow sets the unset entries of switch index s's base row to the links
+// of row (-1: none); it fails, with the host, on a link that does not
+// leave s. A row's links repeat: the port of the last one is kept.
+func (f *Fabric) setRow(s int32, row []int32) (int, error) {
+	start := f.tab.rowStart(int(s))
+	last, p := int32(-1), int32(-1)
+	for d, l := range row {
+		if l < 0 {
+			continue
+		}
+		if l != last {
+			if l >= int32(len(f.Links)) || f.Links[l].From != f.switches[s] {
+				return d, fmt.Errorf("link %d does not leave switch %s", l, f.Nodes[f.switches[s]].Name)
+			}
+			last, p = l, f.portOf(l)
+		}
+		if t := f.tab.narrow; t != nil {
+			if t[start+d] == noPort[uint8]() {
+				t[start+d] = uint8(p)
+			}
+		} else if t := f.tab.wide; t[start+d] == noPort[uint16]() {
+			t[start+d] = uint16(p)
+		}
+	}
+	return 0, nil
 }
 
 // fillRow fills the unset entries (all bits set) of a table row that route

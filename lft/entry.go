@@ -1,7 +1,10 @@
 package lft
 
 import (
+	"encoding/binary"
+	"errors"
 	"runtime"
+	"sync"
 
 	"orcs/internal/hugemem"
 	"orcs/internal/workers"
@@ -23,24 +26,32 @@ import (
 // those links); else 8 bytes holding the out-link positions (uint64: the
 // number n of positions in the low byte, then the n positions), each next
 // slot found from the previous one. On fat trees, where only leaves are
-// entry switches, the words take 16·leaves·hosts or 8·leaves·hosts bytes:
-// 5.3 or 2.7 times the port tables of a 3-level tree.
+// entry switches, link words take 16·leaves·hosts bytes. Position words
+// are kept like the tables (see table.go): a row of an entry switch in
+// blocks of 64 destinations, each distinct block once, since the ports of
+// a route from two leaves to a destination outside both their pods are
+// the same: 65 536 hosts' 2 048 leaves take 8 MB of block numbers and a
+// few blocks instead of 1 GiB of words.
 
 // entryRoutes holds the entry routes of a fabric. Exactly one of links
-// and words is non-nil; entry x = (k*rows+e)*H+d is the route of entry
-// switch row e towards host d at LID offset k. A zero entry means the walk
-// must use the tables: the route fails, passes through another host, has
-// more than entryPositions positions, or (words) a position above 254.
+// and words is non-nil. The route of entry switch row e towards host d at
+// LID offset k is links[(k*rows+e)*H+d], or words[wordIdx[(k*rows+e)*
+// blocks+d/64]*64+d%64] (words: the distinct blocks). A zero entry means
+// the walk must use the tables: the route fails, passes through another
+// host, has more than entryPositions positions, or (words) a position
+// above 254.
 type entryRoutes struct {
-	links [][8]uint16
-	words []uint64
-	rows  int // entry switches
+	links   [][8]uint16
+	words   []uint64
+	wordIdx []uint32
+	blocks  int // blocks of 64 destinations a row
+	rows    int // entry switches
 	// linkEntry[l] is the row of the switch link l reaches, if it is an
 	// entry switch, else -1.
 	linkEntry []int32
-	// hostAt[h] is where the entries of host h's entry switch start, or
-	// -1 when its link does not reach one; nil unless every host has one
-	// link and there is no LMC spread.
+	// hostAt[h] is where the entries of host h's entry switch start (in
+	// links, or in wordIdx), or -1 when its link does not reach one; nil
+	// unless every host has one link and there is no LMC spread.
 	hostAt []int32
 	// rowBase[e] is the first slot of entry row e's switch.
 	rowBase []int32
@@ -71,7 +82,8 @@ var (
 // PrepareWalks tells the fabric that about routes routes are going to be
 // walked (RouteBatch.Walk). If that pays for compiling its entry routes
 // (they cost about as much as walking a quarter of their entries by the
-// tables) and they fit in 512 MiB, the fabric compiles them, once, on
+// tables) and they fit in 512 MiB (link words: before they are compiled;
+// position words: as they are), the fabric compiles them, once, on
 // several goroutines; walks after it use them. It reports whether walks
 // use entry routes. Safe for concurrent use; the routes walked are the
 // same either way.
@@ -107,15 +119,16 @@ func (f *Fabric) entrySwitches() (entrySwitch, rowOf []int32) {
 }
 
 // entryEntries returns the number of entries of entry routes over rows
-// entry switches and the bytes of one, or 0 entries when they would take
-// more than entryRoutesUpTo.
+// entry switches and the bytes of one, or 0 entries when link words would
+// take more than entryRoutesUpTo (position words, kept in distinct
+// blocks, are measured as they are compiled).
 func (f *Fabric) entryEntries(rows int) (n, size int) {
-	n = f.tab.offsets(len(f.switches)*len(f.hosts)) * rows * len(f.hosts)
+	n = f.tab.offsets(len(f.switches)) * rows * len(f.hosts)
 	size = 8
 	if len(f.Links) < linkWordsBelow {
 		size = 16
 	}
-	if n*size > entryRoutesUpTo || n >= 1<<31 { // entries are indexed by int32
+	if (size == 16 && n*size > entryRoutesUpTo) || n >= 1<<31 { // entries are indexed by int32
 		return 0, size
 	}
 	return n, size
@@ -140,12 +153,17 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 			r.linkEntry[l] = rowOf[s]
 		}
 	}
+	rowLen := int32(H) // links a row
+	if size != 16 {
+		r.blocks = (H + blockMask) >> blockBits
+		rowLen = int32(r.blocks)
+	}
 	if f.hostUniform && f.spreadMask == nil {
 		r.hostAt = make([]int32, H)
 		for h, l := range f.hostTab {
 			r.hostAt[h] = -1
 			if l >= 0 && r.linkEntry[l] >= 0 {
-				r.hostAt[h] = r.linkEntry[l] * int32(H)
+				r.hostAt[h] = r.linkEntry[l] * rowLen
 			}
 		}
 	}
@@ -158,52 +176,136 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 		}
 	}
 	r.slots[sentinel] = entrySlot{0, sentinel}
-	// Large words go on huge pages (random reads over them then miss the
+	// Link words go on huge pages (random reads over them then miss the
 	// TLB less: 7 % faster walks on 21 952 hosts), released with r.
-	mem := new(hugemem.Arena)
-	hugemem.ReleaseWith(mem, r)
+	var pool *wordPool
 	if size == 16 {
+		mem := new(hugemem.Arena)
+		hugemem.ReleaseWith(mem, r)
 		r.links = hugemem.Make[[8]uint16](mem, n, n)
 	} else {
-		r.words = hugemem.Make[uint64](mem, n, n)
+		r.wordIdx = make([]uint32, n/H*r.blocks)
+		pool = newWordPool(entryRoutesUpTo / 8)
 	}
 	// One job per LID offset and block of destinations: within a block the
 	// table lines of every switch stay in the cache from one destination to
 	// the next.
-	blocks := (H + entryBlock - 1) / entryBlock
+	blocks := (H + blockMask) >> blockBits
 	offsets := n / (r.rows * H)
 	jobs := offsets * blocks
 	threads := runtime.GOMAXPROCS(0)
 	scratch := make([]*suffixes, workers.Count(threads, jobs))
-	workers.Run(nil, threads, jobs, func(t, j int) error {
+	err := workers.Run(nil, threads, jobs, func(t, j int) error {
 		if scratch[t] == nil {
 			scratch[t] = &suffixes{memo: make([]uint64, S), words: make([]uint64, r.rows)}
+			if pool != nil {
+				scratch[t].block = make([]uint64, r.rows*blockLen)
+				scratch[t].hash = make([]uint64, r.rows)
+			}
 		}
 		c := scratch[t]
-		k, d0 := j/blocks, j%blocks*entryBlock
-		for d := d0; d < min(H, d0+entryBlock); d++ {
+		k, d0 := j/blocks, j%blocks<<blockBits
+		clear(c.block)
+		for d := d0; d < min(H, d0+blockLen); d++ {
 			if f.tab.narrow != nil {
-				resolveEntries(f, f.tab.narrow, k*S*H, int32(d), entrySwitch, c)
+				resolveEntries(f, f.tab.narrow, k*S, int32(d), entrySwitch, c)
 			} else {
-				resolveEntries(f, f.tab.wide, k*S*H, int32(d), entrySwitch, c)
+				resolveEntries(f, f.tab.wide, k*S, int32(d), entrySwitch, c)
 			}
 			for e, w := range c.words {
-				x := (k*r.rows+e)*H + d
-				if r.words != nil {
-					r.words[x] = w
+				if pool != nil {
+					c.block[e<<blockBits+d-d0] = w
 				} else {
-					r.links[x] = r.linkWord(r.rowBase[e], w)
+					r.links[(k*r.rows+e)*H+d] = r.linkWord(r.rowBase[e], w)
 				}
 			}
 		}
-		return nil
+		if pool == nil {
+			return nil
+		}
+		for e := range r.rows {
+			c.hash[e] = blockHash(c.block[e<<blockBits : (e+1)<<blockBits])
+		}
+		return pool.add(c.block, c.hash, r.wordIdx[k*r.rows*r.blocks+j%blocks:], r.blocks)
 	})
+	if err != nil {
+		return nil // the words would take more than entryRoutesUpTo
+	}
+	if pool != nil {
+		r.words = pool.words
+	}
 	return r
 }
 
-// entryBlock is the number of destinations a compile job resolves (a
-// cache line of one-byte table entries).
-const entryBlock = 64
+// wordPool keeps the distinct blocks of position words as compile jobs
+// hand them in.
+type wordPool struct {
+	mu        sync.Mutex
+	words     []uint64
+	first     map[uint64]uint32 // block hash → first block with it
+	byContent map[string]uint32 // blocks whose hash an earlier, different block has
+	limit     int               // the most words
+}
+
+func newWordPool(limit int) *wordPool {
+	return &wordPool{first: make(map[uint64]uint32), limit: limit}
+}
+
+// errWordsTooLarge stops a compile whose words outgrow the pool's limit.
+var errWordsTooLarge = errors.New("entry routes too large")
+
+// add numbers the blocks of 64 words of block (hash: their hashes), one
+// per entry switch row, and writes the numbers to idx[0], idx[stride],
+// idx[2·stride], …
+func (p *wordPool) add(block, hash []uint64, idx []uint32, stride int) error {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for e, h := range hash {
+		blk := block[e<<blockBits : (e+1)<<blockBits]
+		id, ok := p.first[h]
+		switch {
+		case !ok:
+			p.first[h] = uint32(len(p.words) >> blockBits)
+		case equalBlocks(p.words[id<<blockBits:(id+1)<<blockBits], blk):
+			idx[e*stride] = id
+			continue
+		default:
+			if p.byContent == nil {
+				p.byContent = make(map[string]uint32)
+			}
+			key := wordsKey(blk)
+			if id, ok := p.byContent[key]; ok {
+				idx[e*stride] = id
+				continue
+			}
+			p.byContent[key] = uint32(len(p.words) >> blockBits)
+		}
+		if len(p.words)+blockLen > p.limit {
+			return errWordsTooLarge
+		}
+		idx[e*stride] = uint32(len(p.words) >> blockBits)
+		p.words = append(p.words, blk...)
+	}
+	return nil
+}
+
+// entryAt returns where the entry of entry row row (k·rows + e) towards
+// host d is in links or words.
+func (r *entryRoutes) entryAt(row, d int32, H int) int32 {
+	if r.wordIdx == nil {
+		return row*int32(H) + d
+	}
+	return int32(r.wordIdx[int(row)*r.blocks+int(d>>blockBits)])<<blockBits | d&blockMask
+}
+
+// wordsKey returns the words of a block as a string.
+func wordsKey(blk []uint64) string {
+	b := make([]byte, 0, 8*len(blk))
+	for _, w := range blk {
+		b = binary.LittleEndian.AppendUint64(b, w)
+	}
+	return string(b)
+}
 
 // suffixes is the scratch of resolveEntries: memo holds, per switch, the
 // position word of its route to the destination (see entryRoutes), or
@@ -212,6 +314,7 @@ const entryBlock = 64
 type suffixes struct {
 	memo, words []uint64
 	stack       []int32
+	block, hash []uint64 // position words: the job's blocks and their hashes
 }
 
 const (
@@ -220,13 +323,15 @@ const (
 )
 
 // resolveEntries sets c.words to the position words of the entry switches
-// towards host d over the tables of offset off. Each switch's route is
+// towards host d over the tables whose switch 0 is row row0 (pool: the
+// tables' blocks). Each switch's route is
 // resolved once: its word is its own position followed by the positions of
 // the next switch's word, so switches whose routes meet share the work.
 // A route that fails, loops, reaches another host, has a position above
 // 254 or more than entryPositions positions gets 0.
-func resolveEntries[T portEntry](f *Fabric, tab []T, off int, d int32, entrySwitch []int32, c *suffixes) {
-	H := len(f.hosts)
+func resolveEntries[T portEntry](f *Fabric, pool []T, row0 int, d int32, entrySwitch []int32, c *suffixes) {
+	idx, blocks := f.tab.idx, f.tab.blocks
+	ib, low := row0*blocks+int(d>>blockBits), int(d&blockMask)
 	memo := c.memo
 	for i := range memo {
 		memo[i] = unresolved
@@ -235,7 +340,7 @@ func resolveEntries[T portEntry](f *Fabric, tab []T, off int, d int32, entrySwit
 		stack := append(c.stack[:0], s)
 		for len(stack) > 0 {
 			v := stack[len(stack)-1]
-			p := tab[off+int(v)*H+int(d)]
+			p := pool[int(idx[ib+int(v)*blocks])<<blockBits|low]
 			word := uint64(0)
 			if p != noPort[T]() && p < 255 {
 				next := f.slotNext[f.swBase[v]+int32(p)]
@@ -294,7 +399,18 @@ func (b *RouteBatch) walkEntry(f *Fabric, r *entryRoutes, src, dst, load []int32
 	}
 	at, first := b.at[:n], b.first[:n]
 	// Where each pair's entry is (-1: none), and its first link.
-	if r.hostAt != nil { // hosts of one link each, no LMC spread
+	switch {
+	case r.hostAt != nil && r.wordIdx != nil: // hosts of one link each, no LMC spread
+		hostTab, hostAt, idx := f.hostTab, r.hostAt, r.wordIdx
+		for i := range src {
+			s, d := src[i], dst[i]
+			x := int32(-1)
+			if s != d && hostAt[s] >= 0 {
+				x = int32(idx[hostAt[s]+d>>blockBits])<<blockBits | d&blockMask
+			}
+			at[i], first[i] = x, hostTab[s]
+		}
+	case r.hostAt != nil:
 		hostTab, hostAt := f.hostTab, r.hostAt
 		for i := range src {
 			s, d := src[i], dst[i]
@@ -304,7 +420,7 @@ func (b *RouteBatch) walkEntry(f *Fabric, r *entryRoutes, src, dst, load []int32
 			}
 			at[i], first[i] = x, hostTab[s]
 		}
-	} else {
+	default:
 		for i := range src {
 			s, d := src[i], dst[i]
 			x, l := int32(-1), int32(-1)
@@ -315,7 +431,7 @@ func (b *RouteBatch) walkEntry(f *Fabric, r *entryRoutes, src, dst, load []int32
 						if f.spreadMask != nil {
 							k = s & f.spreadMask[d]
 						}
-						x = (k*int32(r.rows)+e)*int32(H) + d
+						x = r.entryAt(k*int32(r.rows)+e, d, H)
 					}
 				}
 			}

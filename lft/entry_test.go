@@ -175,3 +175,55 @@ func TestEntryRoutesOnHugePages(t *testing.T) {
 	var b lft.RouteBatch
 	checkBatch(t, f, &b, src, dst)
 }
+
+// TestEntryWordsShared: position words are kept in distinct blocks, so a
+// fat tree whose words would take 256 KiB as a flat array (64 leaves ×
+// 512 hosts × 8 bytes) compiles them under a limit of 64 KiB, and walks
+// over them are right; tables without such repetition outgrow the limit
+// and are walked by the tables.
+func TestEntryWordsShared(t *testing.T) {
+	defer lft.SetEntryRoutesUpTo(64 << 10)()
+	defer lft.SetLinkWordsBelow(0)() // position words
+	f, err := gen.Generate("kary:k=8,n=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.PrepareWalks(1 << 40) {
+		t.Fatal("no entry routes under 64 KiB")
+	}
+	if n := lft.EntryRoutesLeftToTables(f); n != 0 {
+		t.Errorf("%d entries left to the tables", n)
+	}
+	walksAsAppendRoute(t, f)
+
+	lft.SetEntryRoutesUpTo(4 << 10)
+	r := rand.New(rand.NewPCG(9, 27))
+	g := randomTables(r, 20, 200, 0.05, false)
+	if g.PrepareWalks(1 << 40) {
+		t.Error("random tables: entry routes under 4 KiB")
+	}
+	walksAsAppendRoute(t, g)
+}
+
+// walksAsAppendRoute checks a RouteBatch walk of every pair against
+// AppendRoute.
+func walksAsAppendRoute(t *testing.T, f *lft.Fabric) {
+	t.Helper()
+	src, dst := allPairs(f.NumHosts())
+	var b lft.RouteBatch
+	failed := b.Walk(f, src, dst, nil)
+	want := 0
+	for i := range src {
+		route, st := f.AppendRoute(nil, src[i], dst[i])
+		if st != lft.RouteOK {
+			want++
+			route = nil
+		}
+		if got := b.Route(i); !slices.Equal(got, route) {
+			t.Fatalf("H%d→H%d: %v, want %v", src[i], dst[i], got, route)
+		}
+	}
+	if failed != want {
+		t.Errorf("%d failed routes, want %d", failed, want)
+	}
+}

@@ -9,12 +9,43 @@ import (
 // LMC spread table of offset k, to give tests a fabric whose spread tables
 // went wrong after Build checked them.
 func SetSpreadEntry(f *Fabric, k int, s, d, link int32) {
-	if err := f.setSwitchLink(k*len(f.switches)*len(f.hosts), s, d, link); err != nil {
+	f.tab = expand(f.tab)
+	if err := f.setSwitchLink(k, s, d, link); err != nil {
 		panic(err)
 	}
+	f.tab.compact()
 	f.compileLinkTables()
 	f.entry.Store(nil) // compiled from the tables before
 	f.entryOnce = sync.Once{}
+}
+
+// expand returns compacted tables with a block of its own for every row
+// block again, so that they can be written.
+func expand(t tables) tables {
+	e := tables{rows: t.rows, blocks: t.blocks, idx: make([]uint32, len(t.idx))}
+	for i := range e.idx {
+		e.idx[i] = uint32(i)
+	}
+	if t.narrow != nil {
+		e.narrow = expandPool(t.idx, t.narrow)
+	} else {
+		e.wide = expandPool(t.idx, t.wide)
+	}
+	return e
+}
+
+func expandPool[T portEntry](idx []uint32, pool []T) []T {
+	out := make([]T, 0, len(idx)*blockLen)
+	for _, b := range idx {
+		out = append(out, pool[int(b)*blockLen:int(b+1)*blockLen]...)
+	}
+	return out
+}
+
+// TableBlocks returns the number of distinct table blocks of f and the
+// number of row blocks they stand for.
+func TableBlocks(f *Fabric) (distinct, rowBlocks int) {
+	return (len(f.tab.narrow) + len(f.tab.wide)) / blockLen, len(f.tab.idx)
 }
 
 // SetLinkTablesUpTo sets the size up to which fabrics built from now on
@@ -71,9 +102,11 @@ func EntryRoutesLeftToTables(f *Fabric) int {
 		return -1
 	}
 	n := 0
-	for _, w := range r.words {
-		if w == 0 {
-			n++
+	for i, b := range r.wordIdx {
+		for d := i % r.blocks * blockLen; d < min(len(f.hosts), (i%r.blocks+1)*blockLen); d++ {
+			if r.words[int(b)*blockLen+d%blockLen] == 0 {
+				n++
+			}
 		}
 	}
 	for _, lw := range r.links {
@@ -97,4 +130,12 @@ func EntryWordsAddr(f *Fabric) uintptr {
 		return uintptr(unsafe.Pointer(&r.words[0]))
 	}
 	return 0
+}
+
+// SetLinkWordsBelow sets the number of links below which entry routes
+// hold links, and returns a function that restores it.
+func SetLinkWordsBelow(n int) (restore func()) {
+	old := linkWordsBelow
+	linkWordsBelow = n
+	return func() { linkWordsBelow = old }
 }

@@ -196,7 +196,7 @@ func (f *Fabric) LinkName(l int32) string {
 // follows it.
 func (f *Fabric) NextHop(src, v, dst int32) int32 {
 	if s := f.switchOf[v]; s >= 0 {
-		return f.switchLink(f.tableOffset(src, dst), s, dst)
+		return f.switchLink(f.lidOffset(src, dst), s, dst)
 	}
 	h := f.hostOf[v]
 	if h == dst {
@@ -212,7 +212,7 @@ func (f *Fabric) NextHop(src, v, dst int32) int32 {
 func (f *Fabric) Forward(src, l, dst int32) int32 {
 	nx := f.slotNext[f.linkSlot[l]]
 	if nx >= 0 {
-		return f.switchLink(f.tableOffset(src, dst), nx, dst)
+		return f.switchLink(f.lidOffset(src, dst), nx, dst)
 	}
 	if ^nx == dst {
 		return -1
@@ -284,11 +284,14 @@ func (f *Fabric) Digest() string {
 			flush()
 		}
 	}
+	var links []int32
 	switchTable := func(k int) {
-		off := k * len(f.switches) * len(f.hosts)
 		for s := range f.switches {
-			for d := range f.hosts {
-				put(f.switchLink(off, int32(s), int32(d)))
+			for b := range f.tab.blocks {
+				links = f.blockLinks(links[:0], k, int32(s), b)
+				for _, l := range links {
+					put(l)
+				}
 			}
 		}
 	}
@@ -300,7 +303,7 @@ func (f *Fabric) Digest() string {
 		for _, x := range f.spreadMask {
 			put(x)
 		}
-		for k := 1; k < f.tab.offsets(len(f.switches)*len(f.hosts)); k++ {
+		for k := 1; k < f.tab.offsets(len(f.switches)); k++ {
 			switchTable(k)
 		}
 	}

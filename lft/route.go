@@ -40,12 +40,13 @@ func (f *Fabric) AppendRoute(buf []int32, src, dst int32) ([]int32, RouteStatus)
 	return appendRoute(f, f.tab.wide, buf, src, dst)
 }
 
-// appendRoute is AppendRoute over the switch tables tab. The walk runs
+// appendRoute is AppendRoute over the switch tables (pool: their blocks). The walk runs
 // over slots (a link's position in the CSR arrays): the next slot is the
 // base slot of the switch plus the table's port entry.
-func appendRoute[T portEntry](f *Fabric, tab []T, buf []int32, src, dst int32) ([]int32, RouteStatus) {
-	H := len(f.hosts)
-	off := f.tableOffset(src, dst) + int(dst)
+func appendRoute[T portEntry](f *Fabric, pool []T, buf []int32, src, dst int32) ([]int32, RouteStatus) {
+	idx, blocks := f.tab.idx, f.tab.blocks
+	ib := f.lidOffset(src, dst)*len(f.switches)*blocks + int(dst>>blockBits)
+	low := int(dst & blockMask)
 	l := f.hostLink(src, dst)
 	if l < 0 {
 		return buf, Unroutable
@@ -59,7 +60,7 @@ func appendRoute[T portEntry](f *Fabric, tab []T, buf []int32, src, dst int32) (
 		buf = append(buf, f.outLinks[slot])
 		n := f.slotNext[slot]
 		if n >= 0 {
-			p := tab[off+int(n)*H]
+			p := pool[int(idx[ib+int(n)*blocks])<<blockBits|low]
 			if p == noPort[T]() {
 				return buf, Unroutable
 			}
@@ -82,7 +83,7 @@ func appendRoute[T portEntry](f *Fabric, tab []T, buf []int32, src, dst int32) (
 // link's far end.
 func (f *Fabric) appendLinkRoute(buf []int32, src, dst int32) ([]int32, RouteStatus) {
 	H := len(f.hosts)
-	tab, next := f.linkTab[f.tableOffset(src, dst):], f.linkNext
+	tab, next := f.linkTab[f.lidOffset(src, dst)*len(f.switches)*H:], f.linkNext
 	l := f.hostLink(src, dst)
 	limit := len(f.Nodes)
 	for hops := 0; ; hops++ {

@@ -35,8 +35,7 @@ func (f *Fabric) installSpread(mask []int32, tables [][]int32) error {
 			return fmt.Errorf("LMC spread: host %s: mask %d needs %d tables, have %d", f.HostName(h), m, m+1, len(tables))
 		}
 	}
-	size := S * H
-	all := newTables(len(tables)*size, f.maxRadix())
+	all := newTables(len(tables)*S, H, f.maxRadix())
 	if all.narrow != nil {
 		copy(all.narrow, f.tab.narrow)
 	} else {
@@ -46,7 +45,7 @@ func (f *Fabric) installSpread(mask []int32, tables [][]int32) error {
 	for k := 1; k < len(tables); k++ {
 		for i, l := range tables[k] {
 			s, d := int32(i/H), int32(i%H)
-			if err := f.setSwitchLink(k*size, s, d, l); err != nil {
+			if err := f.setSwitchLink(k, s, d, l); err != nil {
 				return fmt.Errorf("LMC spread: table of offset %d, entry towards %s: %w", k, f.HostName(int(d)), err)
 			}
 		}
