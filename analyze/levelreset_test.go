@@ -88,3 +88,24 @@ func TestRunResetsLoadBetweenLevels(t *testing.T) {
 		}
 	}
 }
+
+// TestCountSkipsFailedRoutes: worker.count counts the weights of a level
+// (hand-derived: weights 0 2 1 0 2 9 are a largest 9, four connections,
+// one of weight 1, two of 2, one of 9, growing the counts past their first
+// 8), leaves out the failed routes (weight 0) and keeps nothing of them
+// for the next level.
+func TestCountSkipsFailedRoutes(t *testing.T) {
+	var w worker
+	for level := range 2 {
+		m, conns := w.count([]int32{0, 2, 1, 0, 2, 9})
+		if m != 9 || conns != 4 {
+			t.Fatalf("level %d: largest %d, %d connections; want 9, 4", level, m, conns)
+		}
+		want := []int64{0, 1, 2, 0, 0, 0, 0, 0, 0, 1}
+		for wt := range want {
+			if got := w.counts[wt] / int64(level+1); got != want[wt] || w.counts[wt]%int64(level+1) != 0 {
+				t.Fatalf("level %d: counts %v, want %v times %d", level, w.counts, want, level+1)
+			}
+		}
+	}
+}

@@ -64,20 +64,8 @@ func (w *worker) run(r int) error {
 		if failed > 0 {
 			w.acc.RouteErrors += int64(failed)
 		}
-		var levelMax int32
-		for _, wt := range weights {
-			if wt == 0 {
-				continue // failed route, skipped
-			}
-			st.Connections++
-			for int(wt) >= len(w.counts) {
-				w.counts = append(w.counts, 0)
-			}
-			w.counts[wt]++
-			if wt > levelMax {
-				levelMax = wt
-			}
-		}
+		levelMax, conns := w.count(weights)
+		st.Connections += conns
 		st.SumLevelMax += int64(levelMax)
 		if s.metric.NeedsIdeal {
 			st.SumLevelIdeal += int64(w.ideal(lv))
@@ -103,6 +91,28 @@ func (w *worker) run(r int) error {
 	}
 	w.values[s.cfg.Shard.Slot(r)] = s.metric.Value(st)
 	return nil
+}
+
+// count adds the level's weights to w.counts and returns the largest and
+// the number of connections; weight 0 (a failed route) is not counted.
+// The connections of weight 0 land in counts[0] and are taken out after
+// the loop, which thus takes no branch but the rare growth of counts.
+func (w *worker) count(weights []int32) (levelMax int32, conns int64) {
+	counts := w.counts
+	if len(counts) == 0 {
+		counts = make([]int64, 8)
+	}
+	for _, wt := range weights {
+		if int(wt) >= len(counts) {
+			counts = append(counts, make([]int64, int(wt)+1-len(counts))...)
+		}
+		counts[wt]++
+		levelMax = max(levelMax, wt)
+	}
+	conns = int64(len(weights)) - counts[0]
+	counts[0] = 0
+	w.counts = counts
+	return levelMax, conns
 }
 
 // ideal returns the largest congestion of the level on a non-blocking
@@ -159,11 +169,13 @@ func (k *Walker) Init(f *lft.Fabric, sum bool) {
 // and returns each pair's congestion (0 for a pair whose route failed) and
 // the number of failed routes. The returned slice is reused by the next call.
 func (k *Walker) Level(lv patterns.Level, perm []int32) ([]int32, int) {
-	src, dst := k.src[:0], k.dst[:0]
-	for _, p := range lv {
-		src, dst = append(src, perm[p.Src]), append(dst, perm[p.Dst])
+	if cap(k.src) < len(lv) {
+		k.src, k.dst = make([]int32, len(lv)), make([]int32, len(lv))
 	}
-	k.src, k.dst = src, dst
+	src, dst := k.src[:len(lv)], k.dst[:len(lv)]
+	for i, p := range lv {
+		src[i], dst[i] = perm[p.Src], perm[p.Dst]
+	}
 	load, b := k.load, &k.batch
 	failed := b.Walk(k.f, src, dst, load)
 	k.Hops += b.Hops()

@@ -15,8 +15,10 @@ export ORCS_BENCH_DIR=$PWD/$out
 go build -o bin/orcs ./orcs
 echo "== machine: $(nproc) cores, $(awk '/MemTotal/ {printf "%.0f GiB", $2/1048576}' /proc/meminfo), $(go version)"
 
-echo "== route walk of bisect_fb_sym runs (one thread; Mhops/s per CPU second, ratio to a flat array walk)"
+echo "== route walk of bisect_fb_sym runs (one thread; Mhops/s per CPU second, ratio to a flat array walk; 65536 hosts: 3 GB, minutes)"
 go test -run '^$' -bench 'Walk|RunAlltoall|AppendRoute' -benchtime 2s ./analyze/ | tee "$out/analyze.txt" | grep Benchmark
+echo "== the stages of a run, ns per route (one thread)"
+go test -run '^$' -bench 'Stages' ./analyze/ | tee -a "$out/analyze.txt" | grep Benchmark
 
 echo "== load and 1000-run simulations (all cores)"
 go test -run '^$' -bench . -benchtime 3x ./bench/ | tee "$out/bench.txt" | grep Benchmark

@@ -5,6 +5,9 @@ import (
 	"errors"
 	"runtime"
 	"sync"
+	"unsafe"
+
+	"orcs/internal/prefetch"
 
 	"orcs/internal/hugemem"
 	"orcs/internal/workers"
@@ -464,38 +467,71 @@ func (b *RouteBatch) walkEntry(f *Fabric, r *entryRoutes, src, dst, load []int32
 
 // gather reads the entries of the pairs (b.at) from table into entries:
 // loads that depend on no other route, in a loop of their own so that
-// they overlap. (Reading them row by row, after a counting sort of the
-// pairs, was faster only without huge pages.)
+// they overlap. The lines of the next gatherAhead entries are asked for
+// (prefetch) before the loads of this block: the processor keeps more
+// misses in flight than the loads of the loop alone give it (the walk of
+// 4096 and 10 648 hosts ran 25–35 % faster). Reading them row by row,
+// after a counting sort of the pairs, was faster only without huge pages.
 func gather[T any](b *RouteBatch, table, entries []T) {
 	var zero T
-	for i, x := range b.at[:len(entries)] {
-		entries[i] = zero
-		if x >= 0 {
-			entries[i] = table[x]
+	at := b.at[:len(entries)]
+	base, size := uintptr(unsafe.Pointer(unsafe.SliceData(table))), unsafe.Sizeof(zero)
+	var addrs [gatherAhead]uintptr
+	for c := 0; c < len(at); c += gatherAhead {
+		k := 0
+		for _, x := range at[min(c+gatherAhead, len(at)):min(c+2*gatherAhead, len(at))] {
+			if x >= 0 {
+				addrs[k] = base + uintptr(x)*size
+				k++
+			}
+		}
+		prefetch.Lines(addrs[:k])
+		for i := c; i < min(c+gatherAhead, len(at)); i++ {
+			x := at[i]
+			entries[i] = zero
+			if x >= 0 {
+				entries[i] = table[x]
+			}
 		}
 	}
 }
 
+// gatherAhead is how many entries ahead gather asks for their lines.
+const gatherAhead = 32
+
 // decodeLinks sets the batch's path and ends from link words: each word is
-// copied whole (8 links, those past the route's end overwritten by the
-// next route).
+// copied whole, as one array of 8 links (those past the route's end
+// overwritten by the next route), into a path that has room for them.
 func (b *RouteBatch) decodeLinks(f *Fabric, entries [][8]uint16, src, dst []int32) int {
-	path, ends, first := b.path[:0], b.ends[:0], b.first[:len(entries)]
-	failed := 0
+	first := b.first[:len(entries)]
+	if need := 8*len(entries) + 8; cap(b.path) < need {
+		b.path = make([]int32, need)
+	}
+	if cap(b.ends) < len(entries) {
+		b.ends = make([]int32, len(entries))
+	}
+	path, ends := b.path[:cap(b.path)], b.ends[:len(entries)]
+	failed, j := 0, 0
 	for i := range entries {
-		e, l := &entries[i], first[i]
+		e := &entries[i]
 		switch {
 		case e[0] != 0:
-			j := len(path)
-			path = append(path, l, int32(e[1]), int32(e[2]), int32(e[3]),
-				int32(e[4]), int32(e[5]), int32(e[6]), int32(e[7]))
-			path = path[:j+1+int(e[0]&7)]
+			if j+8 > len(path) { // after long routes through the tables
+				path = append(path, make([]int32, 8)...)
+				path = path[:cap(path)]
+			}
+			p := (*[8]int32)(path[j : j+8])
+			p[0], p[1], p[2], p[3] = first[i], int32(e[1]), int32(e[2]), int32(e[3])
+			p[4], p[5], p[6], p[7] = int32(e[4]), int32(e[5]), int32(e[6]), int32(e[7])
+			j += 1 + int(e[0]&7)
 		case src[i] != dst[i]:
-			path, failed = b.walkTables(f, path, src[i], dst[i], failed)
+			var p []int32
+			p, failed = b.walkTables(f, path[:j], src[i], dst[i], failed)
+			j, path = len(p), p[:cap(p)]
 		}
-		ends = append(ends, int32(len(path)))
+		ends[i] = int32(j)
 	}
-	b.path, b.ends = path, ends
+	b.path, b.ends = path[:j], ends
 	return failed
 }
 

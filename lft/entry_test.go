@@ -227,3 +227,27 @@ func walksAsAppendRoute(t *testing.T, f *lft.Fabric) {
 		t.Errorf("%d failed routes, want %d", failed, want)
 	}
 }
+
+// TestEntryWalkAroundPrefetchBlocks: the entries are read in blocks, the
+// lines of the next block asked for ahead, and link words are written
+// into a path with room for eight links a route; batches of every size
+// around those blocks (0 … 3 blocks and a bit), with pairs to the host
+// itself, failing routes and routes through the tables among them, walk
+// as AppendRoute, one batch reused from the largest size to the smallest
+// and back.
+func TestEntryWalkAroundPrefetchBlocks(t *testing.T) {
+	r := rand.New(rand.NewPCG(17, 19))
+	f := randomTables(r, 9, 90, 0.1, true)
+	var b lft.RouteBatch
+	sizes := []int{100, 0, 1, 31, 32, 33, 63, 64, 65, 97, 3, 100}
+	for _, n := range sizes {
+		src, dst := make([]int32, n), make([]int32, n)
+		for i := range src {
+			src[i], dst[i] = r.Int32N(90), r.Int32N(90)
+			if i%7 == 3 {
+				dst[i] = src[i]
+			}
+		}
+		checkBatch(t, f, &b, src, dst)
+	}
+}
