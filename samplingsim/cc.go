@@ -2,6 +2,7 @@ package samplingsim
 
 import (
 	"fmt"
+	"math"
 	"slices"
 	"strconv"
 	"strings"
@@ -84,15 +85,20 @@ type CAEntry struct {
 	Min uint8
 }
 
-// CCTEntry is one entry of the congestion control table: the inter-packet
-// delay Multiplier·2^Shift (14 and 2 bits), in packet times.
+// CCTEntry is one entry of the congestion control table (2 bits of shift,
+// 14 of multiplier): the source waits (Tp >> Shift)·Multiplier after a
+// packet whose transmission takes Tp, so that the flow runs at
+// 2^Shift/(2^Shift + Multiplier) of the line rate.
 type CCTEntry struct {
 	Shift      uint8
 	Multiplier uint16
 }
 
-// Delay returns the entry's inter-packet delay in packet times.
-func (e CCTEntry) Delay() int64 { return int64(e.Multiplier) << e.Shift }
+// Delay returns the entry's inter-packet delay after a packet of time tp.
+func (e CCTEntry) Delay(tp Time) Time { return (tp >> e.Shift) * Time(e.Multiplier) }
+
+// Packets returns the entry's delay in packet times, Multiplier/2^Shift.
+func (e CCTEntry) Packets() float64 { return float64(e.Multiplier) / float64(int(1)<<e.Shift) }
 
 // String returns the entry as opensm.conf writes it, shift:multiplier.
 func (e CCTEntry) String() string { return fmt.Sprintf("%d:%d", e.Shift, e.Multiplier) }
@@ -164,46 +170,52 @@ func (cc *CongestionControl) Limit() int { return max(len(cc.CCT)-1, 0) }
 func (cc *CongestionControl) SLBased() bool { return cc.PortControl&1 != 0 }
 
 // LinearCCT returns a table of n entries whose entry i delays i·step
-// packet times (the shift chosen as small as the multiplier allows).
-func LinearCCT(n int, step int64) []CCTEntry {
+// packet times (shift 0).
+func LinearCCT(n int, step int) []CCTEntry {
 	t := make([]CCTEntry, n)
 	for i := range t {
-		t[i] = encodeDelay(int64(i) * step)
+		t[i] = CCTEntry{Multiplier: uint16(min(i*step, 1<<14-1))}
 	}
 	return t
 }
 
-// encodeDelay returns the entry whose delay is the largest not above d
-// packet times with the smallest shift.
-func encodeDelay(d int64) CCTEntry {
-	for sh := uint8(0); sh <= 3; sh++ {
-		if m := d >> sh; m < 1<<14 {
-			return CCTEntry{Shift: sh, Multiplier: uint16(m)}
-		}
+// QuadraticCCT returns a table of n entries with shift sh whose entry i
+// has the multiplier ⌊7·i²/d² / q⌋, the form of the tables of LLNL's
+// OpenSM congestion-control test harness (ib-cc-tools-llnl, 2012):
+// "mellanox_default" is QuadraticCCT(128, 0, 95, 0.218) (up to 57 packet
+// times), "simula_llnl" QuadraticCCT(128, 3, 106, 0.408) (up to 3).
+func QuadraticCCT(n int, sh uint8, d, q float64) []CCTEntry {
+	t := make([]CCTEntry, n)
+	for i := range t {
+		m := math.Floor(7 * float64(i*i) / (d * d) / q)
+		t[i] = CCTEntry{Shift: sh, Multiplier: uint16(min(m, 1<<14-1))}
 	}
-	return CCTEntry{Shift: 3, Multiplier: 1<<14 - 1}
+	return t
 }
 
 // ccPresets are the named settings of the short form (ParseCC). OpenSM
-// itself has no default table (an empty cc_cct means no delay), so
-// "default" is this package's middle choice: a port marks when three of
-// four queue slots are full, every BECN raises the index by one, the
-// timer lowers it every 10.24 µs, and the linear table of 128 entries
-// delays up to 127 packet times. "aggressive" marks at the first queued
-// packet, raises the index by 4 and lowers it every 20.48 µs; "timid"
-// marks only full queues, one packet in 8, on a table of 16 entries, with
-// a timer of 2.048 µs.
+// itself has no default (every cc_* value is 0 and the table empty:
+// nothing marks, nothing slows). "default" takes the switch and CA
+// defaults of Mellanox OFED's congestion-control manager (threshold 15,
+// marking rate 10, packet size 512 bytes, per queue pair, increase 1,
+// trigger 2, min 0) with LLNL's "mellanox_default" table (up to 57
+// packet times) and a timer of 150 (153.6 µs; the manager derives its own
+// from the fabric's size, by a formula not published). "aggressive"
+// marks every packet that qualifies, raises the index by 4 per BECN and
+// has a linear table up to 127 packet times; "timid" marks at threshold 4
+// one packet in 64, on LLNL's "simula_llnl" table (up to 3 packet times).
 var ccPresets = map[string]CongestionControl{
-	"default":    presetCC(8, 0, 10, 1, LinearCCT(128, 1)),
-	"aggressive": presetCC(15, 0, 20, 4, LinearCCT(128, 2)),
-	"timid":      presetCC(2, 7, 2, 1, LinearCCT(16, 1)),
+	"default":    presetCC(15, 10, 8, 150, 1, QuadraticCCT(128, 0, 95, 0.218)),
+	"aggressive": presetCC(15, 0, 8, 150, 4, LinearCCT(128, 1)),
+	"timid":      presetCC(4, 64, 8, 150, 1, QuadraticCCT(128, 3, 106, 0.408)),
 }
 
-// presetCC returns settings with every switch and SL-0 field valid.
-func presetCC(threshold uint8, rate uint16, timer uint16, inc uint8, cct []CCTEntry) CongestionControl {
+// presetCC returns settings with every switch and SL-0 field valid and
+// the trigger threshold 2.
+func presetCC(threshold uint8, rate uint16, size uint8, timer uint16, inc uint8, cct []CCTEntry) CongestionControl {
 	cc := CongestionControl{Enable: true, SwitchControlMap: 1<<0 | 1<<2 | 1<<4, Threshold: threshold,
-		PacketSize: 1, MarkingRate: rate, CAControlMap: 1, CCT: cct}
-	cc.CA[0] = CAEntry{Timer: timer, Increase: inc}
+		PacketSize: size, MarkingRate: rate, CAControlMap: 1, CCT: cct}
+	cc.CA[0] = CAEntry{Timer: timer, Increase: inc, TriggerThreshold: 2}
 	return cc
 }
 
@@ -330,10 +342,10 @@ func parseShortCCT(v string) ([]CCTEntry, error) {
 		if err != nil || n < 1 || n > maxCCTEntries {
 			return nil, fmt.Errorf("linear:%s: want 1 … %d entries", rest, maxCCTEntries)
 		}
-		step := int64(1)
+		step := 1
 		if hasStep {
-			if step, err = strconv.ParseInt(ss, 10, 64); err != nil || step < 0 || step > 1<<16 {
-				return nil, fmt.Errorf("linear:%s: want a step of 0 … 65536 packet times", rest)
+			if step, err = strconv.Atoi(ss); err != nil || step < 0 || step > 1<<14-1 {
+				return nil, fmt.Errorf("linear:%s: want a step of 0 … 16383 packet times", rest)
 			}
 		}
 		return LinearCCT(n, step), nil
@@ -381,7 +393,7 @@ func (cc *CongestionControl) String() string {
 	ca := cc.CA[0]
 	var d []string
 	for _, e := range cc.CCT {
-		d = append(d, strconv.FormatInt(e.Delay(), 10))
+		d = append(d, strconv.FormatFloat(e.Packets(), 'g', 4, 64))
 	}
 	tbl := "empty"
 	if len(d) > 6 {
@@ -392,7 +404,3 @@ func (cc *CongestionControl) String() string {
 	return fmt.Sprintf("threshold %d, marking rate %d, packet size %d credits, CCTI increase %d, timer %d (%s), min %d, limit %d, flows %s, CCT delays %s packet times",
 		cc.Threshold, cc.MarkingRate, cc.PacketSize, ca.Increase, ca.Timer, FormatTime(Time(ca.Timer)*CCTIPeriod), ca.Min, cc.Limit(), flows, tbl)
 }
-
-// ccMaxDelay is the largest inter-packet delay a table can hold, in
-// packet times (multiplier 2^14−1, shift 3).
-const ccMaxDelay = (1<<14 - 1) << 3

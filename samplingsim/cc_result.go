@@ -310,7 +310,7 @@ func (r *Result) CCVerdict() string {
 		why = fmt.Sprintf("no port's output queue reached %d packets", st.MarkThreshold)
 	case st.Settings.CAControlMap&1 == 0:
 		why = fmt.Sprintf("%s were marked but the hosts ignore BECNs (SL 0 not in the CA control map)", plural.N(int(marks), "packet"))
-	case st.Settings.Limit() == 0 || slices.IndexFunc(st.Settings.CCT, func(e CCTEntry) bool { return e.Delay() > 0 }) < 0:
+	case st.Settings.Limit() == 0 || slices.IndexFunc(st.Settings.CCT, func(e CCTEntry) bool { return e.Multiplier > 0 }) < 0:
 		why = fmt.Sprintf("%s were marked but the table has no delay (an empty or all-zero CCT)", plural.N(int(marks), "packet"))
 	}
 	if nf == 0 {

@@ -33,7 +33,7 @@ type ccState struct {
 	caOn                     bool
 	period                   Time
 	inc, min, limit, trigger int32
-	delay                    []int64 // by CCT index: the inter-packet delay in packet times
+	cct                      []CCTEntry // by CCT index, up to the limit
 	// notes holds the BECNs each host still has to send (notes[h][noteHead[h]:]).
 	notes    [][]ccNote
 	noteHead []int32
@@ -57,10 +57,13 @@ type ccNote struct{ dst, flow int32 }
 // ccFlow is a source's congestion-control state of one flow.
 type ccFlow struct {
 	src, dst int32 // dst −1: a per-SL flow of every destination
-	ccti     int32 // the CCT index at tick
-	tick     int64 // the timer tick the index was last brought up to date at
-	next     Time  // the earliest time its next packet may be formed
-	free     Time  // when its last packet's time on the link ended
+	ccti     int32 // the CCT index
+	// start is when the flow's timer started (its index left CCTI_Min)
+	// and ticks the expiries since then applied to the index.
+	start Time
+	ticks int64
+	next  Time // the earliest time its next packet may be formed
+	free  Time // when its last packet's time on the link ended
 	// throttled is the time the NIC waited for the flow's delay; sum is
 	// the sum of the indexes its packets were sent at.
 	throttled           Time
@@ -119,10 +122,8 @@ func (s *network) setupCC() error {
 	c.period = Time(ca.Timer) * CCTIPeriod
 	c.inc, c.min, c.limit, c.trigger = int32(ca.Increase), int32(ca.Min), int32(set.Limit()), int32(ca.TriggerThreshold)
 	c.min = min(c.min, c.limit)
-	c.delay = make([]int64, c.limit+1)
-	for i, e := range set.CCT {
-		c.delay[i] = e.Delay()
-	}
+	c.cct = make([]CCTEntry, c.limit+1)
+	copy(c.cct, set.CCT)
 	if err := s.setupCCFlows(c); err != nil {
 		return err
 	}
@@ -164,14 +165,15 @@ func (s *network) setupCCFlows(c *ccState) error {
 	return nil
 }
 
-// ccIndex brings flow f's index up to date with the timer and returns it.
+// ccIndex brings flow f's index up to date with its timer and returns
+// it. The timer runs while the index is above CCTI_Min: it starts with the
+// BECN that raises the index from there and lowers the index by one every
+// period after.
 func (c *ccState) ccIndex(f *ccFlow, now Time) int32 {
-	if c.period > 0 {
-		t := int64(now / c.period)
-		if d := t - f.tick; d > 0 && f.ccti > c.min {
-			f.ccti = int32(max(int64(c.min), int64(f.ccti)-d))
-		}
-		f.tick = t
+	if c.period > 0 && f.ccti > c.min {
+		k := int64((now - f.start) / c.period)
+		f.ccti = int32(max(int64(c.min), int64(f.ccti)-(k-f.ticks)))
+		f.ticks = k
 	}
 	return f.ccti
 }
@@ -214,6 +216,9 @@ func (s *network) ccBECN(pid int32) {
 	}
 	f := &c.flows[c.pk[pid].flow]
 	i := c.ccIndex(f, s.now)
+	if i == c.min { // the timer starts
+		f.start, f.ticks = s.now, 0
+	}
 	f.ccti = min(i+c.inc, c.limit)
 	f.becns++
 	f.maxCCTI = max(f.maxCCTI, f.ccti)
@@ -346,7 +351,7 @@ func (s *network) ccFormed(pid, m, l int32) {
 	}
 	ser := s.ser(l, s.packets[pid].bytes)
 	f.free = s.now + ser
-	if d := c.delay[i]; d > 0 {
-		f.next = s.now + ser*Time(1+d)
+	if d := c.cct[i].Delay(ser); d > 0 {
+		f.next = s.now + ser + d
 	}
 }

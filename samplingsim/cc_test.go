@@ -10,7 +10,7 @@ import (
 // ccOn returns settings with every field valid, the given threshold and
 // table, and the CA entry of SL 0.
 func ccOn(threshold uint8, rate uint16, ca CAEntry, cct []CCTEntry) *CongestionControl {
-	cc := presetCC(threshold, rate, ca.Timer, ca.Increase, cct)
+	cc := presetCC(threshold, rate, 1, ca.Timer, ca.Increase, cct)
 	cc.CA[0] = ca
 	return &cc
 }
@@ -34,8 +34,8 @@ func TestCCDelayFromTable(t *testing.T) {
 	if fl.Throttled != 18*ser || fl.MeanCCTI != 3 || fl.Packets != 10 || fl.BECNs != 0 {
 		t.Errorf("flow %+v: want throttled 18 packet times (%d ps), mean index 3, 10 packets, no BECN", fl, 18*ser)
 	}
-	// The entry 1:1 (delay 2 = 1·2^1) encodes the same delay.
-	cfg.CC = ccOn(0, 0, CAEntry{Min: 3}, []CCTEntry{{0, 0}, {0, 7}, {0, 9}, {1, 1}})
+	// The entry 1:4 (delay (Tp >> 1)·4 = 2 Tp) is the same delay.
+	cfg.CC = ccOn(0, 0, CAEntry{Min: 3}, []CCTEntry{{0, 0}, {0, 7}, {0, 9}, {1, 4}})
 	if r2 := mustRun(t, f, cfg, planOf(f, Message{Src: 1, Dst: 0, Bytes: 10 * 4096})); r2.MsgFinish[0] != r.MsgFinish[0] {
 		t.Errorf("shift 1, multiplier 1 finished at %d ps, want %d as 0:2", r2.MsgFinish[0], r.MsgFinish[0])
 	}
@@ -82,8 +82,10 @@ func TestCCIndexLimitAndTimer(t *testing.T) {
 		{period - 1, true, 5},           // capped at the limit
 		{period, false, 4},              // the first tick
 		{3*period + period/3, false, 2}, // two more ticks
-		{10 * period, false, 1},         // down to CCTI_Min, not below
-		{10*period + 1, true, 3},        // up again
+		{10 * period, false, 1},         // down to CCTI_Min, not below: the timer stops
+		{10*period + 1, true, 3},        // up again, the timer restarts
+		{11 * period, false, 3},         // not a tick of the new timer
+		{11*period + 1, false, 2},       // its first tick
 	}
 	for _, st := range steps {
 		if st.becn {
@@ -274,12 +276,12 @@ func TestParseCC(t *testing.T) {
 	}
 	want := CAEntry{Timer: 7, Increase: 3, Min: 2, TriggerThreshold: 9}
 	if cc.Threshold != 12 || cc.CA[0] != want || !cc.SLBased() || !cc.VictimHostPorts || cc.MarkingRate != 4 || cc.PacketSize != 2 ||
-		!slices.Equal(cc.CCT, []CCTEntry{{0, 0}, {0, 5}, {2, 3}}) || cc.Limit() != 2 || cc.CCT[2].Delay() != 12 {
+		!slices.Equal(cc.CCT, []CCTEntry{{0, 0}, {0, 5}, {2, 3}}) || cc.Limit() != 2 || cc.CCT[2].Delay(400) != 300 || cc.CCT[2].Packets() != 0.75 {
 		t.Errorf("parsed %+v", cc)
 	}
 	on, _ := ParseCC("on")
 	def, _ := ParseCC("default")
-	if on.String() != def.String() || len(on.CCT) != 128 || on.CCT[127].Delay() != 127 {
+	if on.String() != def.String() || len(on.CCT) != 128 || on.CCT[127] != (CCTEntry{0, 57}) || on.CCT[17] != (CCTEntry{0, 1}) || on.CCT[16] != (CCTEntry{0, 0}) {
 		t.Errorf("on = %s; default = %s", on, def)
 	}
 	lin, _ := ParseCC("timid:cct=linear:4:3")
@@ -292,8 +294,9 @@ func TestParseCC(t *testing.T) {
 			t.Errorf("%q accepted", bad)
 		}
 	}
-	if enc := encodeDelay(100000); enc.Delay() != 100000 || enc.Shift != 3 {
-		t.Errorf("100000 packet times encoded as %s", enc)
+	timid, _ := ParseCC("timid")
+	if timid.CCT[127] != (CCTEntry{3, 24}) || timid.CCT[127].Packets() != 3 || timid.CCT[26] != (CCTEntry{3, 1}) || timid.CCT[25] != (CCTEntry{3, 0}) {
+		t.Errorf("timid table %v … %v, want LLNL's simula_llnl up to 3:24", timid.CCT[:4], timid.CCT[124:])
 	}
 }
 
@@ -320,14 +323,14 @@ func TestReadOpenSMConf(t *testing.T) {
 	cc := read("opensm-cc.conf")
 	wantMask := [32]byte{31: 0x1E}
 	if !cc.Enable || cc.SwitchControlMap != 0x15 || cc.VictimMask != wantMask || cc.Threshold != 15 || cc.PacketSize != 8 ||
-		cc.MarkingRate != 1 || cc.CAControlMap != 1 || cc.CA[0] != (CAEntry{Timer: 20, Increase: 2, TriggerThreshold: 10}) || cc.Limit() != 7 {
+		cc.MarkingRate != 1 || cc.CAControlMap != 1 || cc.CA[0] != (CAEntry{Timer: 20, Increase: 2, TriggerThreshold: 4}) || cc.Limit() != 7 {
 		t.Errorf("opensm-cc.conf: %+v", cc)
 	}
-	var delays []int64
+	var delays []float64
 	for _, e := range cc.CCT {
-		delays = append(delays, e.Delay())
+		delays = append(delays, e.Packets())
 	}
-	if !slices.Equal(delays, []int64{0, 1, 2, 4, 8, 16, 32, 64}) {
+	if !slices.Equal(delays, []float64{0, 1, 2, 4, 8, 16, 32, 64}) {
 		t.Errorf("delays %v", delays)
 	}
 	for p := range 8 {
