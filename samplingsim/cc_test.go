@@ -393,3 +393,24 @@ func FuzzParseCC(f *testing.F) {
 		}
 	})
 }
+
+// TestCCFlowsServedApart: a NIC serves its flows apart, as an HCA its
+// queue pairs: with every flow at 2 packet times of delay (CCTI_Min 3),
+// H1's messages to H0 and to H2 interleave, A's packets at 0, 3, …, 27
+// packet times and B's at 1, 4, …, 28, instead of B waiting for all of A.
+func TestCCFlowsServedApart(t *testing.T) {
+	f := fabric(t, "kary:k=4,n=3")
+	cfg := DefaultConfig()
+	ser := serTime(int64(cfg.MTU), cfg.Bandwidth)
+	one := (ser + cfg.Latency + cfg.RouterDelay) + (ser + cfg.Latency) + ser
+	cfg.CC = ccOn(0, 0, CAEntry{Min: 3}, []CCTEntry{{0, 0}, {0, 0}, {0, 0}, {0, 2}})
+	r := mustRun(t, f, cfg, planOf(f, Message{Src: 1, Dst: 0, Bytes: 10 * 4096}, Message{Src: 1, Dst: 2, Bytes: 10 * 4096}))
+	if r.MsgFinish[0] != 27*ser+one || r.MsgFinish[1] != 28*ser+one {
+		t.Errorf("finished at %v ps, want %d and %d", r.MsgFinish, 27*ser+one, 28*ser+one)
+	}
+	// Each flow waited 2 packet times before each of its packets but the
+	// first (B's first waited for A's on the link, not for a delay).
+	if a, b := r.CC.Flows[0].Throttled, r.CC.Flows[1].Throttled; a != 18*ser || b != 18*ser {
+		t.Errorf("throttled %d and %d ps, want %d each", a, b, 18*ser)
+	}
+}
