@@ -347,7 +347,7 @@ func (s *network) ccFormed(pid, m, l int32) {
 	f.packets++
 	f.sum += int64(i)
 	if want := max(f.free, s.msgs[m].ready); f.next > want {
-		f.throttled += min(s.now, f.next) - want // the time the last delay held this packet back
+		f.throttled += f.next - want // the time the last delay held this packet back (pumpCC forms it once f.next has come)
 	}
 	ser := s.ser(l, s.packets[pid].bytes)
 	f.free = s.now + ser

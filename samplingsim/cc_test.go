@@ -148,6 +148,11 @@ func TestCCMarkOneBECN(t *testing.T) {
 	if on.CC.Acted() {
 		t.Errorf("zero delays throttled a flow")
 	}
+	// The BECN is one packet of 64 bytes on H0's link to the leaf.
+	up := f.OutLinks(f.HostNode(0))[0]
+	if a, b := on.TruthOf(0, up), off.TruthOf(0, up); a.Packets != b.Packets+1 || a.Bytes != b.Bytes+CNPBytes || CNPBytes != 64 {
+		t.Errorf("H0's link carried %d packets, %d bytes; without CC %d, %d: want one packet of 64 bytes more", a.Packets, a.Bytes, b.Packets, b.Bytes)
+	}
 }
 
 // TestCCVictimMask: a slow host drains its buffer at a quarter of the
