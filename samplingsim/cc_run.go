@@ -37,7 +37,8 @@ type ccState struct {
 	// notes holds the BECNs each host still has to send (notes[h][noteHead[h]:]).
 	notes    [][]ccNote
 	noteHead []int32
-	wakeAt   []Time // by host: the pending wake-up of its throttled NIC (−1: none)
+	wakeAt   []Time  // by host: the pending wake-up of its throttled NIC (−1: none)
+	hostLink []int32 // by host: its one link into the fabric (−1: several, ask the tables)
 	// cnps counts the notifications sent, becns those applied, triggers
 	// the times a flow's index reached the trigger threshold.
 	cnps, becns, triggers int64
@@ -114,8 +115,13 @@ func (s *network) setupCC() error {
 		}
 		c.victim[l] = set.victim(port) || set.VictimHostPorts && s.ch[l].toHost >= 0
 	}
+	c.hostLink = make([]int32, H)
 	for h := range c.wakeAt {
 		c.wakeAt[h] = -1
+		c.hostLink[h] = -1
+		if out := s.f.OutLinks(s.f.HostNode(h)); len(out) == 1 {
+			c.hostLink[h] = out[0]
+		}
 	}
 	ca := set.CA[0]
 	c.caOn = set.CAControlMap&1 != 0
@@ -241,7 +247,7 @@ func (s *network) ccSendNotes(h int32) bool {
 	c := s.cc
 	for c.noteHead[h] < int32(len(c.notes[h])) {
 		nt := c.notes[h][c.noteHead[h]]
-		l := s.f.NextHop(h, s.f.HostNode(int(h)), nt.dst)
+		l := s.ccInjection(h, nt.dst)
 		if s.ch[l].queue.len() > 0 {
 			return true
 		}
@@ -310,7 +316,7 @@ func (s *network) pumpCC(h int32) {
 			}
 			return
 		}
-		l := s.f.NextHop(h, s.f.HostNode(int(h)), s.msgs[pick].dst)
+		l := s.ccInjection(h, s.msgs[pick].dst)
 		if s.ch[l].queue.len() > 0 {
 			return
 		}
@@ -323,6 +329,14 @@ func (s *network) pumpCC(h int32) {
 			s.trySend(l)
 		}
 	}
+}
+
+// ccInjection returns the link host h sends a packet to dst on.
+func (s *network) ccInjection(h, dst int32) int32 {
+	if l := s.cc.hostLink[h]; l >= 0 {
+		return l
+	}
+	return s.f.NextHop(h, s.f.HostNode(int(h)), dst)
 }
 
 // ccWake handles the wake-up of host h's throttled NIC.
