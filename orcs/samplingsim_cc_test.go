@@ -52,7 +52,7 @@ func TestSamplingsimCompareCC(t *testing.T) {
 			t.Errorf("row %d: %q, want %s", i, lines[3+i], name)
 		}
 	}
-	if f := strings.Fields(lines[3]); f[6] != "-" {
+	if f := strings.Fields(lines[3]); f[8] != "-" {
 		t.Errorf("the off row has marks: %s", lines[3])
 	}
 	if !strings.HasPrefix(lines[6], "off: Congestion control was off.") || !strings.Contains(lines[7], "Congestion control acted") ||

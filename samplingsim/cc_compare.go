@@ -55,13 +55,13 @@ func WriteCCTable(w io.Writer, f *lft.Fabric, rows []CCRow) error {
 	}
 	ht := rows[0].Traffic
 	if len(ht.Hot) == 0 {
-		fmt.Fprintf(w, "no hot spot: no host receives more than twice the mean; every flow counts as other traffic\n")
+		fmt.Fprintf(w, "no hot spot: no host receives more than twice the mean of the others; every flow counts as other traffic\n")
 	} else {
 		fmt.Fprintf(w, "hot spot %s: %s into it; victims: %s to other hosts sharing a link with them; others: %s\n",
 			hostList(f, ht.Hot), flowsN(ht.HotFlows.Flows), flowsN(ht.Victims.Flows), flowsN(ht.Rest.Flows))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
-	fmt.Fprintln(tw, "cc\tvictims Gb/s\tvictim msg µs\thot senders Gb/s\thot msg µs\tothers Gb/s\tmarked\tBECNs\tthrottled flows\tthrottled µs\tmean CCTI\tend µs\t")
+	fmt.Fprintln(tw, "cc\tvictim msg µs\tvictim msg Gb/s\tvictims Gb/s\thot msg µs\thot msg Gb/s\thot Gb/s\tothers msg µs\tmarked\tBECNs\tthrottled flows\tthrottled µs\tmean CCTI\tend µs\t")
 	us := func(t Time) float64 { return float64(t) / float64(Microsecond) }
 	for _, r := range rows {
 		t := r.Traffic
@@ -72,9 +72,9 @@ func WriteCCTable(w io.Writer, f *lft.Fabric, rows []CCRow) error {
 			marked, becns, nf, thr = fmt.Sprint(m), fmt.Sprint(r.CC.BECNs), fmt.Sprint(n), fmt.Sprintf("%.1f", us(d))
 			cc = fmt.Sprintf("%.2f", r.CC.meanCCTI())
 		}
-		fmt.Fprintf(tw, "%s\t%.1f\t%.2f\t%.1f\t%.2f\t%.1f\t%s\t%s\t%s\t%s\t%s\t%.1f\t\n", r.Setting.Name,
-			t.Victims.Gbps, us(t.Victims.MeanMsg), t.HotFlows.Gbps, us(t.HotFlows.MeanMsg), t.Rest.Gbps,
-			marked, becns, nf, thr, cc, us(r.End))
+		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.1f\t%.2f\t%.2f\t%.1f\t%.2f\t%s\t%s\t%s\t%s\t%s\t%.1f\t\n", r.Setting.Name,
+			us(t.Victims.MeanMsg), t.Victims.MsgGbps, t.Victims.Gbps, us(t.HotFlows.MeanMsg), t.HotFlows.MsgGbps, t.HotFlows.Gbps,
+			us(t.Rest.MeanMsg), marked, becns, nf, thr, cc, us(r.End))
 	}
 	if err := tw.Flush(); err != nil {
 		return err
@@ -101,36 +101,38 @@ func (st *CCStats) meanCCTI() float64 {
 }
 
 // CCCompareVerdict says which setting served the victims best against
-// the first row, and what it cost the hot spot's senders.
+// the first row (by the rate their messages see), and what it cost the hot
+// spot's senders.
 func CCCompareVerdict(rows []CCRow) string {
 	if len(rows) < 2 {
 		return ""
 	}
 	base := rows[0]
-	if base.Traffic.Victims.Flows == 0 {
+	if base.Traffic.Victims.Finished == 0 {
 		return fmt.Sprintf("No victims to compare: the traffic has no hot spot with flows sharing its links (%s is the reference).", base.Setting.Name)
 	}
 	best := 1
 	for i := 2; i < len(rows); i++ {
-		if rows[i].Traffic.Victims.Gbps > rows[best].Traffic.Victims.Gbps {
+		if rows[i].Traffic.Victims.MsgGbps > rows[best].Traffic.Victims.MsgGbps {
 			best = i
 		}
 	}
 	b := rows[best]
-	bv, vv := base.Traffic.Victims.Gbps, b.Traffic.Victims.Gbps
-	bh, vh := base.Traffic.HotFlows.Gbps, b.Traffic.HotFlows.Gbps
 	change := func(a, b float64) float64 {
 		if a == 0 {
 			return 0
 		}
 		return 100 * (b/a - 1)
 	}
-	verb := "raises"
-	if vv < bv {
-		verb = "lowers"
+	bv, vv := base.Traffic.Victims, b.Traffic.Victims
+	bh, vh := base.Traffic.HotFlows, b.Traffic.HotFlows
+	if c := change(bv.MsgGbps, vv.MsgGbps); c < 1 {
+		return fmt.Sprintf("No setting helps the victims: the best, %s, gives their messages %.2f Gb/s against %.2f with %s (%+.1f%%); one seed, one run per setting: the counts are exact, the effect holds for this traffic.",
+			b.Setting.Name, vv.MsgGbps, bv.MsgGbps, base.Setting.Name, c)
 	}
-	return fmt.Sprintf("Best for the victims: %s %s their throughput from %.1f to %.1f Gb/s (%+.0f%%) against %s, and takes the hot spot's senders from %.1f to %.1f Gb/s (%+.0f%%); one seed, one run per setting: the counts are exact, the size of the effect holds for this traffic.",
-		b.Setting.Name, verb, bv, vv, change(bv, vv), base.Setting.Name, bh, vh, change(bh, vh))
+	return fmt.Sprintf("Best for the victims: %s, their messages %.2f instead of %.2f Gb/s (%+.0f%%, mean %s instead of %s) against %s; the hot spot's senders pay: %.2f instead of %.2f Gb/s per message (%+.0f%%) and the run ends at %s instead of %s; one seed, one run per setting: the counts are exact, the effect holds for this traffic.",
+		b.Setting.Name, vv.MsgGbps, bv.MsgGbps, change(bv.MsgGbps, vv.MsgGbps), FormatTime(vv.MeanMsg), FormatTime(bv.MeanMsg), base.Setting.Name,
+		vh.MsgGbps, bh.MsgGbps, change(bh.MsgGbps, vh.MsgGbps), FormatTime(b.End), FormatTime(base.End))
 }
 
 // hostList names hosts (the first few).

@@ -100,13 +100,16 @@ type TrafficGroup struct {
 	Span  Time
 	Gbps  float64
 	// MeanMsg is the mean time of its finished messages from ready to
-	// consumed.
+	// consumed, and MsgGbps the rate a message sees: their bytes over the
+	// sum of their times.
 	MeanMsg Time
+	MsgGbps float64
 }
 
 // HotSpotTraffic splits a run's traffic around its hot spots: the hot
-// destinations (receiving more than twice the mean bytes of the hosts
-// that receive), the hot flows into them, the victims (flows to other
+// destinations (when the host that receives the most bytes receives more
+// than twice the mean of the other receivers: it and every host that
+// receives at least half as much), the hot flows into them, the victims (flows to other
 // hosts whose table route shares a link with a hot flow's: they share
 // its input buffers and queues, and wait behind its packets) and the
 // bystanders (the rest).
@@ -116,27 +119,31 @@ type HotSpotTraffic struct {
 }
 
 // HotSpot returns r's traffic split around its hot spots (Hot empty when
-// no host receives more than twice the mean).
+// no host stands out).
 func (r *Result) HotSpot() HotSpotTraffic {
 	f, plan := r.Fabric, r.Plan
 	recv := make([]int64, f.NumHosts())
 	for _, m := range plan.Msgs {
 		recv[m.Dst] += m.Bytes
 	}
-	var total int64
+	var total, most int64
 	receivers := 0
 	for _, b := range recv {
 		if b > 0 {
 			total += b
 			receivers++
+			most = max(most, b)
 		}
 	}
 	var ht HotSpotTraffic
 	isHot := make([]bool, len(recv))
-	for h, b := range recv {
-		if receivers > 1 && b*int64(receivers) > 2*total {
-			isHot[h] = true
-			ht.Hot = append(ht.Hot, int32(h))
+	// The hottest host must receive more than twice the mean of the others.
+	if receivers > 1 && float64(most) > 2*float64(total-most)/float64(receivers-1) {
+		for h, b := range recv {
+			if 2*b >= most {
+				isHot[h] = true
+				ht.Hot = append(ht.Hot, int32(h))
+			}
 		}
 	}
 	type pair struct{ s, d int32 }
@@ -196,6 +203,7 @@ func (r *Result) HotSpot() HotSpotTraffic {
 		}
 		if tg.Finished > 0 {
 			tg.MeanMsg = msgSum[g] / Time(tg.Finished)
+			tg.MsgGbps = float64(tg.Bytes) * 8 / (float64(max(msgSum[g], 1)) / 1e12) / 1e9
 		}
 	}
 	return ht
@@ -270,7 +278,7 @@ func (g TrafficGroup) describe() string {
 	if g.Flows == 0 {
 		return "none"
 	}
-	return fmt.Sprintf("%.1f Gb/s (%s, mean message %s)", g.Gbps, plural.N(g.Flows, "flow"), FormatTime(g.MeanMsg))
+	return fmt.Sprintf("%s, mean message %s (%.1f Gb/s per message), %.1f Gb/s together", plural.N(g.Flows, "flow"), FormatTime(g.MeanMsg), g.MsgGbps, g.Gbps)
 }
 
 // flowName names a flow by its hosts.
@@ -319,7 +327,8 @@ func (r *Result) CCVerdict() string {
 		}
 		return "Congestion control did not act: " + why + "."
 	}
-	return fmt.Sprintf("Congestion control acted: %s on %s were marked, %s came back and throttled %d of %s for %s in total (%.1f%% of the run's %s per flow on average); certain, these are counts of the run.",
+	per := thr / Time(nf)
+	return fmt.Sprintf("Congestion control acted: %s on %s were marked, %s came back and throttled %d of %s, %s each on average (%.1f%% of the run's %s); certain: these are the run's own counts.",
 		plural.N(int(marks), "packet"), plural.N(ports, "port"), plural.N(int(st.BECNs), "BECN"), nf, plural.N(len(st.Flows), "flow"),
-		FormatTime(thr), 100*float64(thr)/float64(max(r.End, 1))/float64(len(st.Flows)), FormatTime(r.End))
+		FormatTime(per), 100*float64(per)/float64(max(r.End, 1)), FormatTime(r.End))
 }
