@@ -72,7 +72,7 @@ func WriteCCTable(w io.Writer, f *lft.Fabric, rows []CCRow) error {
 			marked, becns, nf, thr = fmt.Sprint(m), fmt.Sprint(r.CC.BECNs), fmt.Sprint(n), fmt.Sprintf("%.1f", us(d))
 			cc = fmt.Sprintf("%.2f", r.CC.meanCCTI())
 		}
-		fmt.Fprintf(tw, "%s\t%.2f\t%.2f\t%.1f\t%.2f\t%.2f\t%.1f\t%.2f\t%s\t%s\t%s\t%s\t%s\t%.1f\t\n", r.Setting.Name,
+		fmt.Fprintf(tw, "%s\t%.2f\t%.3g\t%.1f\t%.2f\t%.3g\t%.1f\t%.2f\t%s\t%s\t%s\t%s\t%s\t%.1f\t\n", r.Setting.Name,
 			us(t.Victims.MeanMsg), t.Victims.MsgGbps, t.Victims.Gbps, us(t.HotFlows.MeanMsg), t.HotFlows.MsgGbps, t.HotFlows.Gbps,
 			us(t.Rest.MeanMsg), marked, becns, nf, thr, cc, us(r.End))
 	}
@@ -127,10 +127,10 @@ func CCCompareVerdict(rows []CCRow) string {
 	bv, vv := base.Traffic.Victims, b.Traffic.Victims
 	bh, vh := base.Traffic.HotFlows, b.Traffic.HotFlows
 	if c := change(bv.MsgGbps, vv.MsgGbps); c < 1 {
-		return fmt.Sprintf("No setting helps the victims: the best, %s, gives their messages %.2f Gb/s against %.2f with %s (%+.1f%%); one seed, one run per setting: the counts are exact, the effect holds for this traffic.",
+		return fmt.Sprintf("No setting helps the victims: the best, %s, gives their messages %.3g Gb/s against %.3g with %s (%+.1f%%); one seed, one run per setting: the counts are exact, the effect holds for this traffic.",
 			b.Setting.Name, vv.MsgGbps, bv.MsgGbps, base.Setting.Name, c)
 	}
-	return fmt.Sprintf("Best for the victims: %s, their messages %.2f instead of %.2f Gb/s (%+.0f%%, mean %s instead of %s) against %s; the hot spot's senders pay: %.2f instead of %.2f Gb/s per message (%+.0f%%) and the run ends at %s instead of %s; one seed, one run per setting: the counts are exact, the effect holds for this traffic.",
+	return fmt.Sprintf("Best for the victims: %s, their messages %.3g instead of %.3g Gb/s (%+.0f%%, mean %s instead of %s) against %s; the hot spot's senders pay: %.3g instead of %.3g Gb/s per message (%+.0f%%) and the run ends at %s instead of %s; one seed, one run per setting: the counts are exact, the effect holds for this traffic.",
 		b.Setting.Name, vv.MsgGbps, bv.MsgGbps, change(bv.MsgGbps, vv.MsgGbps), FormatTime(vv.MeanMsg), FormatTime(bv.MeanMsg), base.Setting.Name,
 		vh.MsgGbps, bh.MsgGbps, change(bh.MsgGbps, vh.MsgGbps), FormatTime(b.End), FormatTime(base.End))
 }

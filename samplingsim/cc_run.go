@@ -38,6 +38,7 @@ type ccState struct {
 	notes    [][]ccNote
 	noteHead []int32
 	wakeAt   []Time  // by host: the pending wake-up of its throttled NIC (−1: none)
+	scanned  []int32 // by host: its injection queue's length when it last found every flow waiting
 	hostLink []int32 // by host: its one link into the fabric (−1: several, ask the tables)
 	// cnps counts the notifications sent, becns those applied, triggers
 	// the times a flow's index reached the trigger threshold.
@@ -115,7 +116,7 @@ func (s *network) setupCC() error {
 		}
 		c.victim[l] = set.victim(port) || set.VictimHostPorts && s.ch[l].toHost >= 0
 	}
-	c.hostLink = make([]int32, H)
+	c.hostLink, c.scanned = make([]int32, H), make([]int32, H)
 	for h := range c.wakeAt {
 		c.wakeAt[h] = -1
 		c.hostLink[h] = -1
@@ -147,26 +148,38 @@ func (s *network) setupCC() error {
 // that every destination can route its BECNs back.
 func (s *network) setupCCFlows(c *ccState) error {
 	c.flowOf = make([]int32, len(s.plan.Msgs))
-	ids := map[[2]int32]int32{}
+	ids := map[[2]int32]int32{}  // by flow: its id
+	pairs := map[[2]int32]bool{} // per SL: the pairs whose way back is checked
+	var keys [][2]int32          // by id: the flow
 	var route []int32
 	for i, m := range s.plan.Msgs {
-		k := [2]int32{m.Src, m.Dst}
+		pair := [2]int32{m.Src, m.Dst}
+		k := pair
 		if c.set.SLBased() {
 			k[1] = -1
 		}
 		id, ok := ids[k]
 		if !ok {
-			id = int32(len(c.flows))
+			id = int32(len(keys))
 			ids[k] = id
-			c.flows = append(c.flows, ccFlow{src: k[0], dst: k[1], ccti: c.min})
+			keys = append(keys, k)
 		}
 		c.flowOf[i] = id
-		if !ok || c.set.SLBased() {
+		if c.set.SLBased() {
+			if ok = pairs[pair]; !ok {
+				pairs[pair] = true
+			}
+		}
+		if !ok {
 			var st lft.RouteStatus
 			if route, st = s.f.AppendRoute(route[:0], m.Dst, m.Src); st != lft.RouteOK {
 				return fmt.Errorf("congestion control: %s cannot return BECNs to %s: no route back", s.f.HostName(int(m.Dst)), s.f.HostName(int(m.Src)))
 			}
 		}
+	}
+	c.flows = make([]ccFlow, len(keys))
+	for id, k := range keys {
+		c.flows[id] = ccFlow{src: k[0], dst: k[1], ccti: c.min}
 	}
 	return nil
 }
@@ -284,6 +297,12 @@ func (s *network) pumpCC(h int32) {
 		if s.ccSendNotes(h) {
 			return
 		}
+		if l := c.hostLink[h]; l >= 0 && s.ch[l].queue.len() > 0 {
+			return // the port is full
+		}
+		if c.wakeAt[h] > s.now && int32(len(n.ready)) == c.scanned[h] {
+			return // every flow the last look found still waits, and no message came
+		}
 		for n.rhead < len(n.ready) && c.left[n.ready[n.rhead]] == 0 {
 			n.rhead++
 		}
@@ -310,6 +329,7 @@ func (s *network) pumpCC(h int32) {
 			break
 		}
 		if pick < 0 {
+			c.scanned[h] = int32(len(n.ready))
 			if wake >= 0 && c.wakeAt[h] != wake {
 				c.wakeAt[h] = wake
 				s.events.push(wake, evReady, ^h, 0)
