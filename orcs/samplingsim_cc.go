@@ -54,6 +54,9 @@ func applyCC(c *cli.Context, cfg *samplingsim.Config) error {
 	if c.IsSet("compare-cc") && (c.IsSet("cc") || c.IsSet("cc-conf")) {
 		return fmt.Errorf("--compare-cc runs every setting of its list: give --cc and --cc-conf as entries of the list instead")
 	}
+	if c.IsSet("compare-cc") && c.IsSet("seeds") {
+		return fmt.Errorf("--seeds diagnoses one run over several seeds: give it without --compare-cc")
+	}
 	if c.IsSet("compare-cc") && c.IsSet("compare-routing") {
 		return fmt.Errorf("--compare-cc and --compare-routing each print a table of several runs: give one of them")
 	}

@@ -1,10 +1,13 @@
 package main
 
 import (
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"orcs/samplingsim"
 )
 
 // ccWorkload is a hot spot on 64 hosts: a fifth of every host's messages
@@ -15,9 +18,29 @@ var ccWorkload = []string{"--gen", "kary:k=4,n=3", "--scheme", "none", "--worklo
 // verdict; --cc-conf reads OpenSM's own files (testdata/cc): the template
 // leaves it off and says why, the edited one sets OpenSM's values.
 func TestSamplingsimCC(t *testing.T) {
-	out, err := runSampling(t, append(ccWorkload, "--cc", "aggressive")...)
+	js := filepath.Join(t.TempDir(), "run.json")
+	out, err := runSampling(t, append(ccWorkload, "--cc", "aggressive", "--json", js)...)
 	if err != nil {
 		t.Fatal(err)
+	}
+	var run samplingsim.RunFile
+	if b, err := os.ReadFile(js); err != nil || json.Unmarshal(b, &run) != nil {
+		t.Fatalf("%s: %v", js, err)
+	}
+	cc := run.CongestionControl
+	if cc == nil || len(cc.Flows) == 0 || len(cc.Ports) == 0 || cc.BECNs == 0 || !strings.HasPrefix(cc.Verdict, "Congestion control acted") {
+		t.Errorf("the JSON's congestion_control: %+v", cc)
+	} else {
+		var marked, flowMarked int64
+		for _, p := range cc.Ports {
+			marked += p.Marked
+		}
+		for _, f := range cc.Flows {
+			flowMarked += f.Marked
+		}
+		if marked != flowMarked || marked != cc.CNPs {
+			t.Errorf("ports marked %d, flows %d, BECNs sent %d: want the same", marked, flowMarked, cc.CNPs)
+		}
 	}
 	for _, want := range []string{"congestion control: threshold 15, marking rate 0", "ports mark packets of at least 512 bytes entering an output queue that then holds 2 of its 4 packets",
 		"hot spot H", "Congestion control acted: "} {
@@ -80,6 +103,8 @@ func TestSamplingsimCCErrors(t *testing.T) {
 		{[]string{"--compare-cc", "off;" + filepath.Join(dir, "none.conf")}, "none.conf"},
 		{[]string{"--compare-cc", "off;on", "--cc", "on"}, "give --cc and --cc-conf as entries of the list"},
 		{[]string{"--cc", "on", "--routing", "adaptive"}, "congestion control with adaptive routing"},
+		{[]string{"--compare-cc", "off;on", "--seeds", "1-3"}, "give it without --compare-cc"},
+		{[]string{"--compare-cc", "off;on", "--compare-routing", "static;adaptive"}, "give one of them"},
 	} {
 		_, err := runSampling(t, append(ccWorkload, c.args...)...)
 		if err == nil || !strings.Contains(err.Error(), c.want) {

@@ -332,3 +332,62 @@ func (r *Result) CCVerdict() string {
 		plural.N(int(marks), "packet"), plural.N(ports, "port"), plural.N(int(st.BECNs), "BECN"), nf, plural.N(len(st.Flows), "flow"),
 		FormatTime(per), 100*float64(per)/float64(max(r.End, 1)), FormatTime(r.End))
 }
+
+// RunFileCC is what congestion control did in a RunFile's run: its
+// settings, the ports that marked and every flow.
+type RunFileCC struct {
+	Settings      string          `json:"settings"`
+	MarkThreshold int             `json:"mark_threshold"`
+	CNPs          int64           `json:"becns_sent"`
+	BECNs         int64           `json:"becns_applied"`
+	Triggers      int64           `json:"triggers"`
+	Verdict       string          `json:"verdict"`
+	Ports         []RunFileCCPort `json:"ports"`
+	Flows         []RunFileCCFlow `json:"flows"`
+}
+
+// RunFileCCPort is a port that marked packets: the link it sends on.
+type RunFileCCPort struct {
+	Link   int32  `json:"link"`
+	From   string `json:"from"`
+	To     string `json:"to"`
+	Marked int64  `json:"marked"`
+}
+
+// RunFileCCFlow is one flow (Dst "" for a per-SL flow of every destination).
+type RunFileCCFlow struct {
+	Src         string  `json:"src"`
+	Dst         string  `json:"dst"`
+	Packets     int64   `json:"packets"`
+	Marked      int64   `json:"marked"`
+	BECNs       int64   `json:"becns"`
+	ThrottledUs float64 `json:"throttled_us"`
+	MeanCCTI    float64 `json:"mean_ccti"`
+	MaxCCTI     int     `json:"max_ccti"`
+}
+
+// ccFile returns the RunFile section of congestion control (nil when off).
+func (r *Result) ccFile() *RunFileCC {
+	st := r.CC
+	if st == nil {
+		return nil
+	}
+	f := r.Fabric
+	out := &RunFileCC{Settings: st.Settings.String(), MarkThreshold: st.MarkThreshold, CNPs: st.CNPs, BECNs: st.BECNs,
+		Triggers: st.Triggers, Verdict: r.CCVerdict(), Ports: []RunFileCCPort{}, Flows: make([]RunFileCCFlow, 0, len(st.Flows))}
+	for l, n := range st.Marked {
+		if n > 0 {
+			lk := f.Links[l]
+			out.Ports = append(out.Ports, RunFileCCPort{Link: int32(l), From: f.Nodes[lk.From].Name, To: f.Nodes[lk.To].Name, Marked: n})
+		}
+	}
+	for _, c := range st.Flows {
+		fl := RunFileCCFlow{Src: f.HostName(int(c.Src)), Packets: c.Packets, Marked: c.Marked, BECNs: c.BECNs,
+			ThrottledUs: float64(c.Throttled) / 1e6, MeanCCTI: c.MeanCCTI, MaxCCTI: c.MaxCCTI}
+		if c.Dst >= 0 {
+			fl.Dst = f.HostName(int(c.Dst))
+		}
+		out.Flows = append(out.Flows, fl)
+	}
+	return out
+}
