@@ -419,3 +419,40 @@ func TestCCFlowsServedApart(t *testing.T) {
 		t.Errorf("throttled %d and %d ps, want %d each", a, b, 18*ser)
 	}
 }
+
+// TestCCConservation: whatever the settings and seed, every marked packet
+// makes one BECN and every BECN reaches its source (the ports' marks, the
+// flows' marks, the BECNs sent and applied are one number), every flow's
+// packets are its messages' packets, and its index stays within the table.
+func TestCCConservation(t *testing.T) {
+	f := fabric(t, "kary:k=4,n=3")
+	for seed := uint64(1); seed <= 3; seed++ {
+		p, err := BuildPlan(f, []JobSpec{{Workload: "saturation:msgs=40,stop=0,frac=0.15", Hosts: allHosts(f.NumHosts())}}, seed)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var packets int64
+		for _, m := range p.Msgs {
+			packets += (m.Bytes + 4095) / 4096
+		}
+		for _, spec := range []string{"default", "aggressive", "timid:flows=sl", "aggressive:victim=hosts,marking_rate=3,cct=linear:8:3"} {
+			cfg := DefaultConfig()
+			cfg.Seed = seed
+			cfg.CC, _ = ParseCC(spec)
+			r := mustRun(t, f, cfg, p)
+			_, marks := r.CC.MarkedPorts()
+			var flowMarks, flowPackets int64
+			for _, fl := range r.CC.Flows {
+				flowMarks += fl.Marked
+				flowPackets += fl.Packets
+				if fl.MaxCCTI > cfg.CC.Limit() || fl.MeanCCTI < 0 || fl.MeanCCTI > float64(fl.MaxCCTI)+1e-9 && fl.BECNs > 0 || fl.Throttled < 0 || fl.Throttled > r.End {
+					t.Errorf("seed %d, %s: flow %+v out of bounds", seed, spec, fl)
+				}
+			}
+			if marks != flowMarks || marks != r.CC.CNPs || r.CC.CNPs != r.CC.BECNs || flowPackets != packets || r.Packets != packets {
+				t.Errorf("seed %d, %s: ports marked %d, flows %d, BECNs %d sent %d applied; packets %d formed, %d delivered, %d in the plan",
+					seed, spec, marks, flowMarks, r.CC.CNPs, r.CC.BECNs, flowPackets, r.Packets, packets)
+			}
+		}
+	}
+}
