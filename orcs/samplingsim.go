@@ -76,7 +76,7 @@ func samplingsimCommand() *cli.Command {
 			&cli.StringFlag{Name: "messages", Usage: "write per-message times to CSV `FILE`"},
 			&cli.StringFlag{Name: "svg", Usage: "write congested-fraction plots to `PREFIX`-all.svg and PREFIX-wNNN.svg (one per window)"},
 			&cli.StringFlag{Name: "plot-source", Value: "estimate", Usage: "what the plots show: estimate or truth"},
-		), append(routingFlags(), ncclFlags()...)...),
+		), append(append(routingFlags(), ncclFlags()...), ccFlags()...)...),
 		Action: samplingsimAction,
 	}
 }
@@ -116,6 +116,9 @@ func samplingsimAction(c *cli.Context) error {
 		return err
 	}
 	if err := applyRouting(c, src, &cfg); err != nil {
+		return err
+	}
+	if err := applyCC(c, &cfg); err != nil {
 		return err
 	}
 	if t := c.Float64("congested"); !(t > 0 && t <= 1) {
@@ -163,6 +166,9 @@ func samplingsimAction(c *cli.Context) error {
 	if done, err := compareRouting(c, src, cfg, plan); done {
 		return err
 	}
+	if done, err := compareCC(c, src, cfg, plan); done {
+		return err
+	}
 	status, stopLine := progress.Status(os.Stderr, "orcs samplingsim")
 	if status != nil {
 		cfg.Progress = func(now samplingsim.Time, done, total int) {
@@ -189,6 +195,7 @@ func samplingsimAction(c *cli.Context) error {
 		return err
 	}
 	res.WriteSummary(out, src.Name)
+	fmt.Fprint(out, ccOffNote(c, cfg))
 	if err := diag.Write(out); err != nil {
 		return err
 	}

@@ -42,12 +42,14 @@ func applyRouting(c *cli.Context, src *fabricarg.Fabric, cfg *samplingsim.Config
 // refuseOneRunOutputs refuses, before any work, the outputs of one run
 // (--json, --csv, --messages, --svg) beside --compare-routing.
 func refuseOneRunOutputs(c *cli.Context) error {
-	if c.String("compare-routing") == "" {
-		return nil
-	}
-	for _, name := range []string{"json", "csv", "messages", "svg"} {
-		if c.IsSet(name) {
-			return fmt.Errorf("--compare-routing prints one table of several runs; --%s writes one run: give it without --compare-routing", name)
+	for _, cmp := range []string{"compare-routing", "compare-cc"} {
+		if c.String(cmp) == "" {
+			continue
+		}
+		for _, name := range []string{"json", "csv", "messages", "svg"} {
+			if c.IsSet(name) {
+				return fmt.Errorf("--%s prints one table of several runs; --%s writes one run: give it without --%s", cmp, name, cmp)
+			}
 		}
 	}
 	return nil

@@ -108,7 +108,9 @@ func (s *network) linesAhead(src int, lines *[maxLinesAhead]uintptr) int {
 			}
 		case evConsumed:
 			// The message's progress and the receiving NIC.
-			put(uintptr(unsafe.Pointer(&s.msgs[s.packets[e.b].msg])))
+			if m := s.packets[e.b].msg; m >= 0 { // not a congestion notification
+				put(uintptr(unsafe.Pointer(&s.msgs[m])))
+			}
 			put(uintptr(unsafe.Pointer(&s.nics[s.ch[e.a].toHost])))
 		case evWake:
 			// The waiting port's head packet, which moves on, and the one

@@ -120,3 +120,23 @@ func BenchmarkDiagnoseAdaptive(b *testing.B) {
 		Diagnose(r, DiagnoseOptions{View: AllJobs, Window: -1})
 	}
 }
+
+// BenchmarkHotSpotCC is a hot spot that receives at line rate (ten times
+// oversubscribed) on 512 hosts with InfiniBand congestion control (the
+// aggressive preset: every packet through a port whose queue holds two
+// marked, a BECN back for each), and BenchmarkHotSpotCCOff the same
+// without: the cost of marking, the BECNs' packets and the NICs' flows.
+func BenchmarkHotSpotCC(b *testing.B) { benchHotSpotCC(b, "aggressive") }
+
+// BenchmarkHotSpotCCOff: see BenchmarkHotSpotCC.
+func BenchmarkHotSpotCCOff(b *testing.B) { benchHotSpotCC(b, "off") }
+
+func benchHotSpotCC(b *testing.B, spec string) {
+	cfg := DefaultConfig()
+	cfg.Scheme = "none"
+	var err error
+	if cfg.CC, err = ParseCC(spec); err != nil {
+		b.Fatal(err)
+	}
+	benchRun(b, "kary:k=8,n=3", "saturation:hot=1,msgs=100,gbps=40,frac=0.05,stop=0", cfg)
+}

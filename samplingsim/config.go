@@ -160,6 +160,9 @@ type Config struct {
 	// of all (for a progress line; it must be quick). It changes nothing
 	// in the run.
 	Progress func(now Time, done, total int)
+	// CC is InfiniBand congestion control (IBA annex A10, cc.go); nil or
+	// not enabled is none, and the run is the same as without the field.
+	CC *CongestionControl
 	// measure makes a run keep latency and stall statistics whatever its
 	// routing and workload (CompareRouting: every row measured alike).
 	measure bool
@@ -331,6 +334,9 @@ func (c *Config) parse() (plugins, error) {
 	}
 	if c.MaxTime < 0 {
 		bad("max time %d ps: must not be negative", c.MaxTime)
+	}
+	if err := c.CC.check(); err != nil {
+		bad("congestion control: %v", err)
 	}
 	if err := errors.Join(errs...); err != nil {
 		return plugins{}, err

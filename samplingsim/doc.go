@@ -67,6 +67,12 @@
 //     (Diagnosis.Sentence);
 //   - support.go, detection.go: a verdict over seeds with its support
 //     (Consensus) and the estimates' detection power against the truth;
+//   - cc.go, cc_conf.go, cc_run.go, cc_result.go, cc_compare.go:
+//     InfiniBand congestion control (IBA annex A10): its settings, their
+//     short form and opensm.conf's cc_* keys, the switches' marking, the
+//     BECNs and the sources' flows in the event loop, what it did
+//     (CCStats, the hot spot's victims) and one run per setting
+//     (CompareCC);
 //   - errors.go: DeadlockError, a run stopped by a credit loop;
 //   - cputime_linux.go, cputime_other.go: the event loop's CPU time;
 //   - plan/: plan.go (Plan: jobs, messages, gates; Plan.Check), time.go

@@ -30,7 +30,8 @@ const (
 	// evConsumed: the consumer of the host at the end of link a has
 	// finished packet b, the head of that link's receive buffer.
 	evConsumed
-	// evReady: message a may start (its start time has come).
+	// evReady: message a may start (its start time has come); a < 0: the
+	// NIC of host ^a, throttled by congestion control, may send again.
 	evReady
 )
 

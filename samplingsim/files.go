@@ -112,6 +112,7 @@ func (r *Result) WriteSummary(w io.Writer, name string) {
 	if r.Buffers != nil {
 		r.Buffers.Write(w)
 	}
+	r.WriteCC(w)
 }
 
 // delivered counts job j's messages that arrived.

@@ -172,6 +172,9 @@ func (s *network) sendNow(l int32, pid, bytes int32) bool {
 	if p.fromHost >= 0 || s.markAt != MarkArrival {
 		s.mark(pid, l, 1)
 	}
+	if s.cc != nil {
+		s.ccMark(l, pid, 1)
+	}
 	s.transmit(l, pid, bytes)
 	return true
 }

@@ -159,6 +159,8 @@ type network struct {
 	adLinks       []int32   // scratch: candidate output links of adaptive routing
 	adMinimal     []int32   // scratch: the minimal links among them
 	stats         runStats  // latency, stall and routing-mode statistics (noise.go)
+	// cc is InfiniBand congestion control (cc_run.go; nil: off).
+	cc *ccState
 }
 
 // restrictKind says which links a receiver updates for a probabilistic
@@ -230,6 +232,9 @@ func newSim(f *lft.Fabric, cfg Config, plan *Plan, pl plugins) (*network, error)
 	}
 	s.setupStats()
 	s.setupMessages()
+	if err := s.setupCC(); err != nil {
+		return nil, err
+	}
 	s.setupIDs(pl.ids)
 	s.tallies = make([][]*tally, max(len(plan.Jobs), 1))
 	return s, nil
@@ -576,6 +581,10 @@ func (s *network) handle(e *event) {
 	case evConsumed:
 		s.onConsumed(e.a, e.b)
 	case evReady:
+		if e.a < 0 {
+			s.ccWake(^e.a) // a NIC throttled by congestion control
+			break
+		}
 		s.enterNIC(e.a)
 	}
 }

@@ -27,6 +27,10 @@ func (s *network) pump(h int32) {
 		s.pumpDamp(h)
 		return
 	}
+	if s.cc != nil {
+		s.pumpCC(h)
+		return
+	}
 	n := &s.nics[h]
 	for {
 		if n.cur < 0 {
@@ -91,10 +95,17 @@ func (s *network) formPacket(h, mid, formed, l int32) int32 {
 // receiver reads its header and the packet waits for the consumer.
 func (s *network) arriveHost(l int32, h int32, pid int32) {
 	s.pushIn(l, pid)
-	if s.stats.on {
-		s.delivered(pid)
+	if s.cc != nil && s.cc.pk[pid].cnp {
+		s.ccBECN(pid) // a notification: no message, no header
+	} else {
+		if s.stats.on {
+			s.delivered(pid)
+		}
+		s.receive(pid)
+		if s.cc != nil && s.cc.pk[pid].fecn {
+			s.ccNotify(h, pid)
+		}
 	}
-	s.receive(pid)
 	if !s.nics[h].consuming {
 		s.startConsume(h)
 	}
@@ -132,10 +143,12 @@ func (s *network) onConsumed(l, pid int32) {
 	s.popIn(l)
 	m := s.packets[pid].msg
 	s.freePacket(pid)
-	ms := &s.msgs[m]
-	ms.recvLeft--
-	if ms.recvLeft == 0 {
-		s.finish(m)
+	if m >= 0 { // not a congestion notification
+		ms := &s.msgs[m]
+		ms.recvLeft--
+		if ms.recvLeft == 0 {
+			s.finish(m)
+		}
 	}
 	s.nics[h].consuming = false
 	s.startConsume(h)

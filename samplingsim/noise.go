@@ -52,6 +52,9 @@ func (s *network) setupStats() {
 // spent waiting for credits.
 func (s *network) injected(pid int32, prevBusy Time) {
 	pk := &s.packets[pid]
+	if pk.msg < 0 {
+		return // a congestion notification
+	}
 	stall := s.now - max(pk.sent, prevBusy)
 	pk.sent = s.now
 	s.stats.msgStall[pk.msg] += stall

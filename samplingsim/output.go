@@ -205,6 +205,8 @@ type RunFile struct {
 	Jobs          []JobSummary    `json:"jobs"`
 	Windows       []RunFileWindow `json:"windows"`
 	Diagnosis     *Diagnosis      `json:"diagnosis,omitempty"`
+	// CongestionControl is what congestion control did (only when it was on).
+	CongestionControl *RunFileCC `json:"congestion_control,omitempty"`
 }
 
 // RunFileConfig is the configuration of a RunFile's run, in the units of
@@ -270,6 +272,7 @@ func (r *Result) WriteJSON(out io.Writer, view View, d *Diagnosis) error {
 	}
 	rep.Config.setRouting(&c)
 	rep.Config.LinkRates = c.LinkRateGroups()
+	rep.CongestionControl = r.ccFile()
 	rows := r.Rows(view, false)
 	byWindow := map[int][]LinkRow{}
 	for _, row := range rows {

@@ -76,6 +76,9 @@ func (s *network) newPacket() int32 {
 	if s.bufRule != nil {
 		s.dampStates = append(s.dampStates, dampState{})
 	}
+	if s.cc != nil {
+		s.cc.pk = append(s.cc.pk, ccPacket{})
+	}
 	return int32(len(s.packets) - 1)
 }
 

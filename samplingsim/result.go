@@ -47,6 +47,8 @@ type Result struct {
 	// Buffers measures the hot spots of a plan with stopped hosts (nil
 	// without).
 	Buffers *BufferStats
+	// CC is what congestion control did (nil when it was off).
+	CC *CCStats
 
 	tallies [][]*tally // [job][window], nil entries = nothing received
 	z       float64    // false-positive threshold factor, 0 = none
@@ -86,6 +88,9 @@ func (s *network) result(wall time.Duration) *Result {
 	s.foldLanes()
 	r.Truth = s.truth
 	r.Buffers = s.bufferStats()
+	if s.cc != nil {
+		r.CC = s.ccStats()
+	}
 	s.fillStats(r)
 	return r
 }

@@ -130,5 +130,8 @@ func (s *network) enqueue(o int32, pid, bytes int32) {
 	if s.markAt == MarkEnqueue {
 		s.mark(pid, o, s.ch[o].queue.len())
 	}
+	if s.cc != nil {
+		s.ccMark(o, pid, s.ch[o].queue.len())
+	}
 	s.trySend(o)
 }
