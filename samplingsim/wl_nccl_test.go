@@ -316,6 +316,55 @@ func TestNCCLTreeBandwidth(t *testing.T) {
 	}
 }
 
+// TestNCCLTreeWindow: a tree sender is at most NCCL_STEPS = 8 chunks
+// ahead on each edge: 8 MiB on 4 nodes × 2 rails is 16 chunks of 128 KiB
+// per edge and direction, and chunk k (k ≥ 8) enters its sender's queue
+// no earlier than chunk k − 8 of the same edge, direction and tree has
+// arrived; the leaves' chunks 0 … 7 are ready at once, their chunk 8 is
+// not.
+func TestNCCLTreeWindow(t *testing.T) {
+	f, err := railtest.Fabric(4, 2, 2, railtest.RailLeaves)
+	if err != nil {
+		t.Fatal(err)
+	}
+	plan, res := runNCCL(t, f, 4, 2, "nccl:op=allreduce,algo=tree,size=8388608,rails=2")
+	// The plan's order: rail, chunk, tree, 3 reduce then 3 broadcast
+	// messages (TestNCCLTreeHandWorked): message id = ((rail·16 + k)·2 +
+	// tree)·6 + edge.
+	const chunks, perChunk = 16, 12
+	if len(plan.Msgs) != 2*chunks*perChunk {
+		t.Fatalf("%d messages", len(plan.Msgs))
+	}
+	leafReady := 0
+	for rail := range 2 {
+		for k := 8; k < chunks; k++ {
+			for e := range perChunk {
+				id, back := (rail*chunks+k)*perChunk+e, (rail*chunks+k-8)*perChunk+e
+				m, b := plan.Msgs[id], plan.Msgs[back]
+				if m.Src != b.Src || m.Dst != b.Dst {
+					t.Fatalf("messages %d and %d are not one edge", id, back)
+				}
+				if res.MsgReady[id] < res.MsgFinish[back] {
+					t.Errorf("rail %d, chunk %d, edge %d: ready at %v, before chunk %d arrived (%v)", rail, k, e, res.MsgReady[id], k-8, res.MsgFinish[back])
+				}
+			}
+		}
+		for k := range 9 {
+			// leaves: tree 0's 1 → 2, 3 → 2 (edges 0, 2), tree 1's 0 → 1, 2 → 1 (edges 6, 8)
+			for _, e := range []int{0, 2, 6, 8} {
+				if ready := res.MsgReady[(rail*chunks+k)*perChunk+e]; (ready == 0) != (k < 8) {
+					t.Errorf("rail %d: leaf chunk %d (edge %d) ready at %v", rail, k, e, ready)
+				} else if k < 8 {
+					leafReady++
+				}
+			}
+		}
+	}
+	if leafReady != 2*8*4 {
+		t.Errorf("%d leaf chunks ready at once, want 64", leafReady)
+	}
+}
+
 // TestNCCLAlltoallGrouped: NCCL posts an all-to-all's sends together
 // (one ncclGroupStart/End of a send and a receive per peer), so a GPU's
 // messages leave back to back. On 4 nodes × 2 rails on one leaf switch,
