@@ -67,6 +67,13 @@ func TestNCCLFastest(t *testing.T) {
 			t.Errorf("table lacks %q:\n%s", want, b.String())
 		}
 	}
+	b.Reset()
+	if err := writeNCCLTable(&b, "f", "allreduce", 8, vs[:2], []ncclRow{{1 << 20, []float64{1, 1}}, {2 << 20, []float64{2, 2}}}); err != nil {
+		t.Fatal(err)
+	}
+	if want := "# fastest: static = adaptive from 1048576 to 2097152 bytes, in the same time\n"; !strings.Contains(b.String(), want) {
+		t.Errorf("routings alike: table lacks %q:\n%s", want, b.String())
+	}
 }
 
 // TestNCCLSizes: --nccl-sizes ranges and their errors.

@@ -334,6 +334,11 @@ func fastestRanges(rows []ncclRow, variants []ncclVariant) []string {
 		if j-i > 1 {
 			sizes = fmt.Sprintf("from %d to %d bytes", rows[i].size, rows[j-1].size)
 		}
+		if len(slow) == 1 && slow[0] == names { // every variant alike
+			out = append(out, fmt.Sprintf("%s %s, in the same time", names, sizes))
+			i = j
+			continue
+		}
 		speed := fmt.Sprintf("%.2f×", lo)
 		if hi-lo >= 0.005 {
 			speed = fmt.Sprintf("%.2f–%.2f×", lo, hi)
