@@ -173,6 +173,10 @@ func TestSamplingsimNCCLAlgos(t *testing.T) {
 			t.Errorf("%s: %v, want %q", spec, err, want)
 		}
 	}
+	if _, err := runCmd(t, "samplingsim", "--topo", "../testdata/rail/rail4x2.net", "--lfts", "../testdata/rail/rail4x2-ftree/opensm-lfts.dump", "-w", "nccl:op=allreduce", "--nccl-algos", "tree"); err == nil ||
+		!strings.Contains(err.Error(), "--nccl-algos runs with --nccl-sizes") {
+		t.Errorf("--nccl-algos alone: %v", err)
+	}
 	bad := append(append([]string(nil), args[:len(args)-1]...), "ring,nvls", "-w", "nccl:op=allreduce")
 	if _, err := runCmd(t, bad...); err == nil || !strings.Contains(err.Error(), `"nvls" is not one of [ring tree]`) {
 		t.Errorf("nvls: %v", err)

@@ -153,9 +153,6 @@ func ncclSetup(c *cli.Context, cfg samplingsim.Config, spec string) (ncclRun, er
 // whether the flag was given.
 func ncclTests(c *cli.Context, src *fabricarg.Fabric, cfg samplingsim.Config, spec string, hosts []int32) (bool, error) {
 	if !c.IsSet("nccl-sizes") {
-		if c.IsSet("nccl-algos") {
-			return true, fmt.Errorf("--nccl-algos runs with --nccl-sizes")
-		}
 		return false, nil
 	}
 	if hosts == nil {
