@@ -144,6 +144,9 @@ func samplingsimAction(c *cli.Context) error {
 	if err != nil {
 		return err
 	}
+	if c.IsSet("nccl-algos") && !c.IsSet("nccl-sizes") {
+		return fmt.Errorf("--nccl-algos runs with --nccl-sizes: give both")
+	}
 	if c.IsSet("nccl-sizes") && (c.IsSet("mapping") || c.IsSet("background")) {
 		return fmt.Errorf("--nccl-sizes runs the nccl workload alone on whole nodes: give it without --mapping and --background")
 	}

@@ -57,6 +57,12 @@ func btreeParent(n, rank int) int {
 	return up
 }
 
+// NCCLTreeParent returns the parent of node in tree t (0 or 1) of NCCL's
+// double binary tree over nodes (ncclGetDtree), or -1 for the tree's
+// root: the tree that nccl_tree_allreduce loads the fabric with, for
+// simulators that run the collective (samplingsim's nccl workload).
+func NCCLTreeParent(nodes, node, t int) int { return dtreeParent(nodes, node, t) }
+
 // dtreeParent returns the parent of rank in tree t (0 or 1) of NCCL's
 // double binary tree of n ranks, or -1 for the root.
 func dtreeParent(n, rank, t int) int {

@@ -45,6 +45,9 @@ func BufferNames() []string { return buffer.Names() }
 // NCCLOps lists the operations of the nccl workload (workload.NCCLOps).
 var NCCLOps = workload.NCCLOps
 
+// NCCLAlgos lists the algorithms of the nccl workload (workload.NCCLAlgos).
+var NCCLAlgos = workload.NCCLAlgos
+
 // NCCLBusFactor returns nccl-tests' factor from algorithm bandwidth to bus
 // bandwidth for op on n ranks (workload.NCCLBusFactor).
 func NCCLBusFactor(op string, n int) float64 { return workload.NCCLBusFactor(op, n) }
