@@ -278,6 +278,9 @@ type worker struct {
 	keys    []int32  // per source: its group (LID offset × 16 + SL)
 	order   []int32  // sources sorted by group
 	count   []int32  // group → sources in it, then start in order
+	// nodeGen and nodeNext memoise each node's next hop towards the
+	// destination of generation nodeGen (buildByEntry only).
+	nodeGen, nodeNext []int32
 }
 
 // build walks every route and fills the CSR graph; it returns the number
@@ -336,6 +339,11 @@ func (g *graph) build(threads int) (int64, []int32) {
 	g.used = used
 	// CSR: the successors of channel (a, slot i) in order of out-link and VL.
 	g.adjStart = make([]int32, nch+1)
+	deps := 0
+	for _, x := range bitsAll {
+		deps += bits.OnesCount64(x)
+	}
+	g.adj = make([]int32, 0, deps)
 	for a := range f.Links {
 		outs := f.OutLinks(g.to[a])
 		for i := 0; i < g.K; i++ {

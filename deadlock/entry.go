@@ -1,6 +1,9 @@
 package deadlock
 
-import "orcs/internal/workers"
+import (
+	"orcs/internal/workers"
+	"orcs/lft"
+)
 
 // Walking every ordered pair costs hosts² steps even where each of them is
 // one bit of the graph: a host's first cable (its link to its switch, the
@@ -51,8 +54,8 @@ func (g *graph) buildByEntry(pool []*worker, threads int, e []int32) {
 	}
 	// The entry switches (ascending node) and their source hosts.
 	first := make([]int32, len(f.Nodes)) // node → its index among the entry switches + 1, or 0
-	var sw []int32                        // entry switch nodes
-	var start []int32                     // per entry switch: first of its hosts in srcs
+	var sw []int32                       // entry switch nodes
+	var start []int32                    // per entry switch: first of its hosts in srcs
 	for h, a := range e {
 		if a >= 0 && (g.leave == nil || !g.leave[h]) {
 			first[g.to[a]] = 1
@@ -123,6 +126,13 @@ func (g *graph) buildByEntry(pool []*worker, threads int, e []int32) {
 	})
 
 	// The rest of the routes, per destination.
+	links := make([]entryLink, len(f.Links))
+	for l := range links {
+		links[l] = entryLink{to: g.to[l], outSlot: g.outSlot[l], bitBase: g.bitBase[l]}
+	}
+	for _, w := range pool {
+		w.nodeGen, w.nodeNext = make([]int32, len(f.Nodes)), make([]int32, len(f.Nodes))
+	}
 	workers.Run(nil, threads, g.H, func(t, d int) error {
 		if g.leave != nil && g.leave[d] {
 			return nil
@@ -143,10 +153,47 @@ func (g *graph) buildByEntry(pool []*worker, threads int, e []int32) {
 			if n <= 0 {
 				continue
 			}
-			if b := f.NextHop(dst, v, dst); b >= 0 {
-				g.walkOn(w, dst, dst, target, b, 0, 0, w.gen)
+			if b := w.next(f, v, dst); b >= 0 {
+				g.walkEntry(w, links, dst, target, b)
 			}
 		}
 		return nil
 	})
+}
+
+// entryLink is what walkEntry reads of a link, in one place.
+type entryLink struct {
+	to, outSlot int32
+	bitBase     int64
+}
+
+// next is node v's next hop towards host dst, looked up once per
+// destination (the generation w.gen).
+func (w *worker) next(f *lft.Fabric, v, dst int32) int32 {
+	if w.nodeGen[v] != w.gen {
+		w.nodeGen[v], w.nodeNext[v] = w.gen, f.NextHop(dst, v, dst) // no LMC spread: any source
+	}
+	return w.nodeNext[v]
+}
+
+// walkEntry is walkOn where buildByEntry applies (one VL, every hop
+// known): it follows the route towards host dst (whose node is target)
+// from link a on.
+func (g *graph) walkEntry(w *worker, links []entryLink, dst, target, a int32) {
+	f := g.f
+	for w.stamp[a] != w.gen {
+		w.stamp[a] = w.gen
+		w.used[a>>6] |= 1 << (a & 63)
+		la := &links[a]
+		if la.to == target {
+			return
+		}
+		b := w.next(f, la.to, dst)
+		if b < 0 {
+			return
+		}
+		bit := la.bitBase + int64(links[b].outSlot)
+		w.bits[bit>>6] |= 1 << (bit & 63)
+		a = b
+	}
 }
