@@ -178,22 +178,30 @@ func (w *worker) next(f *lft.Fabric, v, dst int32) int32 {
 
 // walkEntry is walkOn where buildByEntry applies (one VL, every hop
 // known): it follows the route towards host dst (whose node is target)
-// from link a on.
+// from link a on. With one VL a channel is its link, and the route after
+// a node is the same whatever link it came in by: a walk records the
+// dependency of its link on the next and stops at a node whose next hop
+// an earlier walk towards dst took (walked on from there), instead of
+// stamping every channel.
 func (g *graph) walkEntry(w *worker, links []entryLink, dst, target, a int32) {
 	f := g.f
-	for w.stamp[a] != w.gen {
-		w.stamp[a] = w.gen
+	for {
 		w.used[a>>6] |= 1 << (a & 63)
 		la := &links[a]
-		if la.to == target {
+		v := la.to
+		if v == target {
 			return
 		}
-		b := w.next(f, la.to, dst)
+		seen := w.nodeGen[v] == w.gen
+		b := w.next(f, v, dst)
 		if b < 0 {
 			return
 		}
 		bit := la.bitBase + int64(links[b].outSlot)
 		w.bits[bit>>6] |= 1 << (bit & 63)
+		if seen {
+			return
+		}
 		a = b
 	}
 }
