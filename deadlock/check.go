@@ -49,6 +49,10 @@ type Options struct {
 	// loop found then is checked again without the paths of SHARP
 	// aggregation nodes (see Result.NeedsAggregation).
 	Leave []bool
+
+	// pairwise walks every pair even where the entry switches' shortcut
+	// applies (see buildByEntry); tests compare the two.
+	pairwise bool
 }
 
 // Channel is a directed cable (a link id of the fabric) on one VL.
@@ -144,6 +148,10 @@ type graph struct {
 	outOff               []int32 // per link: offset of this link's port as output within a table row
 	hostBase             []int32 // per host: offset of its CA port's table, or -1
 
+	// pairwise makes build walk every pair even where buildByEntry
+	// applies (tests compare the two).
+	pairwise bool
+
 	adjStart []int32 // CSR over channels (link*K + slot)
 	adj      []int32
 	used     []uint64 // channels some route uses
@@ -166,7 +174,7 @@ func Check(f *lft.Fabric, lanes *Lanes, opt Options) (*Result, error) {
 		return nil, fmt.Errorf("deadlock: %d hosts to leave out or keep, the fabric has %d", len(opt.Leave), f.NumHosts())
 	}
 	g := newGraph(f, lanes)
-	g.leave = opt.Leave
+	g.leave, g.pairwise = opt.Leave, opt.pairwise
 	kept := int64(g.H)
 	for _, x := range opt.Leave {
 		if x {
@@ -270,6 +278,9 @@ type worker struct {
 	keys    []int32  // per source: its group (LID offset × 16 + SL)
 	order   []int32  // sources sorted by group
 	count   []int32  // group → sources in it, then start in order
+	// nodeGen and nodeNext memoise each node's next hop towards the
+	// destination of generation nodeGen (buildByEntry only).
+	nodeGen, nodeNext []int32
 }
 
 // build walks every route and fills the CSR graph; it returns the number
@@ -294,12 +305,16 @@ func (g *graph) build(threads int) (int64, []int32) {
 			stamp: make([]int32, nch), keys: make([]int32, g.H), order: make([]int32, g.H),
 			count: make([]int32, groups+1), missOut: make([]uint64, (len(f.Links)+63)/64)}
 	}
-	workers.Run(nil, threads, g.H, func(t, d int) error {
-		if g.leave == nil || !g.leave[d] {
-			g.walkTo(pool[t], int32(d))
-		}
-		return nil
-	})
+	if e := g.entries(); e != nil && !g.pairwise {
+		g.buildByEntry(pool, threads, e)
+	} else {
+		workers.Run(nil, threads, g.H, func(t, d int) error {
+			if g.leave == nil || !g.leave[d] {
+				g.walkTo(pool[t], int32(d))
+			}
+			return nil
+		})
+	}
 	// Merge the workers' rows and channel sets.
 	bitsAll, used := pool[0].bits, pool[0].used
 	missing, missOut := pool[0].missing, pool[0].missOut
@@ -324,6 +339,11 @@ func (g *graph) build(threads int) (int64, []int32) {
 	g.used = used
 	// CSR: the successors of channel (a, slot i) in order of out-link and VL.
 	g.adjStart = make([]int32, nch+1)
+	deps := 0
+	for _, x := range bitsAll {
+		deps += bits.OnesCount64(x)
+	}
+	g.adj = make([]int32, 0, deps)
 	for a := range f.Links {
 		outs := f.OutLinks(g.to[a])
 		for i := 0; i < g.K; i++ {
@@ -369,7 +389,6 @@ func (g *graph) walkTo(w *worker, d int32) {
 		}
 	}
 	prev := int32(-1)
-	K := int32(g.K)
 	for _, src := range w.order[:n] {
 		key := w.keys[src]
 		if key != prev {
@@ -386,26 +405,35 @@ func (g *graph) walkTo(w *worker, d int32) {
 			w.missing++
 			w.missOut[a>>6] |= 1 << (a & 63)
 		}
-		ua := a*K + g.slot[va]
-		for {
-			if w.stamp[ua] == gen {
-				break
-			}
-			w.stamp[ua] = gen
-			w.used[ua>>6] |= 1 << (ua & 63)
-			b, vb, known, ok := g.nextHop(src, d, target, a, sl)
-			if !ok {
-				break
-			}
-			if !known {
-				w.missing++
-				w.missOut[b>>6] |= 1 << (b & 63)
-			}
-			sb := g.slot[vb]
-			bit := g.bitBase[a] + int64(g.slot[va])*g.rowBits[a] + int64(g.outSlot[b]*K+sb)
-			w.bits[bit>>6] |= 1 << (bit & 63)
-			a, va, ua = b, vb, b*K+sb
+		g.walkOn(w, src, d, target, a, va, sl, gen)
+	}
+}
+
+// walkOn follows the route on SL sl from host src to host d (whose node is
+// target) from channel (a, va) on, recording its channels and
+// dependencies, until it reaches a channel of generation gen (whose rest
+// is recorded) or the route ends.
+func (g *graph) walkOn(w *worker, src, d, target, a, va, sl, gen int32) {
+	K := int32(g.K)
+	ua := a*K + g.slot[va]
+	for {
+		if w.stamp[ua] == gen {
+			break
 		}
+		w.stamp[ua] = gen
+		w.used[ua>>6] |= 1 << (ua & 63)
+		b, vb, known, ok := g.nextHop(src, d, target, a, sl)
+		if !ok {
+			break
+		}
+		if !known {
+			w.missing++
+			w.missOut[b>>6] |= 1 << (b & 63)
+		}
+		sb := g.slot[vb]
+		bit := g.bitBase[a] + int64(g.slot[va])*g.rowBits[a] + int64(g.outSlot[b]*K+sb)
+		w.bits[bit>>6] |= 1 << (bit & 63)
+		a, va, ua = b, vb, b*K+sb
 	}
 }
 
