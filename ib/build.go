@@ -506,7 +506,7 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 		bld.Route(hostLink[h], lft.AnyDest)
 	}
 	if !b.topologyOnly {
-		if err := b.addTables(bld, hosts, switches, names, outLink); err != nil {
+		if err := b.addTables(bld, hosts, switches, outLink); err != nil {
 			return nil, err
 		}
 	}
@@ -644,16 +644,14 @@ func (b *ibBuild) addLinks(bld *lft.Builder, all []ibNode, fabricOf [][]int32, H
 
 // addTables adds the forwarding tables of the switches to bld: a route to
 // every host's base LID and, with LMC spread, its other LIDs.
-func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, names []string, outLink [][]int32) error {
+func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, outLink [][]int32) error {
 	t := b.t
 	H := len(hosts)
 	// Destination LIDs: base LIDs, and with LMC spread every offset.
-	dest := make([]lft.DestID, H)
 	base := make([]int, H)
 	mask := make([]int32, H)
 	K := 1
 	for h, fn := range hosts {
-		dest[h] = bld.Dest(names[h])
 		if fn.owner >= 0 {
 			ow := &b.owners[fn.owner]
 			base[h] = ow.base
@@ -681,41 +679,25 @@ func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, names []
 			}
 		}
 	}
-	bld.Grow(len(switches) * H)
-	portOfLID := make([]uint8, 1<<16)
-	const none = noPort
-	for i := range portOfLID {
-		portOfLID[i] = none
-	}
 	for s, fn := range switches {
 		k := b.tables[fn.topo]
 		if k < 0 {
 			continue // a router without a table: it forwards nothing
 		}
 		lt := &b.rt.Switches[k]
-		n := &t.Nodes[fn.topo]
 		if err := b.checkTable(lt, fn.topo, outLink[fn.topo], hostLID); err != nil {
 			return err
 		}
-		ports, done := lt.portsByLID(portOfLID)
-		linkOf := func(lid int) int32 {
-			if lid >= len(ports) {
-				return -1
+		linkOf := tableLinks(lt.portsByLID(), t.Nodes[fn.topo].NPorts, outLink[fn.topo])
+		// The row is filled while the builder compiles the tables, on
+		// all cores: it reads the table's one byte per LID, read-only.
+		bld.RouteRow(int32(H+s), func(row []int32) {
+			for h, lid := range base {
+				if lid != 0 {
+					row[h] = linkOf(lid)
+				}
 			}
-			p := ports[lid]
-			if p == none || p == 0 || int(p) > n.NPorts {
-				return -1
-			}
-			return outLink[fn.topo][p]
-		}
-		for h := 0; h < H; h++ {
-			if base[h] == 0 {
-				continue
-			}
-			if l := linkOf(base[h]); l >= 0 {
-				bld.Route(l, dest[h])
-			}
-		}
+		})
 		if spread != nil {
 			row := s * H
 			for h := 0; h < H; h++ {
@@ -728,12 +710,28 @@ func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, names []
 				}
 			}
 		}
-		done()
 	}
 	if spread != nil {
 		bld.SetLMCSpread(mask, spread)
 	}
 	return nil
+}
+
+// tableLinks returns the link that a switch's table sends a LID on, from
+// the table's out ports by LID (noPort: no entry) and the links of the
+// switch's ports (-1: no cable); -1 for a LID without an entry, out port 0
+// (the switch itself) or a port without a cable.
+func tableLinks(ports []uint8, nports int, outLink []int32) func(lid int) int32 {
+	return func(lid int) int32 {
+		if lid >= len(ports) {
+			return -1
+		}
+		p := ports[lid]
+		if p == noPort || p == 0 || int(p) > nports {
+			return -1
+		}
+		return outLink[p]
+	}
 }
 
 // checkTable validates one switch's table against the topology: out ports
