@@ -3,10 +3,12 @@ package ib
 import (
 	"fmt"
 	"math/bits"
+	"runtime"
 	"sort"
 	"strings"
 
 	"orcs/infile"
+	"orcs/internal/workers"
 	"orcs/lft"
 )
 
@@ -392,6 +394,9 @@ func (b *ibBuild) entryLIDs() error {
 	var err error
 	for k := range b.rt.Switches {
 		lt := &b.rt.Switches[k]
+		if lt.packed != nil && b.allOwned(lt.packed.ports) {
+			continue
+		}
 		lt.Each(func(e LFTEntry) bool {
 			if b.lidOwner[e.LID] != 0 {
 				return true
@@ -417,6 +422,17 @@ func (b *ibBuild) entryLIDs() error {
 		}
 	}
 	return nil
+}
+
+// allOwned reports whether every LID with an entry in a packed table
+// belongs to a port.
+func (b *ibBuild) allOwned(ports []uint8) bool {
+	for lid, p := range ports {
+		if p != noPort && b.lidOwner[lid] == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // inferOwner gives lid to the port with the largest base LID below it when
@@ -679,13 +695,14 @@ func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, outLink 
 			}
 		}
 	}
+	clean := b.cleanTables(switches, outLink, hostLID)
 	for s, fn := range switches {
 		k := b.tables[fn.topo]
 		if k < 0 {
 			continue // a router without a table: it forwards nothing
 		}
 		lt := &b.rt.Switches[k]
-		if err := b.checkTable(lt, fn.topo, outLink[fn.topo], hostLID); err != nil {
+		if err := b.checkTable(lt, fn.topo, outLink[fn.topo], hostLID, clean[s]); err != nil {
 			return err
 		}
 		linkOf := tableLinks(lt.portsByLID(), t.Nodes[fn.topo].NPorts, outLink[fn.topo])
@@ -737,39 +754,98 @@ func tableLinks(ports []uint8, nports int, outLink []int32) func(lid int) int32 
 // checkTable validates one switch's table against the topology: out ports
 // in range, port 0 only for the switch's own LIDs, and a cable behind every
 // port that a host's LID leaves on. It also reports a dump_fts table whose
-// top LID infiniband-diags dropped.
-func (b *ibBuild) checkTable(lt *LFT, node int, outLink []int32, hostLID []bool) error {
-	n := &b.t.Nodes[node]
-	rt := b.rt
-	self := int32(0)
-	if n.Kind == lft.Switch {
-		self = b.ownerOf[node][0]
-	}
+// top LID infiniband-diags dropped. A clean table (see cleanTables) has
+// had its entries checked already.
+func (b *ibBuild) checkTable(lt *LFT, node int, outLink []int32, hostLID []bool, clean bool) error {
+	self := b.selfOwner(node)
 	hasTop := false
 	var err error
-	lt.Each(func(e LFTEntry) bool {
-		if int(e.LID) == lt.Top {
-			hasTop = true
-		}
-		switch {
-		case int(e.Port) > n.NPorts:
-			err = infile.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port %d out of range: %s has ports 1-%d", e.LID, e.Port, b.nodeWho(node), n.NPorts)
-		case e.Port == 0:
-			if o := b.lidOwner[e.LID]; o != self || o == 0 {
-				owner := "no port"
-				if o != 0 {
-					owner = b.who(int(o) - 1)
-				}
-				err = infile.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port 0 (the switch itself) in the table of %s, but the LID is %s's", e.LID, b.nodeWho(node), owner)
+	if clean {
+		ports := lt.packed.ports
+		hasTop = lt.Top >= 0 && lt.Top < len(ports) && ports[lt.Top] != noPort
+	} else {
+		lt.Each(func(e LFTEntry) bool {
+			if int(e.LID) == lt.Top {
+				hasTop = true
 			}
-		case outLink[e.Port] < 0 && hostLID[e.LID] && b.lidOwner[e.LID] != 0:
-			err = infile.Errorf(rt.File, int(e.Line), "LID 0x%04x (%s): out port %d of %s has no cable in %s", e.LID, b.who(int(b.lidOwner[e.LID])-1), e.Port, b.nodeWho(node), b.t.File)
-		}
-		return err == nil
-	})
+			err = b.entryErr(e, node, self, outLink, hostLID)
+			return err == nil
+		})
+	}
 	if err != nil {
 		return err
 	}
+	return b.checkTop(lt, node, hasTop, hostLID)
+}
+
+// selfOwner is the LID owner (+1) of switch node's port 0, 0 for a router.
+func (b *ibBuild) selfOwner(node int) int32 {
+	if b.t.Nodes[node].Kind == lft.Switch {
+		return b.ownerOf[node][0]
+	}
+	return 0
+}
+
+// cleanTables tells, for every switch of switches, whether its table is
+// packed and passes checkTable's checks of its entries, looking at its
+// bytes only, on all cores; checkTable goes through the entries of the
+// others (to name the line of the first bad one).
+func (b *ibBuild) cleanTables(switches []ibNode, outLink [][]int32, hostLID []bool) []bool {
+	clean := make([]bool, len(switches))
+	workers.Run(nil, runtime.GOMAXPROCS(0), len(switches), func(_, s int) error {
+		node := switches[s].topo
+		if k := b.tables[node]; k >= 0 && b.rt.Switches[k].packed != nil {
+			clean[s] = b.packedOK(b.rt.Switches[k].packed.ports, node, outLink[node], hostLID)
+		}
+		return nil
+	})
+	return clean
+}
+
+// packedOK reports whether every entry of a packed table passes entryErr.
+func (b *ibBuild) packedOK(ports []uint8, node int, outLink []int32, hostLID []bool) bool {
+	nports, self := b.t.Nodes[node].NPorts, b.selfOwner(node)
+	for lid, p := range ports {
+		switch o := b.lidOwner[lid]; {
+		case p == noPort:
+		case int(p) > nports:
+			return false
+		case p == 0:
+			if o != self || o == 0 {
+				return false
+			}
+		case outLink[p] < 0 && hostLID[lid] && o != 0:
+			return false
+		}
+	}
+	return true
+}
+
+// entryErr checks entry e of the table of switch node (self: the owner
+// of its port 0, +1) and returns the error of a bad one.
+func (b *ibBuild) entryErr(e LFTEntry, node int, self int32, outLink []int32, hostLID []bool) error {
+	n, rt := &b.t.Nodes[node], b.rt
+	switch {
+	case int(e.Port) > n.NPorts:
+		return infile.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port %d out of range: %s has ports 1-%d", e.LID, e.Port, b.nodeWho(node), n.NPorts)
+	case e.Port == 0:
+		if o := b.lidOwner[e.LID]; o != self || o == 0 {
+			owner := "no port"
+			if o != 0 {
+				owner = b.who(int(o) - 1)
+			}
+			return infile.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port 0 (the switch itself) in the table of %s, but the LID is %s's", e.LID, b.nodeWho(node), owner)
+		}
+	case outLink[e.Port] < 0 && hostLID[e.LID] && b.lidOwner[e.LID] != 0:
+		return infile.Errorf(rt.File, int(e.Line), "LID 0x%04x (%s): out port %d of %s has no cable in %s", e.LID, b.who(int(b.lidOwner[e.LID])-1), e.Port, b.nodeWho(node), b.t.File)
+	}
+	return nil
+}
+
+// checkTop reports a dump_fts table whose top LID infiniband-diags
+// dropped: an error when a host has that LID, else a warning.
+func (b *ibBuild) checkTop(lt *LFT, node int, hasTop bool, hostLID []bool) error {
+	rt := b.rt
 	if lt.readBack && lt.Top > 0 && lt.Top%64 == 0 && !hasTop {
 		owner := "a LID of no known port"
 		o := int(b.lidOwner[lt.Top]) - 1
