@@ -3,10 +3,12 @@ package ib
 import (
 	"fmt"
 	"math/bits"
+	"runtime"
 	"sort"
 	"strings"
 
 	"orcs/infile"
+	"orcs/internal/workers"
 	"orcs/lft"
 )
 
@@ -392,6 +394,9 @@ func (b *ibBuild) entryLIDs() error {
 	var err error
 	for k := range b.rt.Switches {
 		lt := &b.rt.Switches[k]
+		if lt.packed != nil && b.allOwned(lt.packed.ports) {
+			continue
+		}
 		lt.Each(func(e LFTEntry) bool {
 			if b.lidOwner[e.LID] != 0 {
 				return true
@@ -417,6 +422,17 @@ func (b *ibBuild) entryLIDs() error {
 		}
 	}
 	return nil
+}
+
+// allOwned reports whether every LID with an entry in a packed table
+// belongs to a port.
+func (b *ibBuild) allOwned(ports []uint8) bool {
+	for lid, p := range ports {
+		if p != noPort && b.lidOwner[lid] == 0 {
+			return false
+		}
+	}
+	return true
 }
 
 // inferOwner gives lid to the port with the largest base LID below it when
@@ -506,7 +522,7 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 		bld.Route(hostLink[h], lft.AnyDest)
 	}
 	if !b.topologyOnly {
-		if err := b.addTables(bld, hosts, switches, names, outLink); err != nil {
+		if err := b.addTables(bld, hosts, switches, outLink); err != nil {
 			return nil, err
 		}
 	}
@@ -644,16 +660,14 @@ func (b *ibBuild) addLinks(bld *lft.Builder, all []ibNode, fabricOf [][]int32, H
 
 // addTables adds the forwarding tables of the switches to bld: a route to
 // every host's base LID and, with LMC spread, its other LIDs.
-func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, names []string, outLink [][]int32) error {
+func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, outLink [][]int32) error {
 	t := b.t
 	H := len(hosts)
 	// Destination LIDs: base LIDs, and with LMC spread every offset.
-	dest := make([]lft.DestID, H)
 	base := make([]int, H)
 	mask := make([]int32, H)
 	K := 1
 	for h, fn := range hosts {
-		dest[h] = bld.Dest(names[h])
 		if fn.owner >= 0 {
 			ow := &b.owners[fn.owner]
 			base[h] = ow.base
@@ -681,41 +695,26 @@ func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, names []
 			}
 		}
 	}
-	bld.Grow(len(switches) * H)
-	portOfLID := make([]uint8, 1<<16)
-	const none = noPort
-	for i := range portOfLID {
-		portOfLID[i] = none
-	}
+	clean := b.cleanTables(switches, outLink, hostLID)
 	for s, fn := range switches {
 		k := b.tables[fn.topo]
 		if k < 0 {
 			continue // a router without a table: it forwards nothing
 		}
 		lt := &b.rt.Switches[k]
-		n := &t.Nodes[fn.topo]
-		if err := b.checkTable(lt, fn.topo, outLink[fn.topo], hostLID); err != nil {
+		if err := b.checkTable(lt, fn.topo, outLink[fn.topo], hostLID, clean[s]); err != nil {
 			return err
 		}
-		ports, done := lt.portsByLID(portOfLID)
-		linkOf := func(lid int) int32 {
-			if lid >= len(ports) {
-				return -1
+		linkOf := tableLinks(lt.portsByLID(), t.Nodes[fn.topo].NPorts, outLink[fn.topo])
+		// The row is filled while the builder compiles the tables, on
+		// all cores: it reads the table's one byte per LID, read-only.
+		bld.RouteRow(int32(H+s), func(row []int32) {
+			for h, lid := range base {
+				if lid != 0 {
+					row[h] = linkOf(lid)
+				}
 			}
-			p := ports[lid]
-			if p == none || p == 0 || int(p) > n.NPorts {
-				return -1
-			}
-			return outLink[fn.topo][p]
-		}
-		for h := 0; h < H; h++ {
-			if base[h] == 0 {
-				continue
-			}
-			if l := linkOf(base[h]); l >= 0 {
-				bld.Route(l, dest[h])
-			}
-		}
+		})
 		if spread != nil {
 			row := s * H
 			for h := 0; h < H; h++ {
@@ -728,7 +727,6 @@ func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, names []
 				}
 			}
 		}
-		done()
 	}
 	if spread != nil {
 		bld.SetLMCSpread(mask, spread)
@@ -736,42 +734,118 @@ func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, names []
 	return nil
 }
 
+// tableLinks returns the link that a switch's table sends a LID on, from
+// the table's out ports by LID (noPort: no entry) and the links of the
+// switch's ports (-1: no cable); -1 for a LID without an entry, out port 0
+// (the switch itself) or a port without a cable.
+func tableLinks(ports []uint8, nports int, outLink []int32) func(lid int) int32 {
+	return func(lid int) int32 {
+		if lid >= len(ports) {
+			return -1
+		}
+		p := ports[lid]
+		if p == noPort || p == 0 || int(p) > nports {
+			return -1
+		}
+		return outLink[p]
+	}
+}
+
 // checkTable validates one switch's table against the topology: out ports
 // in range, port 0 only for the switch's own LIDs, and a cable behind every
 // port that a host's LID leaves on. It also reports a dump_fts table whose
-// top LID infiniband-diags dropped.
-func (b *ibBuild) checkTable(lt *LFT, node int, outLink []int32, hostLID []bool) error {
-	n := &b.t.Nodes[node]
-	rt := b.rt
-	self := int32(0)
-	if n.Kind == lft.Switch {
-		self = b.ownerOf[node][0]
-	}
+// top LID infiniband-diags dropped. A clean table (see cleanTables) has
+// had its entries checked already.
+func (b *ibBuild) checkTable(lt *LFT, node int, outLink []int32, hostLID []bool, clean bool) error {
+	self := b.selfOwner(node)
 	hasTop := false
 	var err error
-	lt.Each(func(e LFTEntry) bool {
-		if int(e.LID) == lt.Top {
-			hasTop = true
-		}
-		switch {
-		case int(e.Port) > n.NPorts:
-			err = infile.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port %d out of range: %s has ports 1-%d", e.LID, e.Port, b.nodeWho(node), n.NPorts)
-		case e.Port == 0:
-			if o := b.lidOwner[e.LID]; o != self || o == 0 {
-				owner := "no port"
-				if o != 0 {
-					owner = b.who(int(o) - 1)
-				}
-				err = infile.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port 0 (the switch itself) in the table of %s, but the LID is %s's", e.LID, b.nodeWho(node), owner)
+	if clean {
+		ports := lt.packed.ports
+		hasTop = lt.Top >= 0 && lt.Top < len(ports) && ports[lt.Top] != noPort
+	} else {
+		lt.Each(func(e LFTEntry) bool {
+			if int(e.LID) == lt.Top {
+				hasTop = true
 			}
-		case outLink[e.Port] < 0 && hostLID[e.LID] && b.lidOwner[e.LID] != 0:
-			err = infile.Errorf(rt.File, int(e.Line), "LID 0x%04x (%s): out port %d of %s has no cable in %s", e.LID, b.who(int(b.lidOwner[e.LID])-1), e.Port, b.nodeWho(node), b.t.File)
-		}
-		return err == nil
-	})
+			err = b.entryErr(e, node, self, outLink, hostLID)
+			return err == nil
+		})
+	}
 	if err != nil {
 		return err
 	}
+	return b.checkTop(lt, node, hasTop, hostLID)
+}
+
+// selfOwner is the LID owner (+1) of switch node's port 0, 0 for a router.
+func (b *ibBuild) selfOwner(node int) int32 {
+	if b.t.Nodes[node].Kind == lft.Switch {
+		return b.ownerOf[node][0]
+	}
+	return 0
+}
+
+// cleanTables tells, for every switch of switches, whether its table is
+// packed and passes checkTable's checks of its entries, looking at its
+// bytes only, on all cores; checkTable goes through the entries of the
+// others (to name the line of the first bad one).
+func (b *ibBuild) cleanTables(switches []ibNode, outLink [][]int32, hostLID []bool) []bool {
+	clean := make([]bool, len(switches))
+	workers.Run(nil, runtime.GOMAXPROCS(0), len(switches), func(_, s int) error {
+		node := switches[s].topo
+		if k := b.tables[node]; k >= 0 && b.rt.Switches[k].packed != nil {
+			clean[s] = b.packedOK(b.rt.Switches[k].packed.ports, node, outLink[node], hostLID)
+		}
+		return nil
+	})
+	return clean
+}
+
+// packedOK reports whether every entry of a packed table passes entryErr.
+func (b *ibBuild) packedOK(ports []uint8, node int, outLink []int32, hostLID []bool) bool {
+	nports, self := b.t.Nodes[node].NPorts, b.selfOwner(node)
+	for lid, p := range ports {
+		switch o := b.lidOwner[lid]; {
+		case p == noPort:
+		case int(p) > nports:
+			return false
+		case p == 0:
+			if o != self || o == 0 {
+				return false
+			}
+		case outLink[p] < 0 && hostLID[lid] && o != 0:
+			return false
+		}
+	}
+	return true
+}
+
+// entryErr checks entry e of the table of switch node (self: the owner
+// of its port 0, +1) and returns the error of a bad one.
+func (b *ibBuild) entryErr(e LFTEntry, node int, self int32, outLink []int32, hostLID []bool) error {
+	n, rt := &b.t.Nodes[node], b.rt
+	switch {
+	case int(e.Port) > n.NPorts:
+		return infile.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port %d out of range: %s has ports 1-%d", e.LID, e.Port, b.nodeWho(node), n.NPorts)
+	case e.Port == 0:
+		if o := b.lidOwner[e.LID]; o != self || o == 0 {
+			owner := "no port"
+			if o != 0 {
+				owner = b.who(int(o) - 1)
+			}
+			return infile.Errorf(rt.File, int(e.Line), "LID 0x%04x: out port 0 (the switch itself) in the table of %s, but the LID is %s's", e.LID, b.nodeWho(node), owner)
+		}
+	case outLink[e.Port] < 0 && hostLID[e.LID] && b.lidOwner[e.LID] != 0:
+		return infile.Errorf(rt.File, int(e.Line), "LID 0x%04x (%s): out port %d of %s has no cable in %s", e.LID, b.who(int(b.lidOwner[e.LID])-1), e.Port, b.nodeWho(node), b.t.File)
+	}
+	return nil
+}
+
+// checkTop reports a dump_fts table whose top LID infiniband-diags
+// dropped: an error when a host has that LID, else a warning.
+func (b *ibBuild) checkTop(lt *LFT, node int, hasTop bool, hostLID []bool) error {
+	rt := b.rt
 	if lt.readBack && lt.Top > 0 && lt.Top%64 == 0 && !hasTop {
 		owner := "a LID of no known port"
 		o := int(b.lidOwner[lt.Top]) - 1

@@ -47,7 +47,8 @@ func edit(lines []string, changes map[int]string) []byte {
 func head(lines []string, n int) []byte { return []byte(strings.Join(lines[:n], "\n") + "\n") }
 
 // TestIBBadInput checks that every kind of bad input is refused with its
-// exact message, located at the offending line.
+// exact message, located at the offending line, whether the files are read
+// from memory or from disk (packed tables).
 func TestIBBadInput(t *testing.T) {
 	const dp = "dualport/minhop"
 	topo := fixtureLines(t, dp, "ibnetdiscover.txt")
@@ -95,6 +96,9 @@ func TestIBBadInput(t *testing.T) {
 		{"unknown LID", "ibnetdiscover.txt", okTopo, "opensm.fdbs",
 			edit(fdbs, map[int]string{13: "+0x000B : 005  : 02   : yes", 24: fdbs[23] + "\n0x000B : 007  : 02   : yes"}),
 			`opensm.fdbs:13: LID 0x000b is not in ibnetdiscover.txt: no port has it`},
+		{"unknown LID in a dump", "ibnetdiscover.txt", okTopo, "opensm-lfts.dump",
+			edit(lfts, map[int]string{1: strings.Replace(lfts[0], "[0-10]", "[0-11]", 1), 12: "0x000b 005 # Unknown\n11 lids dumped"}),
+			`opensm-lfts.dump:12: LID 0x000b is not in ibnetdiscover.txt: no port has it`},
 		{"LID of an unknown port", "ibnetdiscover.txt", okTopo, "opensm-lfts.dump",
 			edit(lfts, map[int]string{6: strings.Replace(lfts[5], "100005", "999999", 1), 18: strings.Replace(lfts[17], "100005", "999999", 1)}),
 			`opensm-lfts.dump:6: LID 0x0005 belongs to port GUID 0x0000000000999999, which is not in ibnetdiscover.txt: the files do not describe the same fabric`},
@@ -170,6 +174,23 @@ func TestIBBadInput(t *testing.T) {
 			}
 			if err.Error() != c.want {
 				t.Errorf("error\n %s\nwant\n %s", err, c.want)
+			}
+			// The same files read from disk: the readers pack the
+			// tables, Build checks their bytes.
+			dir := t.TempDir()
+			tp, rp := filepath.Join(dir, "t", c.topoName), filepath.Join(dir, "r", c.routingName)
+			for p, data := range map[string][]byte{tp: c.topo, rp: c.routing} {
+				if os.MkdirAll(filepath.Dir(p), 0o755) != nil || os.WriteFile(p, data, 0o644) != nil {
+					t.Fatal("cannot write the files")
+				}
+			}
+			_, err = ReadFiles(tp, rp, Options{})
+			if err == nil {
+				t.Fatalf("from files: no error, want %s", c.want)
+			}
+			msg := strings.ReplaceAll(strings.ReplaceAll(err.Error(), filepath.Dir(tp)+"/", ""), filepath.Dir(rp)+"/", "")
+			if msg != c.want {
+				t.Errorf("from files: error\n %s\nwant\n %s", msg, c.want)
 			}
 		})
 	}

@@ -138,18 +138,22 @@ func (t *LFT) Len() int {
 }
 
 // portsByLID returns the table's out ports by LID (noPort: no entry): the
-// packed table's own, or scratch (of 1<<16 bytes, all noPort) filled with
-// the entries; done gives scratch back as it was.
-func (t *LFT) portsByLID(scratch []uint8) (ports []uint8, done func()) {
+// packed table's own, or for a table that keeps its entries a new slice
+// up to its highest LID. The caller only reads it.
+func (t *LFT) portsByLID() []uint8 {
 	if t.packed != nil {
-		return t.packed.ports, func() {}
+		return t.packed.ports
+	}
+	top := -1
+	for _, e := range t.Entries {
+		top = max(top, int(e.LID))
+	}
+	ports := make([]uint8, top+1)
+	for i := range ports {
+		ports[i] = noPort
 	}
 	for _, e := range t.Entries {
-		scratch[e.LID] = e.Port
+		ports[e.LID] = e.Port
 	}
-	return scratch, func() {
-		for _, e := range t.Entries {
-			scratch[e.LID] = noPort
-		}
-	}
+	return ports
 }
