@@ -29,14 +29,9 @@ func NodePlacement(f *lft.Fabric, cfg *Config) ([]int32, error) {
 	}
 	rails := l.Rails
 	order := make([]int32, 0, len(l.Nodes)) // candidate nodes in rank order
-	full := func(k int32) bool {
-		for _, h := range l.Nodes[k].HCAs {
-			if h < 0 {
-				return false
-			}
-		}
-		return true
-	}
+	// A node takes part with an HCA on every rail: a service node's list
+	// of HCAs is shorter than the layout's rails, or holds -1 for a rail.
+	full := func(k int32) bool { return l.Nodes[k].Count() == rails }
 	if cfg.Allocation != nil {
 		seen := make([]bool, len(l.Nodes))
 		for _, h := range cfg.Allocation {

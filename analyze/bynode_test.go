@@ -5,6 +5,7 @@ import (
 	"strings"
 	"testing"
 
+	"orcs/gen"
 	"orcs/internal/railtest"
 	"orcs/lft"
 	"orcs/patterns"
@@ -207,5 +208,34 @@ func TestBusBandThreads(t *testing.T) {
 	}
 	if len(distinct) < 2 {
 		t.Errorf("200 node orders gave one value %v: the placements do not differ", distinct)
+	}
+}
+
+// TestNodePlacementSkipsServiceNodes: a service node with one HCA of a
+// 2-rail fabric (its list of HCAs shorter than the rails) is no GPU node:
+// 2 units × 4 node slots with one service node leave 7 nodes × 2 rails,
+// 14 ranks, and every run's placement keeps to their HCAs.
+func TestNodePlacementSkipsServiceNodes(t *testing.T) {
+	f, err := gen.Generate("rail:units=2,nodes=4,rails=2,service=1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{"nccl_ring_allreduce", "nccl_tree_allreduce", "nccl_alltoall"} {
+		s, err := New(f, Config{Pattern: patterns.Spec{Name: p}, Metric: "hist_bus_band", Level: -1, Runs: 5, Seed: 1, Threads: 1})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if s.Commsize() != 14 {
+			t.Fatalf("%s: commsize %d, want 14 (7 nodes × 2 rails)", p, s.Commsize())
+		}
+		if _, err := s.Run(); err != nil {
+			t.Fatalf("%s: %v", p, err)
+		}
+		hosts, _ := s.Draw(0)
+		for r, h := range hosts {
+			if name := f.HostName(int(h)); strings.HasSuffix(name, "mlx5_0") != (r%2 == 0) {
+				t.Fatalf("%s: rank %d on %s", p, r, name)
+			}
+		}
 	}
 }
