@@ -95,7 +95,7 @@ func fabricIDs(f *lft.Fabric) (*dumpIDs, error) {
 	return ids, nil
 }
 
-// desc is the node description written for node v: the one read, else
+// dumpDesc is the node description written for node v: the one read, else
 // the node's name.
 func dumpDesc(f *lft.Fabric, v int32) string {
 	if d := f.Nodes[v].Desc; d != "" {

@@ -61,7 +61,7 @@ func readUnicastFile(path, name string, packed bool) (rt *Routing, ok bool, err 
 		return nil, false, nil
 	}
 	var magic [2]byte
-	if n, _ := fh.ReadAt(magic[:], 0); n == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+	if n, _ := fh.ReadAt(magic[:], 0); infile.IsGzip(magic[:n]) {
 		return nil, false, nil
 	}
 	rt, err = readUnicastParallel(fh, name, packed, runtime.GOMAXPROCS(0))

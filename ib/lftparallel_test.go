@@ -3,12 +3,14 @@ package ib
 import (
 	"bytes"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"orcs/gen"
+	"orcs/lft"
 )
 
 // routingText prints what a reader gave, entries with their lines, labels
@@ -176,23 +178,11 @@ func FuzzParallelUnicast(f *testing.F) {
 // the dump of a generated 4096-host fat tree (kary:k=16,n=3, 207 MB).
 // bench/ib-readers.sh compares its MB/s with wc -l on the same file.
 func BenchmarkReadRoutingFile(b *testing.B) {
-	path := os.Getenv("ORCS_BENCH_LFTS")
-	if path == "" {
-		f, err := gen.Generate("kary:k=16,n=3")
-		if err != nil {
-			b.Fatal(err)
-		}
-		path = filepath.Join(b.TempDir(), "opensm-lfts.dump")
-		writeFile(b, path, func(w *bytes.Buffer) error { return WriteLFTDump(w, f) })
-	}
-	st, err := os.Stat(path)
-	if err != nil {
-		b.Fatal(err)
-	}
-	b.SetBytes(st.Size())
-	b.ReportAllocs()
-	b.ResetTimer()
-	var rt *Routing
+	path := benchInput(b, "ORCS_BENCH_LFTS", "opensm-lfts.dump", WriteLFTDump)
+	var (
+		rt  *Routing
+		err error
+	)
 	for i := 0; i < b.N; i++ {
 		if rt, err = readRoutingFile(path, true); err != nil {
 			b.Fatal(err)
@@ -206,14 +196,34 @@ func BenchmarkReadRoutingFile(b *testing.B) {
 // the file named by $ORCS_BENCH_TOPO, else that of a generated 4096-host
 // fat tree (kary:k=16,n=3, 2 MB).
 func BenchmarkReadTopologyFile(b *testing.B) {
-	path := os.Getenv("ORCS_BENCH_TOPO")
+	path := benchInput(b, "ORCS_BENCH_TOPO", "ibnetdiscover.txt", WriteNetDiscover)
+	var (
+		t   *Topology
+		err error
+	)
+	for i := 0; i < b.N; i++ {
+		if t, err = ReadTopologyFile(path); err != nil {
+			b.Fatal(err)
+		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(len(t.Nodes)), "nodes")
+}
+
+// benchInput returns the file a reader benchmark reads: the one named by
+// $env, else file written by write for a generated 4096-host fat tree
+// (kary:k=16,n=3). It sets the benchmark's bytes to the file's size,
+// reports allocations and resets the timer.
+func benchInput(b *testing.B, env, file string, write func(io.Writer, *lft.Fabric) error) string {
+	b.Helper()
+	path := os.Getenv(env)
 	if path == "" {
 		f, err := gen.Generate("kary:k=16,n=3")
 		if err != nil {
 			b.Fatal(err)
 		}
-		path = filepath.Join(b.TempDir(), "ibnetdiscover.txt")
-		writeFile(b, path, func(w *bytes.Buffer) error { return WriteNetDiscover(w, f) })
+		path = filepath.Join(b.TempDir(), file)
+		writeFile(b, path, func(w *bytes.Buffer) error { return write(w, f) })
 	}
 	st, err := os.Stat(path)
 	if err != nil {
@@ -222,12 +232,5 @@ func BenchmarkReadTopologyFile(b *testing.B) {
 	b.SetBytes(st.Size())
 	b.ReportAllocs()
 	b.ResetTimer()
-	var t *Topology
-	for i := 0; i < b.N; i++ {
-		if t, err = ReadTopologyFile(path); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(len(t.Nodes)), "nodes")
+	return path
 }

@@ -258,13 +258,8 @@ func hostWord(s string) string {
 
 // guidHex formats a GUID as 16 lower-case hex digits.
 func guidHex(g uint64) string {
-	const digits = "0123456789abcdef"
 	var b [16]byte
-	for i := 15; i >= 0; i-- {
-		b[i] = digits[g&15]
-		g >>= 4
-	}
-	return string(b[:])
+	return string(appendHex(b[:0], g, 16))
 }
 
 // safeDesc makes a node description safe as a node name in ORCS dot: no

@@ -67,7 +67,7 @@ func OpenLimit(path string, lim Limit) (*bufio.Reader, func(), error) {
 	}
 	br := bufio.NewReaderSize(src, 1<<16)
 	var text io.Reader = br
-	if magic, _ := br.Peek(2); len(magic) == 2 && magic[0] == 0x1f && magic[1] == 0x8b {
+	if magic, _ := br.Peek(2); IsGzip(magic) {
 		zr, err := gzip.NewReader(br)
 		if err != nil {
 			done()
@@ -79,6 +79,12 @@ func OpenLimit(path string, lim Limit) (*bufio.Reader, func(), error) {
 	}
 	g := &guard{r: text, name: Name(path), lim: lim, line: 1}
 	return bufio.NewReaderSize(g, 1<<16), done, nil
+}
+
+// IsGzip reports whether b starts with the gzip magic number, as the
+// start of an input that Open decompresses.
+func IsGzip(b []byte) bool {
+	return len(b) >= 2 && b[0] == 0x1f && b[1] == 0x8b
 }
 
 // ReadAll reads a whole input into memory (see Open). Errors name the

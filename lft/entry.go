@@ -1,7 +1,6 @@
 package lft
 
 import (
-	"encoding/binary"
 	"errors"
 	"runtime"
 	"sync"
@@ -243,15 +242,14 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 // wordPool keeps the distinct blocks of position words as compile jobs
 // hand them in.
 type wordPool struct {
-	mu        sync.Mutex
-	words     []uint64
-	first     map[uint64]uint32 // block hash → first block with it
-	byContent map[string]uint32 // blocks whose hash an earlier, different block has
-	limit     int               // the most words
+	mu    sync.Mutex
+	words []uint64
+	set   blockSet
+	limit int // the most words
 }
 
 func newWordPool(limit int) *wordPool {
-	return &wordPool{first: make(map[uint64]uint32), limit: limit}
+	return &wordPool{limit: limit}
 }
 
 // errWordsTooLarge stops a compile whose words outgrow the pool's limit.
@@ -265,29 +263,14 @@ func (p *wordPool) add(block, hash []uint64, idx []uint32, stride int) error {
 	defer p.mu.Unlock()
 	for e, h := range hash {
 		blk := block[e<<blockBits : (e+1)<<blockBits]
-		id, ok := p.first[h]
-		switch {
-		case !ok:
-			p.first[h] = uint32(len(p.words) >> blockBits)
-		case equalBlocks(p.words[id<<blockBits:(id+1)<<blockBits], blk):
-			idx[e*stride] = id
-			continue
-		default:
-			if p.byContent == nil {
-				p.byContent = make(map[string]uint32)
+		id, found := findBlock(&p.set, p.words, blk, h, uint32(len(p.words)>>blockBits))
+		if !found {
+			if len(p.words)+blockLen > p.limit {
+				return errWordsTooLarge
 			}
-			key := wordsKey(blk)
-			if id, ok := p.byContent[key]; ok {
-				idx[e*stride] = id
-				continue
-			}
-			p.byContent[key] = uint32(len(p.words) >> blockBits)
+			p.words = append(p.words, blk...)
 		}
-		if len(p.words)+blockLen > p.limit {
-			return errWordsTooLarge
-		}
-		idx[e*stride] = uint32(len(p.words) >> blockBits)
-		p.words = append(p.words, blk...)
+		idx[e*stride] = id
 	}
 	return nil
 }
@@ -299,15 +282,6 @@ func (r *entryRoutes) entryAt(row, d int32, H int) int32 {
 		return row*int32(H) + d
 	}
 	return int32(r.wordIdx[int(row)*r.blocks+int(d>>blockBits)])<<blockBits | d&blockMask
-}
-
-// wordsKey returns the words of a block as a string.
-func wordsKey(blk []uint64) string {
-	b := make([]byte, 0, 8*len(blk))
-	for _, w := range blk {
-		b = binary.LittleEndian.AppendUint64(b, w)
-	}
-	return string(b)
 }
 
 // suffixes is the scratch of resolveEntries: memo holds, per switch, the

@@ -1,6 +1,10 @@
 package lft
 
-import "fmt"
+import (
+	"encoding/binary"
+	"fmt"
+	"slices"
+)
 
 // The forwarding tables are compiled to output ports, not links: the entry
 // of switch s towards host d is the position, among s's out-links, of the
@@ -141,35 +145,53 @@ func (t *tables) compact() {
 // that equal blocks share a number, moves the distinct blocks to the front
 // of pool, in place, and returns them in a pool of their own size.
 func compactPool[T portEntry](idx []uint32, pool []T) []T {
-	first := make(map[uint64]uint32) // block hash → first block with it
-	var byContent map[string]uint32  // blocks whose hash an earlier, different block has
+	var set blockSet
 	n := uint32(0)
 	for i := range idx {
 		blk := pool[i<<blockBits : (i+1)<<blockBits]
-		h := blockHash(blk)
-		id, ok := first[h]
-		switch {
-		case !ok:
-			first[h] = n
-		case equalBlocks(pool[id<<blockBits:(id+1)<<blockBits], blk):
-			idx[i] = id
+		id, found := findBlock(&set, pool, blk, blockHash(blk), n)
+		idx[i] = id
+		if found {
 			continue
-		default: // a hash collision: tell the blocks apart by content
-			if byContent == nil {
-				byContent = make(map[string]uint32)
-			}
-			key := blockKey(blk)
-			if id, ok := byContent[key]; ok {
-				idx[i] = id
-				continue
-			}
-			byContent[key] = n
 		}
 		copy(pool[n<<blockBits:], blk)
-		idx[i] = n
 		n++
 	}
 	return append([]T(nil), pool[:n<<blockBits]...)
+}
+
+// blockSet numbers distinct blocks of blockLen entries by content, for
+// findBlock.
+type blockSet struct {
+	first     map[uint64]uint32 // block hash → first block with it
+	byContent map[string]uint32 // blocks whose hash an earlier, different block has
+}
+
+// findBlock returns the number of the block of pool (the distinct blocks
+// so far, in number order) equal to blk, whose hash is h, and true; else
+// it gives blk the number n, which the caller appends to pool, and returns
+// n and false.
+func findBlock[T blockEntry](set *blockSet, pool, blk []T, h uint64, n uint32) (uint32, bool) {
+	if set.first == nil {
+		set.first = make(map[uint64]uint32)
+	}
+	id, ok := set.first[h]
+	switch {
+	case !ok:
+		set.first[h] = n
+	case slices.Equal(pool[id<<blockBits:(id+1)<<blockBits], blk):
+		return id, true
+	default: // a hash collision: tell the blocks apart by content
+		if set.byContent == nil {
+			set.byContent = make(map[string]uint32)
+		}
+		key := blockKey(blk)
+		if id, ok := set.byContent[key]; ok {
+			return id, true
+		}
+		set.byContent[key] = n
+	}
+	return n, false
 }
 
 // blockEntry is an entry of a block: a table's, or an entry route's
@@ -185,20 +207,11 @@ func blockHash[T blockEntry](blk []T) uint64 {
 	return h
 }
 
-func equalBlocks[T blockEntry](a, b []T) bool {
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
-// blockKey returns the entries of a block as a string, two bytes each.
-func blockKey[T portEntry](blk []T) string {
-	b := make([]byte, 0, 2*len(blk))
+// blockKey returns the entries of a block as a string, eight bytes each.
+func blockKey[T blockEntry](blk []T) string {
+	b := make([]byte, 0, 8*len(blk))
 	for _, v := range blk {
-		b = append(b, byte(v), byte(uint16(v)>>8))
+		b = binary.LittleEndian.AppendUint64(b, uint64(v))
 	}
 	return string(b)
 }
