@@ -15,11 +15,9 @@
 # It prints one line per command and exits non-zero when any output
 # differs.
 set -uo pipefail
-old=${1:?usage: analyze-identical.sh OLD_BINARY NEW_BINARY}
-new=${2:?usage: analyze-identical.sh OLD_BINARY NEW_BINARY}
-old=$(realpath "$old")
-new=$(realpath "$new")
-cd "$(dirname "$0")/.."
+usage="analyze-identical.sh OLD_BINARY NEW_BINARY"
+# shellcheck source=bench/identical-lib.sh
+. "$(dirname "$0")/identical-lib.sh"
 ib=$PWD/testdata/ib
 td=$PWD/testdata
 
@@ -47,8 +45,6 @@ if [[ ${LARGE:-0} == 1 ]]; then
 	cmds+=("-i gen:kary:k=28,n=3 -p bisect_fb_sym --metric hist_acc_band -n 1000 --seed 1")
 fi
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # run BINARY DIR ARGS...: the outputs on 1 and 16 threads and of three
 # shards merged, in DIR.
 run() {
@@ -68,7 +64,6 @@ run() {
 			echo "exit $?" >>shard.err
 		fi)
 }
-fail=0
 for i in "${!cmds[@]}"; do
 	# shellcheck disable=SC2206
 	args=(${cmds[$i]})
@@ -79,12 +74,6 @@ for i in "${!cmds[@]}"; do
 		printf 'THREADS %2d: 1 and 16 threads differ: %s\n' "$i" "${cmds[$i]//$PWD\//}"
 		fail=1
 	fi
-	if diff -r "$tmp/$i/old" "$tmp/$i/new" >"$tmp/$i.diff"; then
-		printf 'same   %2d (%d files, %s): %s\n' "$i" "$n" "$(tail -1 "$tmp/$i/old/j1.err")" "${cmds[$i]//$PWD\//}"
-	else
-		printf 'DIFFER %2d: %s\n' "$i" "${cmds[$i]//$PWD\//}"
-		head -20 "$tmp/$i.diff"
-		fail=1
-	fi
+	compare "$i" "$n files, $(tail -1 "$tmp/$i/old/j1.err")" "${cmds[$i]//$PWD\//}"
 done
 exit $fail

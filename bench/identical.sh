@@ -13,11 +13,9 @@
 # out. It prints one line per command and exits non-zero when any output
 # differs.
 set -uo pipefail
-old=${1:?usage: identical.sh OLD_BINARY NEW_BINARY}
-new=${2:?usage: identical.sh OLD_BINARY NEW_BINARY}
-old=$(realpath "$old")
-new=$(realpath "$new")
-cd "$(dirname "$0")/.."
+usage="identical.sh OLD_BINARY NEW_BINARY"
+# shellcheck source=bench/identical-lib.sh
+. "$(dirname "$0")/identical-lib.sh"
 ib=$PWD/testdata/ib
 k28=gen:kary:k=28,n=3
 
@@ -38,8 +36,6 @@ cmds=(
 	"map -i gen:kary:k=8,n=3 -p neighbor2d --strategy bisect"
 )
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 run() {
 	local bin=$1 dir=$2
 	shift 2
@@ -48,18 +44,11 @@ run() {
 		echo "exit $?" >>err.txt)
 	sed -i -E '/(wall|cpu)_s"?:|seconds|elapsed/d' "$dir/out.txt" "$dir/err.txt"
 }
-fail=0
 for i in "${!cmds[@]}"; do
 	# shellcheck disable=SC2206
 	args=(${cmds[$i]})
 	run "$old" "$tmp/$i/old" "${args[@]}"
 	run "$new" "$tmp/$i/new" "${args[@]}"
-	if diff -r "$tmp/$i/old" "$tmp/$i/new" >"$tmp/$i.diff"; then
-		printf 'same   %2d (%s, %d bytes): %s\n' "$i" "$(tail -1 "$tmp/$i/old/err.txt")" "$(wc -c <"$tmp/$i/old/out.txt")" "${cmds[$i]//$ib/testdata/ib}"
-	else
-		printf 'DIFFER %2d: %s\n' "$i" "${cmds[$i]//$ib/testdata/ib}"
-		head -20 "$tmp/$i.diff"
-		fail=1
-	fi
+	compare "$i" "$(tail -1 "$tmp/$i/old/err.txt"), $(wc -c <"$tmp/$i/old/out.txt") bytes" "${cmds[$i]//$ib/testdata/ib}"
 done
 exit $fail

@@ -124,14 +124,13 @@ func (np *NodeProblem) sortByLeaves(order []int32) {
 			}
 		}
 	}
-	key := func(k int32) []int {
-		var out []int
+	key := make(map[int32][]int, len(order)) // each node's leaf positions, once
+	for _, k := range order {
 		for _, h := range np.Layout.Nodes[k].HCAs {
-			out = append(out, pos[np.leafOf(h)])
+			key[k] = append(key[k], pos[np.leafOf(h)])
 		}
-		return out
 	}
-	slices.SortStableFunc(order, func(a, b int32) int { return slices.Compare(key(a), key(b)) })
+	slices.SortStableFunc(order, func(a, b int32) int { return slices.Compare(key[a], key[b]) })
 }
 
 // search improves the best of the other node orders by swaps of two

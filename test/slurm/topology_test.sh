@@ -197,18 +197,15 @@ RAIL3_EXCLUDE='svc02,dgx005'
 # TREE3: three levels, every unit has its own 2 spines (one group per
 # unit), 2 cores above both groups.
 TREE3='rail:units=3,nodes=2,rails=2,up=2,spines=2,cores=2'
-
-if [[ -x /usr/sbin/slurmctld ]] && [[ -e $(dirname "$(find /usr/lib -name topology_tree.so -print -quit 2>/dev/null)")/topology_tree.so ]]; then
-  use_slurm bookworm
-  # Slurm 22.05 prints Level and LinkSpeed (1: none given) on every switch
-  # and, for an upper switch, every node below it.
-  run tree-2level topology.conf tree 'dgx[001-003],svc01' "$RAIL2" '' - \
-"# -
+# RAIL2_TREE and TREE3_TREE: the topology.conf of RAIL2 and TREE3 with
+# Slurm's topology/tree, the same on Slurm 22.05 and 24.11 (Level and
+# LinkSpeed, 1: none given, on every switch; an upper switch lists every
+# node below it).
+RAIL2_TREE="# -
 SwitchName=su1 Level=0 LinkSpeed=1 Nodes=dgx[001-002]
 SwitchName=su2 Level=0 LinkSpeed=1 Nodes=dgx003,svc01
 SwitchName=spine1 Level=1 LinkSpeed=1 Nodes=dgx[001-003],svc01 Switches=su[1-2]"
-  run tree-3level topology.conf tree 'dgx[001-006]' "$TREE3" '' - \
-"# -
+TREE3_TREE="# -
 SwitchName=su1 Level=0 LinkSpeed=1 Nodes=dgx[001-002]
 SwitchName=su2 Level=0 LinkSpeed=1 Nodes=dgx[003-004]
 SwitchName=su3 Level=0 LinkSpeed=1 Nodes=dgx[005-006]
@@ -216,6 +213,13 @@ SwitchName=spine1 Level=1 LinkSpeed=1 Nodes=dgx[001-002] Switches=su1
 SwitchName=spine2 Level=1 LinkSpeed=1 Nodes=dgx[003-004] Switches=su2
 SwitchName=spine3 Level=1 LinkSpeed=1 Nodes=dgx[005-006] Switches=su3
 SwitchName=core1 Level=2 LinkSpeed=1 Nodes=dgx[001-006] Switches=spine[1-3]"
+
+if [[ -x /usr/sbin/slurmctld ]] && [[ -e $(dirname "$(find /usr/lib -name topology_tree.so -print -quit 2>/dev/null)")/topology_tree.so ]]; then
+  use_slurm bookworm
+  # Slurm 22.05 prints Level and LinkSpeed (1: none given) on every switch
+  # and, for an upper switch, every node below it.
+  run tree-2level topology.conf tree 'dgx[001-003],svc01' "$RAIL2" '' - "$RAIL2_TREE"
+  run tree-3level topology.conf tree 'dgx[001-006]' "$TREE3" '' - "$TREE3_TREE"
   passed=$((passed + 2))
 else
   skipped+=("bookworm: no slurmctld with topology/tree on this machine (run test/slurm/install.sh): the Slurm 22.05 tree not checked")
@@ -239,26 +243,14 @@ why=$(chroot_slurm "$TRIXIE")
 if [[ -z $why ]]; then
   use_slurm trixie "$TRIXIE"
   # Slurm 24.11 prints the tree as 22.05 does.
-  run tree-2level topology.conf tree 'dgx[001-003],svc01' "$RAIL2" '' - \
-"# -
-SwitchName=su1 Level=0 LinkSpeed=1 Nodes=dgx[001-002]
-SwitchName=su2 Level=0 LinkSpeed=1 Nodes=dgx003,svc01
-SwitchName=spine1 Level=1 LinkSpeed=1 Nodes=dgx[001-003],svc01 Switches=su[1-2]"
+  run tree-2level topology.conf tree 'dgx[001-003],svc01' "$RAIL2" '' - "$RAIL2_TREE"
   run tree-exclude topology.conf tree "$RAIL3_NODES" "$RAIL3" "$RAIL3_EXCLUDE" - \
 "# -
 SwitchName=su1 Level=0 LinkSpeed=1 Nodes=dgx[001-003]
 SwitchName=su2 Level=0 LinkSpeed=1 Nodes=dgx[004,006]
 SwitchName=su3 Level=0 LinkSpeed=1 Nodes=dgx[007-008],svc01
 SwitchName=spine1 Level=1 LinkSpeed=1 Nodes=dgx[001-004,006-008],svc01 Switches=su[1-3]"
-  run tree-3level topology.conf tree 'dgx[001-006]' "$TREE3" '' - \
-"# -
-SwitchName=su1 Level=0 LinkSpeed=1 Nodes=dgx[001-002]
-SwitchName=su2 Level=0 LinkSpeed=1 Nodes=dgx[003-004]
-SwitchName=su3 Level=0 LinkSpeed=1 Nodes=dgx[005-006]
-SwitchName=spine1 Level=1 LinkSpeed=1 Nodes=dgx[001-002] Switches=su1
-SwitchName=spine2 Level=1 LinkSpeed=1 Nodes=dgx[003-004] Switches=su2
-SwitchName=spine3 Level=1 LinkSpeed=1 Nodes=dgx[005-006] Switches=su3
-SwitchName=core1 Level=2 LinkSpeed=1 Nodes=dgx[001-006] Switches=spine[1-3]"
+  run tree-3level topology.conf tree 'dgx[001-006]' "$TREE3" '' - "$TREE3_TREE"
   # Blocks: each unit with its index and the base size (BlockSizes' first,
   # the smallest unit), then Slurm's aggregated blocks of 2, 4, … contiguous
   # blocks (a last pair that would hold one block only is left out) with
