@@ -68,7 +68,7 @@ type Session struct {
 // warmSupported returns nil when a Session routes with opt.
 func warmSupported(opt Options) error {
 	switch {
-	case !slicesContainsFold(WarmEngines, opt.Engine):
+	case !slices.ContainsFunc(WarmEngines, func(e string) bool { return strings.EqualFold(e, opt.Engine) }):
 		return fmt.Errorf("%w: engine %s (a running OpenSM is checked for %s)", ErrNoSession, opt.Engine, strings.Join(WarmEngines, ", "))
 	case opt.PathSLs:
 		return fmt.Errorf("%w: the path SLs are read by a routing of its own", ErrNoSession)
@@ -80,15 +80,6 @@ func warmSupported(opt Options) error {
 		return fmt.Errorf("%w: the ports of the fabric are not kept", ErrNoSession)
 	}
 	return nil
-}
-
-func slicesContainsFold(list []string, s string) bool {
-	for _, x := range list {
-		if strings.EqualFold(x, s) {
-			return true
-		}
-	}
-	return false
 }
 
 // StartSession starts ibsim on the fabric f and OpenSM on it, and returns

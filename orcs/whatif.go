@@ -7,6 +7,7 @@ import (
 	"os"
 	"runtime"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/urfave/cli/v2"
@@ -115,9 +116,8 @@ func whatifAction(c *cli.Context) error {
 	if err != nil {
 		return fmt.Errorf("whatif: %s: %w", in.Name, err)
 	}
-	var status struct {
-		done, total int
-	}
+	// Written by the routing jobs, read by the progress line.
+	var done, total atomic.Int64
 	var counts whatif.Counts
 	opt := whatif.Options{
 		Engines: engines,
@@ -128,14 +128,14 @@ func whatifAction(c *cli.Context) error {
 		Timeout:   c.Duration("timeout"),
 		Configure: func(o *opensm.Options) { openSMOptions(c, o) },
 		Shard:     shard,
-		Progress:  func(done, total int) { status.done, status.total = done, total },
+		Progress:  func(d, t int) { done.Store(int64(d)); total.Store(int64(t)) },
 		Cold:      c.Bool("cold"),
 		Counts:    &counts,
 	}
 	ctx, stop := interrupt.Context()
 	defer stop()
 	stopLine := progress.Line(os.Stderr, func() string {
-		return fmt.Sprintf("whatif: %d of %d routings done, %.0f s", status.done, status.total, time.Since(t0).Seconds())
+		return fmt.Sprintf("whatif: %d of %d routings done, %.0f s", done.Load(), total.Load(), time.Since(t0).Seconds())
 	})
 	res, err := whatif.Run(ctx, in, plan, sets, opt)
 	stopLine()

@@ -66,11 +66,7 @@ func NewPlan(f *lft.Fabric, keepPorts bool) (*Plan, error) {
 	if err != nil {
 		return nil, err
 	}
-	links := make([]bool, len(f.Links))
-	for i := range links {
-		links[i] = true
-	}
-	g, err := rebuild(f, links, net.Port, net.Reverse)
+	g, err := rebuild(f, nil, net.Port, net.Reverse)
 	if err != nil {
 		return nil, err
 	}
@@ -83,10 +79,10 @@ func NewPlan(f *lft.Fabric, keepPorts bool) (*Plan, error) {
 	return p, nil
 }
 
-// rebuild returns the fabric of f with only the links where keep is set,
-// ports from port (port[l] is link l's port at its From end), without
-// tables. Every node stays, in its order, so that host indices do not
-// change.
+// rebuild returns the fabric of f with only the links where keep is set
+// (nil: every link), ports from port (port[l] is link l's port at its
+// From end), without tables. Every node stays, in its order, so that host
+// indices do not change.
 func rebuild(f *lft.Fabric, keep []bool, port, reverse []int32) (*lft.Fabric, error) {
 	b := lft.NewBuilder()
 	for v, n := range f.Nodes {
@@ -98,7 +94,7 @@ func rebuild(f *lft.Fabric, keep []bool, port, reverse []int32) (*lft.Fabric, er
 		b.SetPortInfo(id, n.Port, n.PortGUID, n.LID, n.LMC)
 	}
 	for l, k := range f.Links {
-		if !keep[l] {
+		if keep != nil && !keep[l] {
 			continue
 		}
 		to := int32(0)

@@ -2,52 +2,63 @@ package whatif
 
 import (
 	"fmt"
+	"slices"
 
 	"orcs/lft"
 )
 
-// mainPart returns the nodes of g's part with the most hosts (ties: the
-// part of the lowest host) when g falls apart, or nil when every node is
-// in one part. OpenSM, bound to a host of that part, routes only it; ibsim
-// cannot emulate a host without a cable.
-func mainPart(g *lft.Fabric) []int32 {
+// components labels the nodes of g by part: comp[v] is the node of the
+// lowest host of v's part, -1 for a node that no host reaches.
+func components(g *lft.Fabric) []int32 {
 	comp := make([]int32, len(g.Nodes))
 	for i := range comp {
 		comp[i] = -1
 	}
 	var dist []int32
-	best, bestHosts := int32(-1), 0
-	parts := 0
 	for h := range g.NumHosts() {
 		v := g.HostNode(h)
 		if comp[v] >= 0 {
 			continue
 		}
-		parts++
 		dist = g.Hops(dist, v)
-		hosts := 0
 		for w, d := range dist {
 			if d >= 0 {
 				comp[w] = v
-				if g.Nodes[w].Kind == lft.Host {
-					hosts++
-				}
 			}
 		}
-		if hosts > bestHosts {
-			best, bestHosts = v, hosts
+	}
+	return comp
+}
+
+// hostParts counts the hosts of each part of g (comp labels its nodes:
+// components) and picks the main part, the one with the most hosts (ties:
+// the part of the lowest host); main is -1 when g has no hosts.
+func hostParts(g *lft.Fabric, comp []int32) (hosts map[int32]int64, main int32) {
+	hosts = map[int32]int64{}
+	for h := range g.NumHosts() {
+		hosts[comp[g.HostNode(h)]]++
+	}
+	main = -1
+	for h := range g.NumHosts() {
+		if c := comp[g.HostNode(h)]; main < 0 || hosts[c] > hosts[main] {
+			main = c
 		}
 	}
-	all := parts == 1
-	for _, c := range comp {
-		all = all && c >= 0
-	}
-	if all {
+	return hosts, main
+}
+
+// mainPart returns the nodes of g's main part (hostParts) when g falls
+// apart, or nil when every node is in one part; comp labels g's nodes
+// (components). OpenSM, bound to a host of that part, routes only it;
+// ibsim cannot emulate a host without a cable.
+func mainPart(g *lft.Fabric, comp []int32) []int32 {
+	hosts, main := hostParts(g, comp)
+	if len(hosts) == 1 && !slices.Contains(comp, -1) {
 		return nil
 	}
 	var keep []int32
 	for v, c := range comp {
-		if c == best {
+		if c == main {
 			keep = append(keep, int32(v))
 		}
 	}

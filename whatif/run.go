@@ -11,6 +11,7 @@ import (
 	"time"
 
 	"orcs/analyze"
+	"orcs/internal/workers"
 	"orcs/lft"
 	"orcs/metrics"
 	"orcs/opensm"
@@ -122,29 +123,20 @@ func Run(ctx context.Context, in *opensm.Input, plan *Plan, sets []Set, opt Opti
 			return nil, fmt.Errorf("%s: the intact fabric: %w", e, err)
 		}
 		ef := EngineResult{Engine: e, Intact: base, Rows: make([]Row, len(owned))}
-		next := make(chan int)
-		var wg sync.WaitGroup
-		for range min(opt.Jobs, max(len(owned), 1)) {
-			wg.Add(1)
-			go func() {
-				defer wg.Done()
-				rt := &router{in: in, plan: plan, engine: e, opt: opt}
-				defer rt.close()
-				for j := range next {
-					i := owned[j]
-					ef.Rows[j] = evaluate(ctx, plan, sets[i], i, rt, intact, base, opt)
-					step()
-				}
-			}()
+		// One router (and session) per worker.
+		rts := make([]*router, workers.Count(opt.Jobs, len(owned)))
+		for w := range rts {
+			rts[w] = &router{in: in, plan: plan, engine: e, opt: opt}
 		}
-		for j := range owned {
-			if ctx.Err() != nil {
-				break
-			}
-			next <- j
+		workers.Run(ctx, opt.Jobs, len(owned), func(w, j int) error {
+			i := owned[j]
+			ef.Rows[j] = evaluate(ctx, plan, sets[i], i, rts[w], intact, base, opt)
+			step()
+			return nil
+		})
+		for _, rt := range rts {
+			rt.close()
 		}
-		close(next)
-		wg.Wait()
 		if ctx.Err() != nil {
 			return nil, ctx.Err()
 		}
@@ -312,8 +304,9 @@ func evaluate(ctx context.Context, plan *Plan, s Set, index int, rt *router, int
 		return row
 	}
 	row.Cables = removed
-	row.PairsCut, row.HostsCut, row.PairsNoSM = cutPairs(g)
-	part := mainPart(g)
+	comp := components(g)
+	row.PairsCut, row.HostsCut, row.PairsNoSM = cutPairs(g, comp)
+	part := mainPart(g, comp)
 	routed := g
 	if part != nil {
 		row.Islands = true
@@ -355,10 +348,9 @@ func evaluate(ctx context.Context, plan *Plan, s Set, index int, rt *router, int
 	row.MeanBandwidth, row.P5 = mean, sum.P5
 	row.BandwidthKept = ratio(mean, base.MeanBandwidth)
 	row.P5Kept = ratio(sum.P5, base.P5)
-	row.MeanHops = meanHops(r)
+	row.Losers, row.MeanHops = losers(intact, r, opt.Losers)
 	row.HopsChange = row.MeanHops - base.MeanHops
 	row.LFTChanged = lftChanged(intact, r)
-	row.Losers = losers(intact, r, opt.Losers)
 	return row
 }
 
@@ -373,37 +365,13 @@ func ratio(a, b float64) float64 {
 // cutPairs counts the ordered host pairs that no longer have any physical
 // path, the hosts cut off (outside the main part, the one OpenSM routes)
 // and the ordered pairs connected within those other parts (no SM routes
-// them).
-func cutPairs(g *lft.Fabric) (pairs int64, hosts int, island int64) {
-	comp := make([]int32, len(g.Nodes))
-	for i := range comp {
-		comp[i] = -1
-	}
-	var dist []int32
-	sizes := map[int32]int64{}
-	H := g.NumHosts()
-	for h := range H {
-		v := g.HostNode(h)
-		if comp[v] < 0 {
-			dist = g.Hops(dist, v)
-			for w, d := range dist {
-				if d >= 0 {
-					comp[w] = v
-				}
-			}
-		}
-		sizes[comp[v]]++
-	}
+// them); comp labels g's nodes (components).
+func cutPairs(g *lft.Fabric, comp []int32) (pairs int64, hosts int, island int64) {
+	sizes, main := hostParts(g, comp)
 	if len(sizes) <= 1 {
 		return 0, 0, 0
 	}
-	// The main part: the most hosts, the lowest host on ties (as mainPart).
-	main := comp[g.HostNode(0)]
-	for h := range H {
-		if c := comp[g.HostNode(h)]; sizes[c] > sizes[main] {
-			main = c
-		}
-	}
+	H := g.NumHosts()
 	for h := range H {
 		c := comp[g.HostNode(h)]
 		n := sizes[c]
@@ -447,11 +415,13 @@ func lftChanged(a, b *lft.Fabric) int64 {
 
 // losers returns the n hosts with the most ordered pairs (as source or
 // destination) whose route changed or broke, most first (ties by host
-// order); hosts without changed routes are left out.
-func losers(a, b *lft.Fabric, n int) []HostLoss {
+// order; hosts without changed routes are left out), and meanHops(b) from
+// the same walk of b's routes.
+func losers(a, b *lft.Fabric, n int) ([]HostLoss, float64) {
 	H := int32(a.NumHosts())
 	count := make([]int64, H)
 	var pa, pb []int32
+	var hops, routed int64
 	for s := range H {
 		for d := range H {
 			if s == d {
@@ -460,6 +430,10 @@ func losers(a, b *lft.Fabric, n int) []HostLoss {
 			var sa, sb lft.RouteStatus
 			pa, sa = a.AppendRoute(pa[:0], s, d)
 			pb, sb = b.AppendRoute(pb[:0], s, d)
+			if sb == lft.RouteOK {
+				hops += int64(len(pb))
+				routed++
+			}
 			same := sa == sb && len(pa) == len(pb)
 			for i := 0; same && i < len(pa); i++ {
 				same = linkKey(a, pa[i]) == linkKey(b, pb[i])
@@ -482,5 +456,8 @@ func losers(a, b *lft.Fabric, n int) []HostLoss {
 		}
 		out = append(out, HostLoss{Host: a.HostName(int(h)), Pairs: count[h]})
 	}
-	return out
+	if routed == 0 {
+		return out, 0
+	}
+	return out, float64(hops) / float64(routed)
 }

@@ -22,7 +22,7 @@ func routedPart(t *testing.T, plan *Plan, s Set) *lft.Fabric {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if part := mainPart(g); part != nil {
+	if part := mainPart(g, components(g)); part != nil {
 		if g, err = subFabric(g, part); err != nil {
 			t.Fatal(err)
 		}

@@ -11,11 +11,12 @@ import (
 	"fmt"
 	"io"
 	"math"
-	"orcs/internal/plural"
 	"slices"
 	"strconv"
 	"strings"
 	"text/tabwriter"
+
+	"orcs/internal/plural"
 )
 
 // FileVersion is the format_version of the whatif JSON file.
