@@ -145,7 +145,7 @@ func hostNames(nodes []ibNamed) []string {
 		if k := strings.IndexAny(word, " \t"); k >= 0 {
 			word = word[:k]
 		}
-		if w := hostWord(word); w != "" && !noDesc(n.desc) {
+		if w := hostWord(word); w != "" && !NoDesc(n.desc) {
 			names[i] = w
 		}
 	}
@@ -197,9 +197,9 @@ func numberRepeats(names []string, sep string) []string {
 	return names
 }
 
-// noDesc reports whether a description stands for none: OpenSM writes
-// "<unknown>" and ibdiagnet "UNKNOWN" for a node that did not answer.
-func noDesc(d string) bool { return d == "" || d == "<unknown>" || d == "UNKNOWN" }
+// NoDesc reports whether a node description stands for none: OpenSM
+// writes "<unknown>" and ibdiagnet "UNKNOWN" for a node that did not answer.
+func NoDesc(d string) bool { return d == "" || d == "<unknown>" || d == "UNKNOWN" }
 
 // sharedNames returns the hosts whose name is also that of another node
 // (a different GUID).

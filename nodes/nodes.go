@@ -12,6 +12,7 @@ import (
 	"cmp"
 	"errors"
 	"fmt"
+	"orcs/ib"
 	"orcs/internal/plural"
 	"slices"
 	"strconv"
@@ -64,10 +65,6 @@ type hcaName struct {
 	portGUID uint64
 }
 
-// noDesc reports whether a description stands for none (OpenSM writes
-// "<unknown>" and ibdiagnet "UNKNOWN" for a node that did not answer).
-func noDesc(d string) bool { return d == "" || d == "<unknown>" || d == "UNKNOWN" }
-
 // Split splits a host's name into the machine's name and the HCA's own
 // name. A name with a blank splits at the blank ("dgx017 mlx5_3"). A name
 // made from a description by --names desc or host ("H-dgx017_mlx5_3",
@@ -95,7 +92,7 @@ func Split(name string) (machine, hca string) {
 // fabric files gave one, else its name in the fabric.
 func hostName(f *lft.Fabric, h int) string {
 	n := &f.Nodes[f.HostNode(h)]
-	if !noDesc(n.Desc) {
+	if !ib.NoDesc(n.Desc) {
 		return n.Desc
 	}
 	return n.Name
