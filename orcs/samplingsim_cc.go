@@ -2,6 +2,7 @@ package main
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 
 	"github.com/urfave/cli/v2"
@@ -22,15 +23,11 @@ func ccFlags() []cli.Flag {
 	}
 }
 
-// readCC returns the congestion control of one --cc SPEC, or of an
-// opensm.conf FILE when the spec's name is no preset (compare lists).
-func readCC(spec string, fileOK bool) (*samplingsim.CongestionControl, error) {
+// readCC returns the congestion control of one --compare-cc entry: a
+// --cc SPEC, or an opensm.conf FILE when the spec's name is no preset.
+func readCC(spec string) (*samplingsim.CongestionControl, error) {
 	name, _, _ := strings.Cut(strings.TrimSpace(spec), ":")
-	known := name == "off" || name == "on"
-	for _, p := range samplingsim.CCPresetNames() {
-		known = known || name == p
-	}
-	if known || !fileOK {
+	if name == "off" || name == "on" || slices.Contains(samplingsim.CCPresetNames(), name) {
 		return samplingsim.ParseCC(spec)
 	}
 	return readCCConf(strings.TrimSpace(spec))
@@ -95,7 +92,7 @@ func compareCC(c *cli.Context, src *fabricarg.Fabric, cfg samplingsim.Config, pl
 		if strings.TrimSpace(e) == "" {
 			return true, fmt.Errorf("--compare-cc: an empty entry in %q (give e.g. 'off;on;opensm.conf')", list)
 		}
-		cc, err := readCC(e, true)
+		cc, err := readCC(e)
 		if err != nil {
 			return true, fmt.Errorf("--compare-cc: %w", err)
 		}

@@ -252,20 +252,20 @@ func writeNCCLTable(w io.Writer, fabric, op string, n int, variants []ncclVarian
 		fmt.Fprintf(w, " %10s %8s %8s", "(us)", "(GB/s)", "(GB/s)")
 	}
 	fmt.Fprintln(w)
+	alg := func(r ncclRow, i int) float64 { return float64(r.size) / 1e9 / r.times[i] }
+	bus := func(r ncclRow, i int) float64 { return alg(r, i) * factor }
 	sums := make([]float64, len(variants))
 	for _, r := range rows {
 		fmt.Fprintf(w, " %12d %12d %8s %6s %6d", r.size, r.size/4, "float", redop, -1)
 		for i, t := range r.times {
-			alg := float64(r.size) / 1e9 / t
-			sums[i] += alg * factor
-			fmt.Fprintf(w, " %10.1f %8.2f %8.2f", t*1e6, alg, alg*factor)
+			sums[i] += bus(r, i)
+			fmt.Fprintf(w, " %10.1f %8.2f %8.2f", t*1e6, alg(r, i), bus(r, i))
 		}
 		fmt.Fprintln(w)
 	}
 	for i, v := range variants {
 		fmt.Fprintf(w, "# Avg bus bandwidth (%s): %.3f GB/s\n", v.label(variants), sums[i]/float64(len(rows)))
 	}
-	bus := func(r ncclRow, i int) float64 { return float64(r.size) / 1e9 / r.times[i] * factor }
 	if len(variants) > 1 {
 		for _, s := range fastestRanges(rows, variants) {
 			fmt.Fprintf(w, "# fastest: %s\n", s)

@@ -5,6 +5,7 @@ import (
 	"io"
 	"text/tabwriter"
 
+	"orcs/internal/plural"
 	"orcs/lft"
 )
 
@@ -58,7 +59,7 @@ func WriteCCTable(w io.Writer, f *lft.Fabric, rows []CCRow) error {
 		fmt.Fprintf(w, "no hot spot: no host receives more than twice the mean of the others; every flow counts as other traffic\n")
 	} else {
 		fmt.Fprintf(w, "hot spot %s: %s into it; victims: %s to other hosts sharing a link with them; others: %s\n",
-			hostList(f, ht.Hot), flowsN(ht.HotFlows.Flows), flowsN(ht.Victims.Flows), flowsN(ht.Rest.Flows))
+			hostList(f, ht.Hot), plural.N(ht.HotFlows.Flows, "flow"), plural.N(ht.Victims.Flows, "flow"), plural.N(ht.Rest.Flows, "flow"))
 	}
 	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', tabwriter.AlignRight)
 	fmt.Fprintln(tw, "cc\tvictim msg µs\tvictim msg Gb/s\tvictims Gb/s\thot msg µs\thot msg Gb/s\thot Gb/s\tothers msg µs\tmarked\tBECNs\tthrottled flows\tthrottled µs\tmean CCTI\tend µs\t")
@@ -133,18 +134,4 @@ func CCCompareVerdict(rows []CCRow) string {
 	return fmt.Sprintf("Best for the victims: %s, their messages %.3g instead of %.3g Gb/s (%+.0f%%, mean %s instead of %s) against %s; the hot spot's senders pay: %.3g instead of %.3g Gb/s per message (%+.0f%%) and the run ends at %s instead of %s; one seed, one run per setting: the counts are exact, the effect holds for this traffic.",
 		b.Setting.Name, vv.MsgGbps, bv.MsgGbps, change(bv.MsgGbps, vv.MsgGbps), FormatTime(vv.MeanMsg), FormatTime(bv.MeanMsg), base.Setting.Name,
 		vh.MsgGbps, bh.MsgGbps, change(bh.MsgGbps, vh.MsgGbps), FormatTime(b.End), FormatTime(base.End))
-}
-
-// hostList names hosts (the first few).
-func hostList(f *lft.Fabric, hs []int32) string {
-	r := &Result{Fabric: f}
-	return r.hostNames(hs)
-}
-
-// flowsN says "N flows".
-func flowsN(n int) string {
-	if n == 1 {
-		return "1 flow"
-	}
-	return fmt.Sprintf("%d flows", n)
 }

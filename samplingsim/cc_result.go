@@ -267,7 +267,7 @@ func (r *Result) WriteCC(w io.Writer) {
 	}
 	ht := r.HotSpot()
 	if len(ht.Hot) > 0 {
-		fmt.Fprintf(w, "  hot spot %s: its senders %s, victims %s, others %s\n", r.hostNames(ht.Hot),
+		fmt.Fprintf(w, "  hot spot %s: its senders %s, victims %s, others %s\n", hostList(r.Fabric, ht.Hot),
 			ht.HotFlows.describe(), ht.Victims.describe(), ht.Rest.describe())
 	}
 	fmt.Fprintln(w, r.CCVerdict())
@@ -289,11 +289,11 @@ func (r *Result) flowName(c CCFlow) string {
 	return r.Fabric.HostName(int(c.Src)) + " → " + r.Fabric.HostName(int(c.Dst))
 }
 
-// hostNames lists hosts by name (the first few).
-func (r *Result) hostNames(hs []int32) string {
+// hostList lists hosts of f by name (the first few).
+func hostList(f *lft.Fabric, hs []int32) string {
 	var names []string
 	for _, h := range hs[:min(len(hs), 4)] {
-		names = append(names, r.Fabric.HostName(int(h)))
+		names = append(names, f.HostName(int(h)))
 	}
 	if len(hs) > 4 {
 		names = append(names, fmt.Sprintf("%d more", len(hs)-4))
