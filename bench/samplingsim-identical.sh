@@ -13,11 +13,9 @@
 # "cpu_s") differ from run to run and are left out of the comparison. It
 # prints one line per command and exits non-zero when any output differs.
 set -uo pipefail
-old=${1:?usage: samplingsim-identical.sh OLD_BINARY NEW_BINARY}
-new=${2:?usage: samplingsim-identical.sh OLD_BINARY NEW_BINARY}
-old=$(realpath "$old")
-new=$(realpath "$new")
-cd "$(dirname "$0")/.."
+usage="samplingsim-identical.sh OLD_BINARY NEW_BINARY"
+# shellcheck source=identical-lib.sh
+source "$(dirname "$0")/identical-lib.sh"
 ib=$PWD/testdata/ib
 
 cmds=(
@@ -48,8 +46,6 @@ cmds=(
 	"--topo $ib/ft16/ft16.net --lfts $ib/ft16/minhop-lmc1/opensm-lfts.dump --lmc-spread --workload random:msgs=5 --scheme onebit --restrict all"
 )
 
-tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
 # run BINARY DIR ARGS...: the command's outputs in DIR, times left out.
 run() {
 	local bin=$1 dir=$2
@@ -65,7 +61,6 @@ run() {
 	[ -f "$dir/run.json" ] && sed -i -E '/"(wall_s|cpu_s)":/d' "$dir/run.json"
 	true
 }
-fail=0
 for i in "${!cmds[@]}"; do
 	# shellcheck disable=SC2206
 	args=(${cmds[$i]})
@@ -75,12 +70,6 @@ for i in "${!cmds[@]}"; do
 	run "$old" "$tmp/$i/old" "${args[@]}"
 	run "$new" "$tmp/$i/new" "${args[@]}"
 	n=$(find "$tmp/$i/old" -type f | wc -l)
-	if diff -r "$tmp/$i/old" "$tmp/$i/new" >"$tmp/$i.diff"; then
-		printf 'same   %2d (%d files, %s): %s\n' "$i" "$n" "$(tail -1 "$tmp/$i/old/err.txt")" "${cmds[$i]//$ib/testdata/ib}"
-	else
-		printf 'DIFFER %2d: %s\n' "$i" "${cmds[$i]//$ib/testdata/ib}"
-		head -20 "$tmp/$i.diff"
-		fail=1
-	fi
+	compare "$i" "$n files, $(tail -1 "$tmp/$i/old/err.txt")" "${cmds[$i]//$ib/testdata/ib}"
 done
 exit $fail
