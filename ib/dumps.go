@@ -96,6 +96,18 @@ func ReadTopologyFile(path string) (*Topology, error) {
 	head, _ := br.Peek(1 << 16) // a short file ends the peek early; read errors recur below
 	switch f := DetectFormat(head); f {
 	case FormatIBNetDiscover:
+		if t := readNetDiscoverFile(br, path, name); t != nil {
+			return t, nil
+		}
+		if path != "-" {
+			// Line by line from the start, for the messages.
+			br2, done2, err := infile.Open(path)
+			if err != nil {
+				return nil, err
+			}
+			defer done2()
+			br = br2
+		}
 		return readNet(streamLines(br, name), f, nil)
 	case FormatIBSimNet:
 		include := includeFromDisk
