@@ -79,7 +79,7 @@ var netPieceMin = 1 << 20
 // netPiece is one piece of the text and what parsing it gave.
 type netPiece struct {
 	data  []byte
-	nodes []TopoNode
+	nodes []netNode
 	ports []TopoPort // the ports of the last nodes (earlier ones filled chunks before)
 	// start is the open node's first port in ports.
 	start int
@@ -89,6 +89,24 @@ type netPiece struct {
 	node0 int     // the piece's first node in the file
 	base  int     // lines before the piece
 	ok    bool
+}
+
+// netMaxLine bounds the lines and the runs of blank lines that the fast
+// reader takes: well below the limits of a streamed input (maxLine, and
+// infile.MaxBlank bytes of blank space), which only the line by line
+// reader reports.
+const netMaxLine = 1 << 16
+
+// netNode is a node as a piece holds it, until join makes it a TopoNode.
+type netNode struct {
+	guid, port0GUID uint64
+	ports           []TopoPort
+	line            int32
+	nports          int16
+	lid             uint16
+	lmc             uint8
+	lmcKnown        bool
+	isSwitch        bool
 }
 
 // netChunk is the number of ports allocated at once: a node's ports are
@@ -210,13 +228,14 @@ func nextRecordStart(data []byte, from int) int {
 // fast reader takes.
 func (pc *netPiece) parse(file string) {
 	d := pc.data
-	pc.nodes = make([]TopoNode, 0, len(d)/400+1)
+	pc.nodes = make([]netNode, 0, len(d)/400+1)
 	pc.text = make([]byte, 0, 40*cap(pc.nodes))
 	pc.ends = make([]int32, 0, cap(pc.nodes))
 	dir := netParser{format: FormatIBNetDiscover} // GUID directives: only their errors and port0GUID matter
 	r := &lines{file: file}
 	cur := -1 // the node whose port lines may follow
 	n := 0
+	blanks := 0 // bytes of the blank lines just read
 	for len(d) > 0 {
 		var l []byte
 		if i := bytes.IndexByte(d, '\n'); i >= 0 {
@@ -225,8 +244,18 @@ func (pc *netPiece) parse(file string) {
 			l, d = d, nil
 		}
 		n++
+		if len(l) > netMaxLine {
+			return // the limits of a streamed file are the line reader's
+		}
 		if k := len(l); k > 0 && l[k-1] == '\r' {
 			l = l[:k-1]
+		}
+		if isBlankLine(l) {
+			if blanks += len(l) + 1; blanks > netMaxLine {
+				return
+			}
+		} else {
+			blanks = 0
 		}
 		if len(l) == 0 {
 			pc.close(cur)
@@ -262,7 +291,11 @@ func (pc *netPiece) parse(file string) {
 			cur = len(pc.nodes) - 1
 		case "switchguid", "caguid", "hcaguids":
 			r.n = n
-			if dir.guidDirective(r, string(w), &c) != nil {
+			name := "caguid" // the same kind as hcaguids
+			if w[0] == 's' {
+				name = "switchguid"
+			}
+			if dir.guidDirective(r, name, &c) != nil {
 				return
 			}
 		case "vendid", "devid", "sysimgguid", "width", "speed", "Chassis", "Non-Chassis", "Hostname":
@@ -285,7 +318,7 @@ func (pc *netPiece) parse(file string) {
 // close ends the port lines of node cur (-1: none).
 func (pc *netPiece) close(cur int) {
 	if cur >= 0 && len(pc.ports) > pc.start {
-		pc.nodes[cur].Ports = pc.ports[pc.start:len(pc.ports):len(pc.ports)]
+		pc.nodes[cur].ports = pc.ports[pc.start:len(pc.ports):len(pc.ports)]
 	}
 	pc.start = len(pc.ports)
 }
@@ -362,7 +395,7 @@ func (pc *netPiece) node(c *cursor, isSwitch bool, line int, port0 *uint64) bool
 		return false
 	}
 	c.blank()
-	n := TopoNode{Kind: lft.Host, GUID: g, NPorts: nports, Line: line}
+	n := netNode{guid: g, nports: int16(nports), line: int32(line), isSwitch: isSwitch}
 	var desc []byte
 	if c.lit("#") {
 		d, lid, lmc, hasLID, hasLMC, err := nodeTail(c)
@@ -375,26 +408,24 @@ func (pc *netPiece) node(c *cursor, isSwitch bool, line int, port0 *uint64) bool
 				if lid > maxUnicastLID {
 					return false
 				}
-				n.Port0.LID = uint16(lid)
+				n.lid = uint16(lid)
 			}
 			if hasLMC {
 				if lmc > 7 {
 					return false
 				}
-				n.Port0.LMC, n.Port0.LMCKnown = uint8(lmc), true
+				n.lmc, n.lmcKnown = uint8(lmc), true
 			}
 		}
 	} else if !c.done() {
 		return false
 	}
 	if isSwitch {
-		n.Kind = lft.Switch
-		n.Port0.GUID = g
+		n.port0GUID = g
 		if *port0 != 0 {
-			n.Port0.GUID, *port0 = *port0, 0
+			n.port0GUID, *port0 = *port0, 0
 		}
 	}
-	n.Port0.Peer = -1
 	pc.text = append(append(pc.text, id...), desc...)
 	pc.ends = append(pc.ends, int32(len(pc.text)))
 	if cap(pc.ports)-len(pc.ports) < nports {
@@ -413,17 +444,17 @@ func (pc *netPiece) port(c *cursor, idx, line int) bool {
 		return false
 	}
 	n := &pc.nodes[idx]
-	if num < 1 || num > n.NPorts {
+	if num < 1 || num > int(n.nports) {
 		return false
 	}
 	if k := len(pc.ports); k > pc.start && pc.ports[k-1].Num >= num {
 		return false // listed twice, or out of order
 	}
 	pt := TopoPort{Num: num, Peer: -1, Line: line}
-	if n.Kind == lft.Switch {
-		pt.GUID = n.Port0.GUID
+	if n.isSwitch {
+		pt.GUID = n.port0GUID
 	} else {
-		pt.GUID = n.GUID + uint64(num)
+		pt.GUID = n.guid + uint64(num)
 	}
 	if !extPort(c) {
 		return false
@@ -463,7 +494,7 @@ func (pc *netPiece) port(c *cursor, idx, line int) bool {
 	if c.peek() == '#' {
 		pt.Rate = tailRate(c.rest())
 	}
-	if c.lit("#") && n.Kind != lft.Switch {
+	if c.lit("#") && !n.isSwitch {
 		lid, lmc, hasLID, hasLMC, err := portTail(c)
 		if err != "" || hasLID && lid > maxUnicastLID || hasLMC && lmc > 7 {
 			return false
@@ -486,13 +517,17 @@ func (pc *netPiece) join(all []TopoNode, file string) {
 	text := string(pc.text)
 	start := int32(0)
 	for i := range pc.nodes {
+		nn := &pc.nodes[i]
 		n := &all[pc.node0+i]
-		*n = pc.nodes[i]
 		end := pc.ends[i]
-		n.ID, n.Desc = text[start:start+18], text[start+18:end]
+		*n = TopoNode{Kind: lft.Host, ID: text[start : start+18], GUID: nn.guid, Desc: text[start+18 : end],
+			NPorts: int(nn.nports), Ports: nn.ports, Line: int(nn.line) + pc.base, File: file}
 		start = end
-		n.File = file
-		n.Line += pc.base
+		n.Port0.Peer = -1
+		if nn.isSwitch {
+			n.Kind = lft.Switch
+			n.Port0.GUID, n.Port0.LID, n.Port0.LMC, n.Port0.LMCKnown = nn.port0GUID, nn.lid, nn.lmc, nn.lmcKnown
+		}
 		for j := range n.Ports {
 			n.Ports[j].Line += pc.base
 		}
@@ -513,7 +548,7 @@ func (pc *netPiece) resolve(all []TopoNode, tab *guidIndex) bool {
 			}
 			rn := &all[ri]
 			kind, rport := byte(pt.PeerPort/peerKind), pt.PeerPort%peerKind
-			if rn.ID[0] != kind || rport > rn.NPorts || rn.Port(rport) == nil {
+			if rn.ID[0] != kind || rport > rn.NPorts || peerPortOf(rn, rport) == nil {
 				return false
 			}
 			pt.Peer, pt.PeerPort = int(ri), rport
@@ -528,13 +563,22 @@ func (pc *netPiece) agree(all []TopoNode) bool {
 	for i := range pc.ends {
 		v := pc.node0 + i
 		for _, pt := range all[v].Ports {
-			back := all[pt.Peer].Port(pt.PeerPort)
+			back := peerPortOf(&all[pt.Peer], pt.PeerPort)
 			if back.Peer != v || back.PeerPort != pt.Num {
 				return false
 			}
 		}
 	}
 	return true
+}
+
+// peerPortOf is n.Port(num), at once when the ports below num are all
+// connected (a switch's usually are).
+func peerPortOf(n *TopoNode, num int) *TopoPort {
+	if num <= len(n.Ports) && n.Ports[num-1].Num == num {
+		return &n.Ports[num-1]
+	}
+	return n.Port(num)
 }
 
 // guidIndex finds a node by GUID: open addressing, linear probing.

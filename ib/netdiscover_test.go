@@ -138,11 +138,11 @@ func readNetBoth(data []byte, pieceMin, threads int) (seq, fast string, same boo
 func TestNetFastSameAsLineByLine(t *testing.T) {
 	fastWant := map[string]bool{"gen": true, "CRLF": true, "indented and commented": true,
 		"blank lines": true, "no final line break": true,
-		filepath.Join("cluster", "minhop", "ibnetdiscover.txt"):   true,
-		filepath.Join("cluster", "minhop", "ibnetdiscover-g.txt"): true,
+		filepath.Join("cluster", "minhop", "ibnetdiscover.txt"):    true,
+		filepath.Join("cluster", "minhop", "ibnetdiscover-g.txt"):  true,
 		filepath.Join("dualport", "minhop", "ibnetdiscover-s.txt"): true,
-		filepath.Join("ft64", "minhop", "ibnetdiscover.txt"):      true,
-		filepath.Join("rates", "minhop", "ibnetdiscover.txt"):     true,
+		filepath.Join("ft64", "minhop", "ibnetdiscover.txt"):       true,
+		filepath.Join("rates", "minhop", "ibnetdiscover.txt"):      true,
 	}
 	for name, data := range netCases(t) {
 		for _, c := range []struct{ pieceMin, threads int }{{1 << 20, 1}, {100, 3}, {1000, 2}, {1, 2}} {
@@ -232,4 +232,26 @@ func FuzzNetFast(f *testing.F) {
 			}
 		}
 	})
+}
+
+// TestNetFastFileLimits: a file that the fast reader would take but the
+// line by line reader refuses (a line past maxLine, though a comment; a
+// run of blank space past infile.MaxBlank) is refused as before.
+func TestNetFastFileLimits(t *testing.T) {
+	data := netCases(t)["gen"]
+	dir := t.TempDir()
+	for name, extra := range map[string]string{
+		"a line longer than": "# " + strings.Repeat("x", maxLine+10) + "\n",
+		"of blank space":     strings.Repeat("\n", 1<<20+10),
+	} {
+		path := filepath.Join(dir, "topo.txt")
+		at := nextRecordStart(data, len(data)/2)
+		text := append(append(append([]byte(nil), data[:at]...), extra...), data[at:]...)
+		if err := os.WriteFile(path, text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadTopologyFile(path); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("want an error %q, got %v", name, err)
+		}
+	}
 }
