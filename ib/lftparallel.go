@@ -82,6 +82,64 @@ type unicastMerge struct {
 func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (*Routing, error) {
 	m := &unicastMerge{rt: &Routing{File: name, Format: FormatLFTDump}, notes: lines{file: name}}
 	parsers := make([]*unicastParser, 2*threads)
+	base := 0
+	err := readWindows(src, name, unicastStart, func() (int, int) { return base, m.lastN }, func(w []byte) error {
+		cuts := splitPieces(w, len(parsers), unicastStart)
+		pieces := make([]unicastPiece, len(cuts))
+		for i, c := range cuts {
+			pieces[i].data = c
+		}
+		var err error
+		base, err = parsePieces(pieces, parsers, base, name, packed, threads, m)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m.finish()
+}
+
+// tableStart tells where the tables of a dump start: at the line that
+// starts with mark[1:] (mark begins with a line break), or, when midLine,
+// at the line that holds mark.
+type tableStart struct {
+	mark    []byte
+	midLine bool
+}
+
+// unicastStart starts the tables of the "Unicast lids" grammar.
+var unicastStart = tableStart{mark: unicastHeader}
+
+// next returns the start of the first table line found from offset from on
+// (it may begin before from when midLine), or -1.
+func (ts tableStart) next(w []byte, from int) int {
+	i := bytes.Index(w[from:], ts.mark)
+	if i < 0 {
+		return -1
+	}
+	if !ts.midLine {
+		return from + i + 1
+	}
+	return bytes.LastIndexByte(w[:from+i], '\n') + 1
+}
+
+// last returns the start of the last table line of w, or -1.
+func (ts tableStart) last(w []byte) int {
+	i := bytes.LastIndex(w, ts.mark)
+	if i < 0 {
+		return -1
+	}
+	if !ts.midLine {
+		return i + 1
+	}
+	return bytes.LastIndexByte(w[:i], '\n') + 1
+}
+
+// readWindows reads src window by window, each ending before the start of
+// a table (the last one ends with the input), and hands each window to
+// parse while the next one is read. at gives the lines before the window
+// and the last line parsed, for the messages.
+func readWindows(src io.Reader, name string, ts tableStart, at func() (base, lastN int), parse func(window []byte) error) error {
 	buf := make([]byte, 0, parallelWindow)
 	next := make([]byte, 0, parallelWindow) // the window read while buf is parsed
 	var (
@@ -93,23 +151,24 @@ func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (
 		return b[:len(b)+n], err
 	}
 	buf, readErr = fill(buf)
-	base := 0
 	for {
 		eof := errors.Is(readErr, io.EOF) || errors.Is(readErr, io.ErrUnexpectedEOF)
 		if readErr != nil && !eof {
-			return nil, infile.Errorf(name, 0, "after line %d: %w", m.lastN, readErr).With(ErrTruncated)
+			_, lastN := at()
+			return infile.Errorf(name, 0, "after line %d: %w", lastN, readErr).With(ErrTruncated)
 		}
 		if eof && len(buf) == 0 {
 			break
 		}
 		cut := len(buf)
 		if !eof {
-			cut = bytes.LastIndex(buf, unicastHeader) + 1
+			cut = ts.last(buf)
 		}
 		if cut <= 0 {
 			// No table header past the window's start: a longer table.
 			if 2*cap(buf) > parallelMaxTable {
-				return nil, infile.Errorf(name, base+1, "no table header in %d MB: not a forwarding table dump", cap(buf)>>20).With(ErrFormat)
+				base, _ := at()
+				return infile.Errorf(name, base+1, "no table header in %d MB: not a forwarding table dump", cap(buf)>>20).With(ErrFormat)
 			}
 			grown := append(make([]byte, 0, 2*cap(buf)), buf...)
 			buf, readErr = fill(grown)
@@ -128,12 +187,10 @@ func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (
 				next, nextErr = fill(next)
 			}()
 		}
-		pieces := splitPieces(buf[:cut], len(parsers))
-		var err error
-		base, err = parsePieces(pieces, parsers, base, name, packed, threads, m)
+		err := parse(buf[:cut])
 		wg.Wait()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if eof {
 			break
@@ -141,29 +198,24 @@ func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (
 		buf, next = next, buf
 		readErr = nextErr
 	}
-	return m.finish()
+	return nil
 }
 
-// splitPieces cuts a window into at most n pieces at table headers.
-func splitPieces(w []byte, n int) []unicastPiece {
-	var pieces []unicastPiece
+// splitPieces cuts a window into at most n pieces at table starts.
+func splitPieces(w []byte, n int, ts tableStart) [][]byte {
+	var pieces [][]byte
 	start := 0
 	for k := 1; k < n; k++ {
-		target := max(start, k*len(w)/n)
-		i := bytes.Index(w[target:], unicastHeader)
-		if i < 0 {
-			break
-		}
-		cut := target + i + 1
-		if cut >= len(w) {
+		cut := ts.next(w, max(start, k*len(w)/n))
+		if cut < 0 || cut >= len(w) {
 			break
 		}
 		if cut > start {
-			pieces = append(pieces, unicastPiece{data: w[start:cut]})
+			pieces = append(pieces, w[start:cut])
 			start = cut
 		}
 	}
-	return append(pieces, unicastPiece{data: w[start:]})
+	return append(pieces, w[start:])
 }
 
 // parsePieces parses the pieces at the same time, each from line 1, and
