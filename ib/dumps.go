@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
 
 	"orcs/infile"
 	"orcs/lft"
@@ -155,6 +156,10 @@ func readRoutingFile(path string, packed bool) (*Routing, error) {
 		}
 		return readUnicastAs(streamLines(br, name), packed)
 	case FormatFDBs:
+		if fh := openParallel(path); fh != nil {
+			defer fh.Close()
+			return readFDBsParallel(fh, name, runtime.GOMAXPROCS(0))
+		}
 		return readFDBs(streamLines(br, name))
 	default:
 		return nil, wrongKind(name, f, routingKinds, len(head) == 0)

@@ -48,24 +48,34 @@ type unicastPiece struct {
 // of at least parallelMin bytes (standard input, gzip data), to be read
 // line by line instead.
 func readUnicastFile(path, name string, packed bool) (rt *Routing, ok bool, err error) {
-	if path == "-" {
-		return nil, false, nil
-	}
-	fh, err := os.Open(path)
-	if err != nil {
+	fh := openParallel(path)
+	if fh == nil {
 		return nil, false, nil
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() < parallelMin {
-		return nil, false, nil
-	}
-	var magic [2]byte
-	if n, _ := fh.ReadAt(magic[:], 0); infile.IsGzip(magic[:n]) {
-		return nil, false, nil
-	}
 	rt, err = readUnicastParallel(fh, name, packed, runtime.GOMAXPROCS(0))
 	return rt, true, err
+}
+
+// openParallel opens path for reading on all cores, or returns nil when
+// it is no plain file of at least parallelMin bytes (standard input, gzip
+// data), to be read line by line instead.
+func openParallel(path string) *os.File {
+	if path == "-" {
+		return nil
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	st, err := fh.Stat()
+	var magic [2]byte
+	n, _ := fh.ReadAt(magic[:], 0)
+	if err != nil || !st.Mode().IsRegular() || st.Size() < parallelMin || infile.IsGzip(magic[:n]) {
+		fh.Close()
+		return nil
+	}
+	return fh
 }
 
 // unicastMerge is the file read so far: the merged tables and labels, the
@@ -100,11 +110,11 @@ func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (
 }
 
 // tableStart tells where the tables of a dump start: at the line that
-// starts with mark[1:] (mark begins with a line break), or, when midLine,
-// at the line that holds mark.
+// starts with mark[1:] (mark begins with a line break), or, when line is
+// set, at a line that holds mark and that line accepts.
 type tableStart struct {
-	mark    []byte
-	midLine bool
+	mark []byte
+	line func(l []byte) bool
 }
 
 // unicastStart starts the tables of the "Unicast lids" grammar.
@@ -113,26 +123,52 @@ var unicastStart = tableStart{mark: unicastHeader}
 // next returns the start of the first table line found from offset from on
 // (it may begin before from when midLine), or -1.
 func (ts tableStart) next(w []byte, from int) int {
-	i := bytes.Index(w[from:], ts.mark)
-	if i < 0 {
-		return -1
+	for {
+		i := bytes.Index(w[from:], ts.mark)
+		if i < 0 {
+			return -1
+		}
+		if ts.line == nil {
+			return from + i + 1
+		}
+		if at := ts.lineAt(w, from+i); at >= 0 {
+			return at
+		}
+		from += i + len(ts.mark)
 	}
-	if !ts.midLine {
-		return from + i + 1
-	}
-	return bytes.LastIndexByte(w[:from+i], '\n') + 1
 }
 
 // last returns the start of the last table line of w, or -1.
 func (ts tableStart) last(w []byte) int {
-	i := bytes.LastIndex(w, ts.mark)
-	if i < 0 {
+	for end := len(w); ; {
+		i := bytes.LastIndex(w[:end], ts.mark)
+		if i < 0 {
+			return -1
+		}
+		if ts.line == nil {
+			return i + 1
+		}
+		if at := ts.lineAt(w, i); at >= 0 {
+			return at
+		}
+		end = i
+	}
+}
+
+// lineAt returns the start of the line of w that holds offset i, or -1
+// when ts.line refuses that line.
+func (ts tableStart) lineAt(w []byte, i int) int {
+	start := bytes.LastIndexByte(w[:i], '\n') + 1
+	end := bytes.IndexByte(w[i:], '\n')
+	if end < 0 {
+		end = len(w)
+	} else {
+		end += i
+	}
+	if !ts.line(w[start:end]) {
 		return -1
 	}
-	if !ts.midLine {
-		return i + 1
-	}
-	return bytes.LastIndexByte(w[:i], '\n') + 1
+	return start
 }
 
 // readWindows reads src window by window, each ending before the start of

@@ -1,0 +1,134 @@
+package ib
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// readFDBsBoth reads data line by line and in parallel pieces (windows of
+// window bytes, threads goroutines), and returns both results printed.
+func readFDBsBoth(data []byte, window, threads int) (seq, par string) {
+	old := parallelWindow
+	parallelWindow = window
+	defer func() { parallelWindow = old }()
+	rs, es := readFDBs(newLines(data, "opensm.fdbs"))
+	rp, ep := readFDBsParallel(bytes.NewReader(data), "opensm.fdbs", threads)
+	return routingText(rs, es), routingText(rp, ep)
+}
+
+// fdbsCases are the fixtures' .fdbs files and damaged copies of one: the
+// errors must come at the same line.
+func fdbsCases(t testing.TB) map[string][]byte {
+	cases := map[string][]byte{}
+	for _, pattern := range []string{"*/*/opensm.fdbs", "*/*/*.fdbs"} {
+		paths, _ := filepath.Glob(filepath.Join(ibRoot, pattern))
+		for _, p := range paths {
+			data, err := os.ReadFile(p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			name, _ := filepath.Rel(ibRoot, p)
+			cases[name] = data
+		}
+	}
+	ft := cases[filepath.Join("ft64", "minhop", "opensm.fdbs")]
+	if ft == nil {
+		t.Fatal("no ft64/minhop/opensm.fdbs")
+	}
+	edit := func(name string, f func(ls []string) []string) {
+		ls := strings.SplitAfter(string(ft), "\n")
+		cases[name] = []byte(strings.Join(f(ls), ""))
+	}
+	// Tables of 114 lines: headers at lines 1, 115, 229, ... (ls[0], ls[114], ...).
+	edit("bad entry", func(ls []string) []string { ls[3000] = "0x0001 : x\n"; return ls })
+	edit("two bad entries", func(ls []string) []string { ls[3000] = "0x0001 : x\n"; ls[4000] = "garbage\n"; return ls })
+	edit("LIDs out of order", func(ls []string) []string { ls[2010], ls[2011] = ls[2011], ls[2010]; return ls })
+	edit("empty table", func(ls []string) []string { return append(ls[:116], ls[228:]...) })
+	edit("truncated", func(ls []string) []string { return ls[:len(ls)-20] })
+	edit("noise", func(ls []string) []string {
+		for _, i := range []int{5, 114, 500, 1500, 2500, 3500, 4500, 5400} {
+			ls[i] = "ibwarn: [123] mad_rpc: _do_madrpc failed; dport (Lid 4) dump_ucast_routes: Switch 0x1\n" + ls[i]
+		}
+		return ls
+	})
+	edit("header in an entry", func(ls []string) []string {
+		ls[1000] = strings.TrimSuffix(ls[1000], "\n") + " dump_ucast_routes: Switch 0x5\n"
+		return ls
+	})
+	edit("CRLF", func(ls []string) []string {
+		for i := range ls {
+			ls[i] = strings.Replace(ls[i], "\n", "\r\n", 1)
+		}
+		return ls
+	})
+	edit("BOM", func(ls []string) []string { ls[0] = "\uFEFF" + ls[0]; return ls })
+	edit("no final line break", func(ls []string) []string {
+		ls[len(ls)-2] = strings.TrimSuffix(ls[len(ls)-2], "\n")
+		return ls
+	})
+	edit("entry before the first table", func(ls []string) []string { return append([]string{"0x0001 : 001 : 01 : yes\n"}, ls...) })
+	return cases
+}
+
+// TestParallelFDBsSameAsLineByLine: the parallel .fdbs reader gives what
+// the line by line reader gives — tables, entries with their lines,
+// warnings, or the same error at the same line — for every fixture and
+// damaged copies, with windows from a few lines to the whole file, on 1
+// to 3 goroutines.
+func TestParallelFDBsSameAsLineByLine(t *testing.T) {
+	for name, data := range fdbsCases(t) {
+		runs := [][2]int{{4096, 3}, {1 << 20, 2}}
+		if !strings.Contains(name, "/") || name == filepath.Join("ft64", "minhop", "opensm.fdbs") {
+			runs = [][2]int{{300, 3}, {300, 1}, {4096, 2}, {4096, 3}, {1 << 20, 3}}
+		}
+		for _, c := range runs {
+			seq, par := readFDBsBoth(data, c[0], c[1])
+			if seq != par {
+				t.Fatalf("%s (window %d, %d threads):\nline by line:\n%.2000s\nparallel:\n%.2000s", name, c[0], c[1], seq, par)
+			}
+		}
+	}
+}
+
+// TestParallelFDBsLines: hand-counted lines: an error in a later piece
+// and window names its line in the file, and the entries of the last
+// table carry theirs.
+func TestParallelFDBsLines(t *testing.T) {
+	ft := fdbsCases(t)[filepath.Join("ft64", "minhop", "opensm.fdbs")]
+	ls := strings.SplitAfter(string(ft), "\n")
+	ls[4999] = "0x0001 : 300 : 01 : yes\n" // line 5000, in the 44th table
+	old := parallelWindow
+	parallelWindow = 4096
+	defer func() { parallelWindow = old }()
+	_, err := readFDBsParallel(strings.NewReader(strings.Join(ls, "")), "opensm.fdbs", 3)
+	if want := "opensm.fdbs:5000: LID 0x0001: out port 300 out of range"; err == nil || !strings.HasPrefix(err.Error(), want) {
+		t.Fatalf("got %v, want %s", err, want)
+	}
+	rt, err := readFDBsParallel(bytes.NewReader(ft), "opensm.fdbs", 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	last := &rt.Switches[len(rt.Switches)-1]
+	// The last table's header is at line 5473-114 = 5359; its first
+	// entry (LID 1) at line 5361, after the column titles.
+	if last.Line != 5359 || last.Entries[0].LID != 1 || last.Entries[0].Line != 5361 || len(rt.Switches) != 48 {
+		t.Fatalf("last table at line %d, first entry LID %d at line %d, %d tables", last.Line, last.Entries[0].LID, last.Entries[0].Line, len(rt.Switches))
+	}
+}
+
+// FuzzParallelFDBs: on any input the parallel .fdbs reader and the line
+// by line one agree (tables, lines, warnings or the error).
+func FuzzParallelFDBs(f *testing.F) {
+	fuzzSeeds(f, "ft16/minhop/opensm.fdbs", "cluster/ibdiagnet/ibdiagnet2.fdbs", "lid64/minhop/opensm.fdbs")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, window := range []int{256, 4096} {
+			seq, par := readFDBsBoth(data, window, 2)
+			if seq != par {
+				t.Fatalf("window %d:\nline by line:\n%.1000s\nparallel:\n%.1000s", window, seq, par)
+			}
+		}
+	})
+}
