@@ -80,9 +80,12 @@ func (p *fdbsParser) all() error {
 			if p.cur == nil {
 				return r.errorf("entry %s outside a switch table (no \"dump_ucast_routes: Switch\" header before it)", tok(l))
 			}
-			lid, port, routed, err := parseFDBEntry(r, l)
-			if err != nil {
-				return err
+			lid, port, routed, ok := fdbEntryAsWritten(l)
+			if !ok {
+				var err error
+				if lid, port, routed, err = parseFDBEntry(r, l); err != nil {
+					return err
+				}
 			}
 			if lid == 0 {
 				continue // LID 0 is nobody's: no route
@@ -138,6 +141,41 @@ func (p *fdbsParser) finish() (*Routing, error) {
 	}
 	rt.Warnings = r.warnings()
 	return rt, nil
+}
+
+// fdbEntryAsWritten reads an entry line as OpenSM writes it,
+// `0x<4 hex> : <3 digits>  : <2 digits>   : yes` or `0x<4 hex> : UNREACHABLE`,
+// in place; ok is false for any other line, which parseFDBEntry reads.
+func fdbEntryAsWritten(l []byte) (lid, port int, routed, ok bool) {
+	if len(l) != 26 && len(l) != 20 || string(l[6:9]) != " : " {
+		return 0, 0, false, false
+	}
+	for _, b := range l[2:6] {
+		d, isHex := hexDigit(b)
+		if !isHex {
+			return 0, 0, false, false
+		}
+		lid = lid<<4 | int(d)
+	}
+	if lid > maxUnicastLID {
+		return 0, 0, false, false
+	}
+	if len(l) == 20 {
+		return lid, 0, false, string(l[9:]) == "UNREACHABLE"
+	}
+	if string(l[12:16]) != "  : " || string(l[18:]) != "   : yes" {
+		return 0, 0, false, false
+	}
+	for _, b := range l[9:12] {
+		if b < '0' || b > '9' {
+			return 0, 0, false, false
+		}
+		port = 10*port + int(b-'0')
+	}
+	if port > 255 || l[16] < '0' || l[16] > '9' || l[17] < '0' || l[17] > '9' {
+		return 0, 0, false, false
+	}
+	return lid, port, port != 255, true
 }
 
 // parseFDBEntry parses `0x<lid> : <port> : <hops> : <optimal>`,

@@ -132,3 +132,29 @@ func FuzzParallelFDBs(f *testing.F) {
 		}
 	})
 }
+
+// FuzzFDBEntryAsWritten: an entry line that the in-place reader takes
+// reads the same with parseFDBEntry (seeds: every entry shape of the
+// fixtures and near misses).
+func FuzzFDBEntryAsWritten(f *testing.F) {
+	for _, l := range []string{"0x0001 : 001  : 01   : yes", "0x000A : UNREACHABLE", "0xBFFF : 255  : 00   : yes",
+		"0xC000 : 001  : 01   : yes", "0x0001 : 256  : 01   : yes", "0x0001 : 0x1  : 01   : yes", "0x00g1 : 001  : 01   : yes",
+		"0x0001 : 001  : 0x   : yes", "0x0001 : 001  : 01   : yea", "0x0001 : UNREACHABLX", "0x0001 : 001 : 01 : yes"} {
+		f.Add([]byte(l))
+	}
+	f.Fuzz(func(t *testing.T, l []byte) {
+		if len(l) < 3 || l[0] != '0' || l[1] != 'x' && l[1] != 'X' {
+			return
+		}
+		lid, port, routed, ok := fdbEntryAsWritten(l)
+		if !ok {
+			return
+		}
+		r := newLines(l, "x")
+		r.next()
+		lid2, port2, routed2, err := parseFDBEntry(r, l)
+		if err != nil || lid != lid2 || port != port2 || routed != routed2 {
+			t.Fatalf("%q: in place %d %d %v, parsed %d %d %v %v", l, lid, port, routed, lid2, port2, routed2, err)
+		}
+	})
+}
