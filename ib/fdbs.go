@@ -72,9 +72,11 @@ func (p *fdbsParser) closeTable() error {
 func (p *fdbsParser) all() error {
 	r, rt := p.r, p.rt
 	for {
-		l, ok := r.next()
+		l, ok := r.nextHex()
 		if !ok {
-			break
+			if l, ok = r.next(); !ok {
+				break
+			}
 		}
 		if len(l) > 2 && l[0] == '0' && (l[1] == 'x' || l[1] == 'X') {
 			if p.cur == nil {
