@@ -30,11 +30,7 @@ func WriteFDBs(w io.Writer, f *lft.Fabric) error {
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var line []byte
-	for lid := 1; lid <= ids.top; lid++ {
-		v := ids.byLID[lid]
-		if v < 0 || f.SwitchIndex(v) < 0 {
-			continue
-		}
+	for _, v := range ids.switchesByLID(f) {
 		fmt.Fprintf(bw, "dump_ucast_routes: Switch 0x%016x\nLID    : Port : Hops : Optimal\n", ids.guid[v])
 		for dl := 1; dl <= ids.top; dl++ {
 			port, hops := -1, 0
