@@ -11,8 +11,9 @@
 # ibnetdiscover's own. Then, with the files in the page cache, it prints
 # for each file wc -l against the reader alone (BenchmarkReadRoutingFile,
 # BenchmarkReadFDBsFile, BenchmarkReadTopologyFile: one read each; set
-# SKIP_FDBS=1 to leave out the opensm.fdbs, which is 1.5 times the
-# opensm-lfts.dump), and the load + route check
+# SKIP_FDBS=1 to leave out the opensm.fdbs: every LID of every switch,
+# 26 bytes a line, about 0.45 of the opensm-lfts.dump), and the load +
+# route check
 # (--checkinputfile) of the generated fabric against the same fabric read
 # from the dumps: wall, user and system seconds, peak RSS, and the load
 # average before each, as the 2 cores are shared.
