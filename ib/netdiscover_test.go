@@ -56,12 +56,11 @@ func netCases(t testing.TB) map[string][]byte {
 		return ls
 	})
 	edit("far id of another kind", func(ls []string) []string { ls[10] = strings.Replace(ls[10], `"H-`, `"S-`, 1); return ls })
-	edit("pasted messages the fast grammar would take", func(ls []string) []string {
-		ls[200] = "vendid: iberror: [pid 77] discover failed\n" + ls[200]
-		ls[300] = "devid@host:~$ ibnetdiscover\n" + ls[300]
-		ls[400] = "vendid=0x0: iberror: failed\n" + ls[400]
-		return ls
-	})
+	// Pasted messages whose first word the fast grammar would take.
+	for i, msg := range []string{"vendid: iberror: [pid 77] discover failed", "devid@host:~$ ibnetdiscover",
+		"vendid=0x0: iberror: failed", "sysimgguid=x.c:12; umad failed"} {
+		edit(fmt.Sprintf("pasted message %d", i), func(ls []string) []string { ls[200] = msg + "\n" + ls[200]; return ls })
+	}
 	edit("upper-case GUID", func(ls []string) []string { ls[9] = strings.Replace(ls[9], "S-00", "S-0A", 1); return ls })
 	edit("noise", func(ls []string) []string {
 		ls[300] = "ibwarn: [123] mad_rpc: _do_madrpc failed; dport (Lid 4)\n" + ls[300]
