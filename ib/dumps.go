@@ -158,9 +158,9 @@ func readRoutingFile(path string, packed bool) (*Routing, error) {
 	case FormatFDBs:
 		if fh := openParallel(path); fh != nil {
 			defer fh.Close()
-			return readFDBsParallel(fh, name, runtime.GOMAXPROCS(0))
+			return readFDBsParallel(fh, name, packed, runtime.GOMAXPROCS(0))
 		}
-		return readFDBs(streamLines(br, name))
+		return readFDBsAs(streamLines(br, name), packed)
 	default:
 		return nil, wrongKind(name, f, routingKinds, len(head) == 0)
 	}

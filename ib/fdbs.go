@@ -27,13 +27,17 @@ func ReadFDBs(data []byte, file string) (*Routing, error) {
 	return readFDBs(newLines(data, file))
 }
 
-func readFDBs(r *lines) (rt *Routing, err error) {
+func readFDBs(r *lines) (*Routing, error) { return readFDBsAs(r, false) }
+
+// readFDBsAs is readFDBs; packed packs every table when it ends (see
+// LFT.Each).
+func readFDBsAs(r *lines, packed bool) (rt *Routing, err error) {
 	defer func() {
 		if e := r.readErr(); e != nil {
 			rt, err = nil, e
 		}
 	}()
-	p := &fdbsParser{r: r, rt: &Routing{File: r.file, Format: FormatFDBs}}
+	p := &fdbsParser{r: r, rt: &Routing{File: r.file, Format: FormatFDBs}, packed: packed}
 	if err := p.all(); err != nil {
 		return nil, err
 	}
@@ -49,6 +53,9 @@ type fdbsParser struct {
 	last               int // last LID listed in the open table
 	hint               int
 	maxTop, maxTopLine int
+	// packed packs each table when it ends, its entries read into scratch.
+	packed  bool
+	scratch []LFTEntry
 }
 
 // closeTable ends the open table.
@@ -65,6 +72,10 @@ func (p *fdbsParser) closeTable() error {
 		p.maxTop, p.maxTopLine = p.last, cur.Line
 	}
 	p.hint = len(cur.Entries)
+	if p.packed {
+		p.scratch = cur.Entries[:0]
+		cur.pack()
+	}
 	return nil
 }
 
@@ -114,7 +125,11 @@ func (p *fdbsParser) all() error {
 			if !ok || g == 0 || !c.done() {
 				return r.errorf("bad switch GUID in %s", tok(t))
 			}
-			rt.Switches = append(rt.Switches, LFT{GUID: g, Line: r.n, Entries: make([]LFTEntry, 0, p.hint)})
+			es := p.scratch[:0]
+			if !p.packed || cap(es) == 0 {
+				es = make([]LFTEntry, 0, p.hint)
+			}
+			rt.Switches = append(rt.Switches, LFT{GUID: g, Line: r.n, Entries: es})
 			p.cur = &rt.Switches[len(rt.Switches)-1]
 			p.last = 0
 			continue
@@ -256,7 +271,7 @@ var fdbsStart = tableStart{mark: fdbsHeader, line: func(l []byte) bool {
 }}
 
 // readFDBsParallel reads src window by window on threads goroutines.
-func readFDBsParallel(src io.Reader, name string, threads int) (*Routing, error) {
+func readFDBsParallel(src io.Reader, name string, packed bool, threads int) (*Routing, error) {
 	m := &fdbsParser{r: &lines{file: name}, rt: &Routing{File: name, Format: FormatFDBs}}
 	base := 0
 	err := readWindows(src, name, fdbsStart, func() (int, int) { return base, m.r.n }, func(w []byte) error {
@@ -275,7 +290,7 @@ func readFDBsParallel(src io.Reader, name string, threads int) (*Routing, error)
 		workers.Run(nil, threads, len(cuts), func(_, i int) error {
 			r := newLines(cuts[i], name)
 			r.phys, r.n = bases[i], bases[i]
-			p := &fdbsParser{r: r, rt: &Routing{File: name, Format: FormatFDBs}, hint: m.hint}
+			p := &fdbsParser{r: r, rt: &Routing{File: name, Format: FormatFDBs}, hint: m.hint, packed: packed}
 			pieces[i], errs[i] = p, p.all()
 			return nil
 		})

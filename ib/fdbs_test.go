@@ -10,12 +10,12 @@ import (
 
 // readFDBsBoth reads data line by line and in parallel pieces (windows of
 // window bytes, threads goroutines), and returns both results printed.
-func readFDBsBoth(data []byte, window, threads int) (seq, par string) {
+func readFDBsBoth(data []byte, window, threads int, packed bool) (seq, par string) {
 	old := parallelWindow
 	parallelWindow = window
 	defer func() { parallelWindow = old }()
 	rs, es := readFDBs(newLines(data, "opensm.fdbs"))
-	rp, ep := readFDBsParallel(bytes.NewReader(data), "opensm.fdbs", threads)
+	rp, ep := readFDBsParallel(bytes.NewReader(data), "opensm.fdbs", packed, threads)
 	return routingText(rs, es), routingText(rp, ep)
 }
 
@@ -84,10 +84,15 @@ func TestParallelFDBsSameAsLineByLine(t *testing.T) {
 		if !strings.Contains(name, "/") || name == filepath.Join("ft64", "minhop", "opensm.fdbs") {
 			runs = [][2]int{{300, 3}, {300, 1}, {4096, 2}, {4096, 3}, {1 << 20, 3}}
 		}
-		for _, c := range runs {
-			seq, par := readFDBsBoth(data, c[0], c[1])
+		a, ea := readFDBs(newLines(data, "opensm.fdbs"))
+		if b, eb := readFDBsAs(newLines(data, "opensm.fdbs"), true); routingText(a, ea) != routingText(b, eb) {
+			t.Fatalf("%s: packed and unpacked tables differ", name)
+		}
+		for i, c := range runs {
+			packed := i%2 == 0
+			seq, par := readFDBsBoth(data, c[0], c[1], packed)
 			if seq != par {
-				t.Fatalf("%s (window %d, %d threads):\nline by line:\n%.2000s\nparallel:\n%.2000s", name, c[0], c[1], seq, par)
+				t.Fatalf("%s (window %d, %d threads, packed %v):\nline by line:\n%.2000s\nparallel:\n%.2000s", name, c[0], c[1], packed, seq, par)
 			}
 		}
 	}
@@ -103,11 +108,18 @@ func TestParallelFDBsLines(t *testing.T) {
 	old := parallelWindow
 	parallelWindow = 4096
 	defer func() { parallelWindow = old }()
-	_, err := readFDBsParallel(strings.NewReader(strings.Join(ls, "")), "opensm.fdbs", 3)
+	_, err := readFDBsParallel(strings.NewReader(strings.Join(ls, "")), "opensm.fdbs", true, 3)
 	if want := "opensm.fdbs:5000: LID 0x0001: out port 300 out of range"; err == nil || !strings.HasPrefix(err.Error(), want) {
 		t.Fatalf("got %v, want %s", err, want)
 	}
-	rt, err := readFDBsParallel(bytes.NewReader(ft), "opensm.fdbs", 3)
+	rt, err := readFDBsParallel(bytes.NewReader(ft), "opensm.fdbs", true, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rt.Switches[0].packed == nil || rt.Switches[47].packed == nil {
+		t.Fatal("tables not packed")
+	}
+	rt, err = readFDBsParallel(bytes.NewReader(ft), "opensm.fdbs", false, 3)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -125,7 +137,7 @@ func FuzzParallelFDBs(f *testing.F) {
 	fuzzSeeds(f, "ft16/minhop/opensm.fdbs", "cluster/ibdiagnet/ibdiagnet2.fdbs", "lid64/minhop/opensm.fdbs")
 	f.Fuzz(func(t *testing.T, data []byte) {
 		for _, window := range []int{256, 4096} {
-			seq, par := readFDBsBoth(data, window, 2)
+			seq, par := readFDBsBoth(data, window, 2, window == 256)
 			if seq != par {
 				t.Fatalf("window %d:\nline by line:\n%.1000s\nparallel:\n%.1000s", window, seq, par)
 			}
