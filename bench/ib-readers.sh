@@ -7,10 +7,13 @@
 # SPEC is the generated fabric (default kary:k=24,n=3: 13 824 hosts, 1 728
 # switches, a 1.6 GB opensm-lfts.dump; kary:k=32,n=3 gives 32 768 hosts and
 # 6.7 GB). The dumps are written once into DIR (default ib-dumps-SPEC) by
-# orcs gen --format ibnetdiscover|lfts, in the format of OpenSM's and
+# orcs gen --format ibnetdiscover|lfts|fdbs, in the format of OpenSM's and
 # ibnetdiscover's own. Then, with the files in the page cache, it prints
 # for each file wc -l against the reader alone (BenchmarkReadRoutingFile,
-# BenchmarkReadTopologyFile: one read each), and the load + route check
+# BenchmarkReadFDBsFile, BenchmarkReadTopologyFile: one read each; set
+# SKIP_FDBS=1 to leave out the opensm.fdbs: every LID of every switch,
+# 26 bytes a line, about 0.45 of the opensm-lfts.dump), and the load +
+# route check
 # (--checkinputfile) of the generated fabric against the same fabric read
 # from the dumps: wall, user and system seconds, peak RSS, and the load
 # average before each, as the 2 cores are shared.
@@ -27,6 +30,12 @@ topo=$dir/ibnetdiscover.txt
 lfts=$dir/opensm-lfts.dump
 [ -s "$topo" ] || "$tmp/orcs" gen --format ibnetdiscover -o "$topo" "$spec"
 [ -s "$lfts" ] || "$tmp/orcs" gen --format lfts -o "$lfts" "$spec"
+fdbs=$dir/opensm.fdbs
+if [ -z "${SKIP_FDBS:-}" ]; then
+	[ -s "$fdbs" ] || "$tmp/orcs" gen --format fdbs -o "$fdbs" "$spec"
+	ls -l "$fdbs"
+	cat "$fdbs" >/dev/null
+fi
 ls -l "$topo" "$lfts"
 
 load() { cut -d' ' -f1-3 /proc/loadavg; }
@@ -38,6 +47,11 @@ for round in 1 2; do
 	echo "  wc -l $lfts (load $(load)): $({ timed wc -l "$lfts" >/dev/null; } 2>&1)"
 	echo "  reader $lfts (load $(load)): $({ ORCS_BENCH_LFTS=$lfts timed "$tmp/ib.test" -test.run XXX \
 		-test.bench 'BenchmarkReadRoutingFile$' -test.benchtime 1x | grep '^Bench'; } 2>&1 | tr '\n' ' ')"
+	if [ -z "${SKIP_FDBS:-}" ]; then
+		echo "  wc -l $fdbs (load $(load)): $({ timed wc -l "$fdbs" >/dev/null; } 2>&1)"
+		echo "  reader $fdbs (load $(load)): $({ ORCS_BENCH_FDBS=$fdbs timed "$tmp/ib.test" -test.run XXX \
+			-test.bench 'BenchmarkReadFDBsFile$' -test.benchtime 1x | grep '^Bench'; } 2>&1 | tr '\n' ' ')"
+	fi
 	echo "  wc -l $topo (load $(load)): $({ timed wc -l "$topo" >/dev/null; } 2>&1)"
 	echo "  reader $topo (load $(load)): $({ ORCS_BENCH_TOPO=$topo timed "$tmp/ib.test" -test.run XXX \
 		-test.bench 'BenchmarkReadTopologyFile$' -test.benchtime 1x | grep '^Bench'; } 2>&1 | tr '\n' ' ')"

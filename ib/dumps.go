@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"runtime"
 
 	"orcs/infile"
 	"orcs/lft"
@@ -96,6 +97,18 @@ func ReadTopologyFile(path string) (*Topology, error) {
 	head, _ := br.Peek(1 << 16) // a short file ends the peek early; read errors recur below
 	switch f := DetectFormat(head); f {
 	case FormatIBNetDiscover:
+		if t := readNetDiscoverFile(br, path, name); t != nil {
+			return t, nil
+		}
+		if path != "-" {
+			// Line by line from the start, for the messages.
+			br2, done2, err := infile.Open(path)
+			if err != nil {
+				return nil, err
+			}
+			defer done2()
+			br = br2
+		}
 		return readNet(streamLines(br, name), f, nil)
 	case FormatIBSimNet:
 		include := includeFromDisk
@@ -143,7 +156,11 @@ func readRoutingFile(path string, packed bool) (*Routing, error) {
 		}
 		return readUnicastAs(streamLines(br, name), packed)
 	case FormatFDBs:
-		return readFDBs(streamLines(br, name))
+		if fh := openParallel(path); fh != nil {
+			defer fh.Close()
+			return readFDBsParallel(fh, name, packed, runtime.GOMAXPROCS(0))
+		}
+		return readFDBsAs(streamLines(br, name), packed)
 	default:
 		return nil, wrongKind(name, f, routingKinds, len(head) == 0)
 	}

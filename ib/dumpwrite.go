@@ -130,11 +130,7 @@ func WriteLFTDump(w io.Writer, f *lft.Fabric) error {
 	}
 	bw := bufio.NewWriterSize(w, 1<<20)
 	var line []byte
-	for lid := 1; lid <= ids.top; lid++ {
-		v := ids.byLID[lid]
-		if v < 0 || f.SwitchIndex(v) < 0 {
-			continue
-		}
+	for _, v := range ids.switchesByLID(f) {
 		fmt.Fprintf(bw, "Unicast lids [0-%d] of switch Lid %d guid 0x%016x ('%s'):\n", ids.top, ids.lid[v], ids.guid[v], dumpDesc(f, v))
 		own := fmt.Appendf(nil, " # Switch portguid 0x%016x: '%s'\n", ids.portGUID[v], dumpDesc(f, v))
 		for dl := 1; dl <= ids.top; dl++ {
@@ -161,6 +157,18 @@ func WriteLFTDump(w io.Writer, f *lft.Fabric) error {
 		bw.WriteString(" lids dumped\n")
 	}
 	return bw.Flush()
+}
+
+// switchesByLID returns the switch nodes of f in the order of their LIDs,
+// as OpenSM dumps their tables.
+func (ids *dumpIDs) switchesByLID(f *lft.Fabric) []int32 {
+	var sw []int32
+	for lid := 1; lid <= ids.top; lid++ {
+		if v := ids.byLID[lid]; v >= 0 && f.SwitchIndex(v) >= 0 {
+			sw = append(sw, v)
+		}
+	}
+	return sw
 }
 
 // appendHex appends x in n lower-case hexadecimal digits.

@@ -2,6 +2,9 @@ package ib
 
 import (
 	"bytes"
+	"io"
+
+	"orcs/internal/workers"
 )
 
 // ReadFDBs parses OpenSM's opensm.fdbs (or ibdiagnet.fdbs, whose header
@@ -24,53 +27,88 @@ func ReadFDBs(data []byte, file string) (*Routing, error) {
 	return readFDBs(newLines(data, file))
 }
 
-func readFDBs(r *lines) (rt *Routing, err error) {
+func readFDBs(r *lines) (*Routing, error) { return readFDBsAs(r, false) }
+
+// readFDBsAs is readFDBs; packed packs every table when it ends (see
+// LFT.Each).
+func readFDBsAs(r *lines, packed bool) (rt *Routing, err error) {
 	defer func() {
 		if e := r.readErr(); e != nil {
 			rt, err = nil, e
 		}
 	}()
-	rt = &Routing{File: r.file, Format: FormatFDBs}
-	var cur *LFT
-	last := 0 // last LID listed in the open table
-	hint := 0
-	maxTop, maxTopLine := 0, 0
-	closeTable := func() error {
-		if cur == nil {
-			return nil
-		}
-		if last == 0 {
-			return r.errorAt(cur.Line, "table of switch 0x%016x has no entries: truncated file", cur.GUID).With(ErrTruncated)
-		}
-		cur.Top = last
-		if last > maxTop {
-			maxTop, maxTopLine = last, cur.Line
-		}
-		hint = len(cur.Entries)
+	p := &fdbsParser{r: r, rt: &Routing{File: r.file, Format: FormatFDBs}, packed: packed}
+	if err := p.all(); err != nil {
+		return nil, err
+	}
+	return p.finish()
+}
+
+// fdbsParser is the state of a reader of .fdbs tables: the tables read,
+// the open one and the longest one.
+type fdbsParser struct {
+	r                  *lines
+	rt                 *Routing
+	cur                *LFT
+	last               int // last LID listed in the open table
+	hint               int
+	maxTop, maxTopLine int
+	// packed packs each table when it ends, its entries read into scratch.
+	packed  bool
+	scratch []LFTEntry
+}
+
+// closeTable ends the open table.
+func (p *fdbsParser) closeTable() error {
+	cur := p.cur
+	if cur == nil {
 		return nil
 	}
+	if p.last == 0 {
+		return p.r.errorAt(cur.Line, "table of switch 0x%016x has no entries: truncated file", cur.GUID).With(ErrTruncated)
+	}
+	cur.Top = p.last
+	if p.last > p.maxTop {
+		p.maxTop, p.maxTopLine = p.last, cur.Line
+	}
+	p.hint = len(cur.Entries)
+	if p.packed {
+		p.scratch = cur.Entries[:0]
+		cur.pack()
+	}
+	return nil
+}
+
+// all reads every line of p's input and closes the last table.
+func (p *fdbsParser) all() error {
+	r, rt := p.r, p.rt
 	for {
-		l, ok := r.next()
+		l, ok := r.nextHex()
 		if !ok {
-			break
+			if l, ok = r.next(); !ok {
+				break
+			}
 		}
 		if len(l) > 2 && l[0] == '0' && (l[1] == 'x' || l[1] == 'X') {
-			if cur == nil {
-				return nil, r.errorf("entry %s outside a switch table (no \"dump_ucast_routes: Switch\" header before it)", tok(l))
+			if p.cur == nil {
+				return r.errorf("entry %s outside a switch table (no \"dump_ucast_routes: Switch\" header before it)", tok(l))
 			}
-			lid, port, routed, err := parseFDBEntry(r, l)
-			if err != nil {
-				return nil, err
+			lid, port, routed, ok := fdbEntryAsWritten(l)
+			if !ok {
+				var err error
+				if lid, port, routed, err = parseFDBEntry(r, l); err != nil {
+					return err
+				}
 			}
 			if lid == 0 {
 				continue // LID 0 is nobody's: no route
 			}
-			if lid <= last {
-				return nil, r.errorf("LID 0x%04X after 0x%04X: LIDs must increase within a table", lid, last)
+			if lid <= p.last {
+				return r.errorf("LID 0x%04X after 0x%04X: LIDs must increase within a table", lid, p.last)
 			}
-			last = lid
+			p.last = lid
 			if routed {
-				cur.Entries = append(cur.Entries, LFTEntry{LID: uint16(lid), Port: uint8(port), Line: int32(r.n)})
+				p.cur.Entries = append(p.cur.Entries, LFTEntry{LID: uint16(lid), Port: uint8(port), Line: int32(r.n)})
 			}
 			continue
 		}
@@ -78,37 +116,83 @@ func readFDBs(r *lines) (rt *Routing, err error) {
 		if len(t) == 0 {
 			continue
 		}
-		if i := bytes.Index(t, []byte("dump_ucast_routes: Switch ")); i >= 0 {
-			if err := closeTable(); err != nil {
-				return nil, err
+		if i := bytes.Index(t, fdbsHeader); i >= 0 {
+			if err := p.closeTable(); err != nil {
+				return err
 			}
-			c := cursor{b: t, i: i + len("dump_ucast_routes: Switch ")}
+			c := cursor{b: t, i: i + len(fdbsHeader)}
 			g, ok := c.hex0x()
 			if !ok || g == 0 || !c.done() {
-				return nil, r.errorf("bad switch GUID in %s", tok(t))
+				return r.errorf("bad switch GUID in %s", tok(t))
 			}
-			rt.Switches = append(rt.Switches, LFT{GUID: g, Line: r.n, Entries: make([]LFTEntry, 0, hint)})
-			cur = &rt.Switches[len(rt.Switches)-1]
-			last = 0
+			es := p.scratch[:0]
+			if !p.packed || cap(es) == 0 {
+				es = make([]LFTEntry, 0, p.hint)
+			}
+			rt.Switches = append(rt.Switches, LFT{GUID: g, Line: r.n, Entries: es})
+			p.cur = &rt.Switches[len(rt.Switches)-1]
+			p.last = 0
 			continue
 		}
 		if bytes.HasPrefix(t, []byte("LID")) && bytes.Contains(t, []byte("Port")) {
 			continue // column titles
 		}
-		return nil, r.errorf("unexpected line %s", tok(t))
+		return r.errorf("unexpected line %s", tok(t))
 	}
-	if err := closeTable(); err != nil {
-		return nil, err
-	}
+	return p.closeTable()
+}
+
+// fdbsHeader is on the first line of every table.
+var fdbsHeader = []byte("dump_ucast_routes: Switch ")
+
+// finish checks the file as a whole: tables, and a last table as long as
+// the longest (else the file was cut).
+func (p *fdbsParser) finish() (*Routing, error) {
+	r, rt := p.r, p.rt
 	if len(rt.Switches) == 0 {
 		return nil, r.errorf("no switch tables (want \"dump_ucast_routes: Switch 0x...\" headers)")
 	}
-	if lt := &rt.Switches[len(rt.Switches)-1]; lt.Top < maxTop {
+	if lt := &rt.Switches[len(rt.Switches)-1]; lt.Top < p.maxTop {
 		return nil, r.errorf("truncated file: the last table (switch 0x%016x, line %d) ends at LID 0x%04X, the table at line %d goes to 0x%04X",
-			lt.GUID, lt.Line, lt.Top, maxTopLine, maxTop).With(ErrTruncated)
+			lt.GUID, lt.Line, lt.Top, p.maxTopLine, p.maxTop).With(ErrTruncated)
 	}
 	rt.Warnings = r.warnings()
 	return rt, nil
+}
+
+// fdbEntryAsWritten reads an entry line as OpenSM writes it,
+// `0x<4 hex> : <3 digits>  : <2 digits>   : yes` or `0x<4 hex> : UNREACHABLE`,
+// in place; ok is false for any other line, which parseFDBEntry reads.
+func fdbEntryAsWritten(l []byte) (lid, port int, routed, ok bool) {
+	if len(l) != 26 && len(l) != 20 || string(l[6:9]) != " : " {
+		return 0, 0, false, false
+	}
+	for _, b := range l[2:6] {
+		d, isHex := hexDigit(b)
+		if !isHex {
+			return 0, 0, false, false
+		}
+		lid = lid<<4 | int(d)
+	}
+	if lid > maxUnicastLID {
+		return 0, 0, false, false
+	}
+	if len(l) == 20 {
+		return lid, 0, false, string(l[9:]) == "UNREACHABLE"
+	}
+	if string(l[12:16]) != "  : " || string(l[18:]) != "   : yes" {
+		return 0, 0, false, false
+	}
+	for _, b := range l[9:12] {
+		if b < '0' || b > '9' {
+			return 0, 0, false, false
+		}
+		port = 10*port + int(b-'0')
+	}
+	if port > 255 || l[16] < '0' || l[16] > '9' || l[17] < '0' || l[17] > '9' {
+		return 0, 0, false, false
+	}
+	return lid, port, port != 255, true
 }
 
 // parseFDBEntry parses `0x<lid> : <port> : <hops> : <optimal>`,
@@ -165,4 +249,83 @@ func parseFDBEntry(r *lines, l []byte) (lid, port int, routed bool, err error) {
 		return 0, 0, false, r.errorf("LID 0x%04X: empty Optimal column", lid)
 	}
 	return lid, port, routed, nil
+}
+
+// An opensm.fdbs lists every LID of every switch: a 65 536-host fabric
+// gives gigabytes. A plain file of it is read on all cores, window by
+// window as the lfts dump (readWindows), each window cut at table headers
+// into pieces. The lines of each piece are counted first, so that every
+// piece is parsed from its real first line: its entries, messages and
+// skipped lines are those of the line by line reader. Tables do not cross
+// pieces; the pieces are then joined in file order, and the first error
+// in that order is the file's.
+
+// fdbsStart starts the tables of an .fdbs file: a line that holds
+// "dump_ucast_routes: Switch " and that the reader takes for a header
+// (not an entry, not a pasted message).
+var fdbsStart = tableStart{mark: fdbsHeader, line: func(l []byte) bool {
+	if k := len(l); k > 0 && l[k-1] == '\r' {
+		l = l[:k-1]
+	}
+	return !(len(l) > 2 && l[0] == '0' && (l[1] == 'x' || l[1] == 'X')) && noise(l) == ""
+}}
+
+// readFDBsParallel reads src window by window on threads goroutines.
+func readFDBsParallel(src io.Reader, name string, packed bool, threads int) (*Routing, error) {
+	m := &fdbsParser{r: &lines{file: name}, rt: &Routing{File: name, Format: FormatFDBs}}
+	base := 0
+	err := readWindows(src, name, fdbsStart, func() (int, int) { return base, m.r.n }, func(w []byte) error {
+		cuts := splitPieces(w, 2*threads, fdbsStart)
+		bases := make([]int, len(cuts)+1)
+		workers.Run(nil, threads, len(cuts), func(_, i int) error {
+			bases[i+1] = bytes.Count(cuts[i], []byte{'\n'})
+			return nil
+		})
+		bases[0] = base
+		for i := range cuts {
+			bases[i+1] += bases[i]
+		}
+		pieces := make([]*fdbsParser, len(cuts))
+		errs := make([]error, len(cuts))
+		workers.Run(nil, threads, len(cuts), func(_, i int) error {
+			r := newLines(cuts[i], name)
+			r.phys, r.n = bases[i], bases[i]
+			p := &fdbsParser{r: r, rt: &Routing{File: name, Format: FormatFDBs}, hint: m.hint, packed: packed}
+			pieces[i], errs[i] = p, p.all()
+			return nil
+		})
+		for i, p := range pieces {
+			if errs[i] != nil {
+				return errs[i]
+			}
+			m.join(p, bases[i])
+		}
+		base = bases[len(cuts)]
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m.finish()
+}
+
+// join adds the tables and skipped lines of a piece that starts after
+// line base.
+func (m *fdbsParser) join(p *fdbsParser, base int) {
+	m.rt.Switches = append(m.rt.Switches, p.rt.Switches...)
+	if p.maxTop > m.maxTop {
+		m.maxTop, m.maxTopLine = p.maxTop, p.maxTopLine
+	}
+	if len(p.rt.Switches) > 0 {
+		m.hint = p.hint
+	}
+	if p.r.n > base {
+		m.r.n = p.r.n
+	}
+	for _, n := range p.r.notes {
+		if len(m.r.notes) < maxNotes {
+			m.r.notes = append(m.r.notes, n)
+		}
+	}
+	m.r.skipped += p.r.skipped
 }

@@ -48,24 +48,34 @@ type unicastPiece struct {
 // of at least parallelMin bytes (standard input, gzip data), to be read
 // line by line instead.
 func readUnicastFile(path, name string, packed bool) (rt *Routing, ok bool, err error) {
-	if path == "-" {
-		return nil, false, nil
-	}
-	fh, err := os.Open(path)
-	if err != nil {
+	fh := openParallel(path)
+	if fh == nil {
 		return nil, false, nil
 	}
 	defer fh.Close()
-	st, err := fh.Stat()
-	if err != nil || !st.Mode().IsRegular() || st.Size() < parallelMin {
-		return nil, false, nil
-	}
-	var magic [2]byte
-	if n, _ := fh.ReadAt(magic[:], 0); infile.IsGzip(magic[:n]) {
-		return nil, false, nil
-	}
 	rt, err = readUnicastParallel(fh, name, packed, runtime.GOMAXPROCS(0))
 	return rt, true, err
+}
+
+// openParallel opens path for reading on all cores, or returns nil when
+// it is no plain file of at least parallelMin bytes (standard input, gzip
+// data), to be read line by line instead.
+func openParallel(path string) *os.File {
+	if path == "-" {
+		return nil
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil
+	}
+	st, err := fh.Stat()
+	var magic [2]byte
+	n, _ := fh.ReadAt(magic[:], 0)
+	if err != nil || !st.Mode().IsRegular() || st.Size() < parallelMin || infile.IsGzip(magic[:n]) {
+		fh.Close()
+		return nil
+	}
+	return fh
 }
 
 // unicastMerge is the file read so far: the merged tables and labels, the
@@ -82,6 +92,90 @@ type unicastMerge struct {
 func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (*Routing, error) {
 	m := &unicastMerge{rt: &Routing{File: name, Format: FormatLFTDump}, notes: lines{file: name}}
 	parsers := make([]*unicastParser, 2*threads)
+	base := 0
+	err := readWindows(src, name, unicastStart, func() (int, int) { return base, m.lastN }, func(w []byte) error {
+		cuts := splitPieces(w, len(parsers), unicastStart)
+		pieces := make([]unicastPiece, len(cuts))
+		for i, c := range cuts {
+			pieces[i].data = c
+		}
+		var err error
+		base, err = parsePieces(pieces, parsers, base, name, packed, threads, m)
+		return err
+	})
+	if err != nil {
+		return nil, err
+	}
+	return m.finish()
+}
+
+// tableStart tells where the tables of a dump start: at the line that
+// starts with mark[1:] (mark begins with a line break), or, when line is
+// set, at a line that holds mark and that line accepts.
+type tableStart struct {
+	mark []byte
+	line func(l []byte) bool
+}
+
+// unicastStart starts the tables of the "Unicast lids" grammar.
+var unicastStart = tableStart{mark: unicastHeader}
+
+// next returns the start of the first table line found from offset from on
+// (it may begin before from when midLine), or -1.
+func (ts tableStart) next(w []byte, from int) int {
+	for {
+		i := bytes.Index(w[from:], ts.mark)
+		if i < 0 {
+			return -1
+		}
+		if ts.line == nil {
+			return from + i + 1
+		}
+		if at := ts.lineAt(w, from+i); at >= 0 {
+			return at
+		}
+		from += i + len(ts.mark)
+	}
+}
+
+// last returns the start of the last table line of w, or -1.
+func (ts tableStart) last(w []byte) int {
+	for end := len(w); ; {
+		i := bytes.LastIndex(w[:end], ts.mark)
+		if i < 0 {
+			return -1
+		}
+		if ts.line == nil {
+			return i + 1
+		}
+		if at := ts.lineAt(w, i); at >= 0 {
+			return at
+		}
+		end = i
+	}
+}
+
+// lineAt returns the start of the line of w that holds offset i, or -1
+// when ts.line refuses that line.
+func (ts tableStart) lineAt(w []byte, i int) int {
+	start := bytes.LastIndexByte(w[:i], '\n') + 1
+	end := bytes.IndexByte(w[i:], '\n')
+	if end < 0 {
+		end = len(w)
+	} else {
+		end += i
+	}
+	if !ts.line(w[start:end]) {
+		return -1
+	}
+	return start
+}
+
+// readWindows reads src window by window, each ending before the start of
+// a table (the last one ends with the input), and hands each window to
+// parse while the next one is read. at gives the lines before the window
+// and the last line parsed, for the messages.
+func readWindows(src io.Reader, name string, ts tableStart, at func() (base, lastN int), parse func(window []byte) error) error {
 	buf := make([]byte, 0, parallelWindow)
 	next := make([]byte, 0, parallelWindow) // the window read while buf is parsed
 	var (
@@ -93,23 +187,24 @@ func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (
 		return b[:len(b)+n], err
 	}
 	buf, readErr = fill(buf)
-	base := 0
 	for {
 		eof := errors.Is(readErr, io.EOF) || errors.Is(readErr, io.ErrUnexpectedEOF)
 		if readErr != nil && !eof {
-			return nil, infile.Errorf(name, 0, "after line %d: %w", m.lastN, readErr).With(ErrTruncated)
+			_, lastN := at()
+			return infile.Errorf(name, 0, "after line %d: %w", lastN, readErr).With(ErrTruncated)
 		}
 		if eof && len(buf) == 0 {
 			break
 		}
 		cut := len(buf)
 		if !eof {
-			cut = bytes.LastIndex(buf, unicastHeader) + 1
+			cut = ts.last(buf)
 		}
 		if cut <= 0 {
 			// No table header past the window's start: a longer table.
 			if 2*cap(buf) > parallelMaxTable {
-				return nil, infile.Errorf(name, base+1, "no table header in %d MB: not a forwarding table dump", cap(buf)>>20).With(ErrFormat)
+				base, _ := at()
+				return infile.Errorf(name, base+1, "no table header in %d MB: not a forwarding table dump", cap(buf)>>20).With(ErrFormat)
 			}
 			grown := append(make([]byte, 0, 2*cap(buf)), buf...)
 			buf, readErr = fill(grown)
@@ -128,12 +223,10 @@ func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (
 				next, nextErr = fill(next)
 			}()
 		}
-		pieces := splitPieces(buf[:cut], len(parsers))
-		var err error
-		base, err = parsePieces(pieces, parsers, base, name, packed, threads, m)
+		err := parse(buf[:cut])
 		wg.Wait()
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if eof {
 			break
@@ -141,29 +234,24 @@ func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (
 		buf, next = next, buf
 		readErr = nextErr
 	}
-	return m.finish()
+	return nil
 }
 
-// splitPieces cuts a window into at most n pieces at table headers.
-func splitPieces(w []byte, n int) []unicastPiece {
-	var pieces []unicastPiece
+// splitPieces cuts a window into at most n pieces at table starts.
+func splitPieces(w []byte, n int, ts tableStart) [][]byte {
+	var pieces [][]byte
 	start := 0
 	for k := 1; k < n; k++ {
-		target := max(start, k*len(w)/n)
-		i := bytes.Index(w[target:], unicastHeader)
-		if i < 0 {
-			break
-		}
-		cut := target + i + 1
-		if cut >= len(w) {
+		cut := ts.next(w, max(start, k*len(w)/n))
+		if cut < 0 || cut >= len(w) {
 			break
 		}
 		if cut > start {
-			pieces = append(pieces, unicastPiece{data: w[start:cut]})
+			pieces = append(pieces, w[start:cut])
 			start = cut
 		}
 	}
-	return append(pieces, unicastPiece{data: w[start:]})
+	return append(pieces, w[start:])
 }
 
 // parsePieces parses the pieces at the same time, each from line 1, and

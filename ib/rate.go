@@ -1,6 +1,7 @@
 package ib
 
 import (
+	"bytes"
 	"fmt"
 	"strconv"
 	"strings"
@@ -139,6 +140,28 @@ func parseWidthSpeed(w, sp string) (LinkRate, error) {
 // rate ("4xFDR10"); other words (or "4x???", a speed ibnetdiscover could
 // not name) give the zero rate.
 func rateWord(word []byte) LinkRate {
+	// "4xSDR": read in place, without the strings of ParseLinkRate.
+	if i := bytes.IndexByte(word, 'x'); i == 1 || i == 2 {
+		n := 0
+		for _, b := range word[:i] {
+			if b < '0' || b > '9' {
+				n = -1
+				break
+			}
+			n = 10*n + int(b-'0')
+		}
+		if n >= 0 {
+			if !validWidth(n) {
+				return LinkRate{}
+			}
+			for sp := SDR; int(sp) < len(speedInfo); sp++ {
+				if speedInfo[sp].name == string(word[i+1:]) {
+					return LinkRate{Width: uint8(n), Speed: sp}
+				}
+			}
+			return LinkRate{}
+		}
+	}
 	r, err := ParseLinkRate(string(word))
 	if err != nil {
 		return LinkRate{}

@@ -165,6 +165,29 @@ func (r *lines) next() ([]byte, bool) {
 	return l, ok
 }
 
+// nextHex is next for the entry lines of a table dump held in memory: it
+// returns the next line when it starts with "0x" (never noise) and is not
+// the first line (which may carry a byte-order mark); false leaves the
+// line to next.
+func (r *lines) nextHex() ([]byte, bool) {
+	d := r.data
+	if r.src != nil || r.hold || r.phys == 0 || len(d) < 3 || d[0] != '0' || d[1] != 'x' && d[1] != 'X' {
+		return nil, false
+	}
+	l := d
+	if i := bytes.IndexByte(d, '\n'); i >= 0 {
+		l, r.data = d[:i], d[i+1:]
+	} else {
+		r.data = nil
+	}
+	if k := len(l); k > 0 && l[k-1] == '\r' {
+		l = l[:k-1]
+	}
+	r.phys++
+	r.n = r.phys
+	return l, true
+}
+
 // peek returns the next line without consuming it.
 func (r *lines) peek() ([]byte, bool) {
 	if !r.hold {

@@ -471,6 +471,38 @@ func tailRate(tail []byte) LinkRate {
 	if q := bytes.LastIndexByte(tail, '"'); q >= 0 {
 		tail = tail[q+1:]
 	}
+	// The last three fields as bytes.Fields splits them, without its
+	// allocation when the tail is ASCII.
+	var f [3][]byte // the last field first
+	k, end := 0, len(tail)
+	for ; k < 3; k++ {
+		for end > 0 && asciiSpace[tail[end-1]] {
+			end--
+		}
+		if end == 0 {
+			break
+		}
+		start := end
+		for start > 0 && !asciiSpace[tail[start-1]] {
+			if tail[start-1] >= 0x80 {
+				return tailRateFields(tail)
+			}
+			start--
+		}
+		f[k], end = tail[start:end], start
+	}
+	if k < 3 || string(f[2]) != "lid" {
+		return LinkRate{}
+	}
+	return rateWord(f[0])
+}
+
+// asciiSpace marks the ASCII bytes that bytes.Fields splits at.
+var asciiSpace = [256]bool{' ': true, '\t': true, '\n': true, '\v': true, '\f': true, '\r': true}
+
+// tailRateFields is tailRate for a tail with bytes beyond ASCII, which
+// may hold Unicode spaces.
+func tailRateFields(tail []byte) LinkRate {
 	f := bytes.Fields(tail)
 	if len(f) < 3 || string(f[len(f)-3]) != "lid" {
 		return LinkRate{}

@@ -25,7 +25,7 @@ func genCommand() *cli.Command {
 			gen.Usage(),
 		Flags: []cli.Flag{
 			&cli.StringFlag{Name: "output_file", Aliases: []string{"output-file", "o"}, Value: "-", Usage: "write the routed dot to `FILE`"},
-			&cli.StringFlag{Name: "format", Value: "dot", Usage: "`dot` (routed ORCS dot), ibsim (an ibsim net file with the generator's port numbers, for orcs route or OpenSM), ibnetdiscover or lfts (the topology as ibnetdiscover prints it and the tables as OpenSM's opensm-lfts.dump, for --topo/--lfts; at most 49 151 hosts and switches, a subnet's LIDs)"},
+			&cli.StringFlag{Name: "format", Value: "dot", Usage: "`dot` (routed ORCS dot), ibsim (an ibsim net file with the generator's port numbers, for orcs route or OpenSM), ibnetdiscover, lfts or fdbs (the topology as ibnetdiscover prints it and the tables as OpenSM's opensm-lfts.dump or opensm.fdbs, for --topo/--lfts; at most 49 151 hosts and switches, a subnet's LIDs)"},
 			&cli.BoolFlag{Name: "describe", Usage: "only print the size of the topology"},
 		},
 		Action: func(c *cli.Context) error {
@@ -42,8 +42,8 @@ func genCommand() *cli.Command {
 				return nil
 			}
 			format := c.String("format")
-			if format != "dot" && format != "ibsim" && format != "ibnetdiscover" && format != "lfts" {
-				return fmt.Errorf("gen: unknown format %q (known: dot, ibsim, ibnetdiscover, lfts)", format)
+			if format != "dot" && format != "ibsim" && format != "ibnetdiscover" && format != "lfts" && format != "fdbs" {
+				return fmt.Errorf("gen: unknown format %q (known: dot, ibsim, ibnetdiscover, lfts, fdbs)", format)
 			}
 			f, err := gen.Generate(spec)
 			if err != nil {
@@ -57,6 +57,8 @@ func genCommand() *cli.Command {
 					return ib.WriteNetDiscover(w, f)
 				case "lfts":
 					return ib.WriteLFTDump(w, f)
+				case "fdbs":
+					return ib.WriteFDBs(w, f)
 				}
 				return dot.Write(w, f, dot.WriteOptions{})
 			})

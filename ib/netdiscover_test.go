@@ -1,0 +1,267 @@
+package ib
+
+import (
+	"bytes"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"orcs/gen"
+)
+
+// netCases are the fixtures' ibnetdiscover outputs, a generated fabric's
+// and damaged copies of it: the fast reader must give what the line by
+// line reader gives, or leave the text to it.
+func netCases(t testing.TB) map[string][]byte {
+	cases := map[string][]byte{}
+	err := filepath.WalkDir(ibRoot, func(path string, d os.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		data, err := os.ReadFile(path)
+		if err != nil {
+			return err
+		}
+		if DetectFormat(data) == FormatIBNetDiscover {
+			name, _ := filepath.Rel(ibRoot, path)
+			cases[name] = data
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	f, err := gen.Generate("kary:k=4,n=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var b bytes.Buffer
+	if err := WriteNetDiscover(&b, f); err != nil {
+		t.Fatal(err)
+	}
+	g := b.Bytes()
+	cases["gen"] = g
+	edit := func(name string, f func(ls []string) []string) {
+		ls := strings.SplitAfter(string(g), "\n")
+		cases[name] = []byte(strings.Join(f(ls), ""))
+	}
+	// Line numbers of the generated text (1-based), for the edits: a
+	// switch record from line 6 on, its ports from line 11.
+	edit("bad port line", func(ls []string) []string { ls[400] = "[x]\n"; return ls })
+	edit("unknown far end", func(ls []string) []string {
+		ls[12] = strings.Replace(ls[12], `"H-0000000000`, `"H-0000000001`, 1)
+		return ls
+	})
+	edit("far id of another kind", func(ls []string) []string { ls[10] = strings.Replace(ls[10], `"H-`, `"S-`, 1); return ls })
+	// Pasted messages whose first word the fast grammar would take.
+	for i, msg := range []string{"vendid: iberror: [pid 77] discover failed", "devid@host:~$ ibnetdiscover",
+		"vendid=0x0: iberror: failed", "sysimgguid=x.c:12; umad failed"} {
+		edit(fmt.Sprintf("pasted message %d", i), func(ls []string) []string { ls[200] = msg + "\n" + ls[200]; return ls })
+	}
+	edit("upper-case GUID", func(ls []string) []string { ls[9] = strings.Replace(ls[9], "S-00", "S-0A", 1); return ls })
+	edit("noise", func(ls []string) []string {
+		ls[300] = "ibwarn: [123] mad_rpc: _do_madrpc failed; dport (Lid 4)\n" + ls[300]
+		return ls
+	})
+	edit("prompt", func(ls []string) []string { ls[0] = "[root@host ~]# ibnetdiscover\n" + ls[0]; return ls })
+	edit("BOM", func(ls []string) []string { ls[0] = "\uFEFF" + ls[0]; return ls })
+	edit("CRLF", func(ls []string) []string {
+		for i := range ls {
+			ls[i] = strings.Replace(ls[i], "\n", "\r\n", 1)
+		}
+		return ls
+	})
+	edit("port twice", func(ls []string) []string { ls[11] = ls[10]; return ls })
+	edit("ports out of order", func(ls []string) []string { ls[10], ls[11] = ls[11], ls[10]; return ls })
+	edit("node twice", func(ls []string) []string { return append(ls, ls[5:14]...) })
+	edit("one end of a cable", func(ls []string) []string { return append(ls[:10], ls[11:]...) })
+	edit("router", func(ls []string) []string {
+		return append(ls, "rtguid=0x900\n", "Rt\t1 \"R-0000000000000900\"\t\t# \"r\"\n")
+	})
+	edit("port0 GUID left over", func(ls []string) []string { return append(ls, "switchguid=0x5(6)\n") })
+	edit("no final line break", func(ls []string) []string {
+		ls[len(ls)-2] = strings.TrimSuffix(ls[len(ls)-2], "\n")
+		return ls[:len(ls)-1]
+	})
+	edit("indented and commented", func(ls []string) []string {
+		ls[10] = "  " + ls[10]
+		ls[11] = "# a comment\n" + ls[11]
+		return ls
+	})
+	edit("blank lines", func(ls []string) []string {
+		for i := range ls {
+			if ls[i] == "\n" {
+				ls[i] = "\n \n\n"
+			}
+		}
+		return ls
+	})
+	return cases
+}
+
+// topologyText prints a topology with everything the readers set, or the
+// error.
+func topologyText(t *Topology, err error) string {
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s %v %q\n", t.File, t.Format, t.Warnings)
+	for _, n := range t.Nodes {
+		fmt.Fprintf(&b, "%+v\n", n)
+	}
+	return b.String()
+}
+
+// readNetBoth reads data line by line and with the fast reader (pieces of
+// at least pieceMin bytes on threads goroutines). fast is "" when the
+// fast reader left the text to the line by line one.
+func readNetBoth(data []byte, pieceMin, threads int) (seq, fast string, same bool) {
+	old := netPieceMin
+	netPieceMin = pieceMin
+	defer func() { netPieceMin = old }()
+	ts, es := readNet(newLines(data, "ibnetdiscover.txt"), FormatIBNetDiscover, nil)
+	tf := readNetFast(data, "ibnetdiscover.txt", threads)
+	tr, er := readNetDiscover(data, "ibnetdiscover.txt", threads)
+	seq = topologyText(ts, es)
+	if tf != nil {
+		fast = topologyText(tf, nil)
+		same = es == nil && reflect.DeepEqual(ts, tf)
+	} else {
+		same = true
+	}
+	return seq, fast, same && topologyText(tr, er) == seq
+}
+
+// TestNetFastSameAsLineByLine: on every fixture, a generated fabric and
+// damaged copies, in one piece or many, on 1 to 3 goroutines, the fast
+// reader gives the line by line reader's topology (nodes, ports, lines,
+// far ends) or leaves the text to it, and ReadNetDiscover gives that
+// reader's topology or error. The clean outputs are read fast.
+func TestNetFastSameAsLineByLine(t *testing.T) {
+	fastWant := map[string]bool{"gen": true, "CRLF": true, "indented and commented": true,
+		"blank lines": true, "no final line break": true,
+		filepath.Join("cluster", "minhop", "ibnetdiscover.txt"):    true,
+		filepath.Join("cluster", "minhop", "ibnetdiscover-g.txt"):  true,
+		filepath.Join("dualport", "minhop", "ibnetdiscover-s.txt"): true,
+		filepath.Join("ft64", "minhop", "ibnetdiscover.txt"):       true,
+		filepath.Join("rates", "minhop", "ibnetdiscover.txt"):      true,
+	}
+	for name, data := range netCases(t) {
+		runs := []struct{ pieceMin, threads int }{{1 << 20, 1}, {100, 3}, {1000, 2}, {1, 2}}
+		if strings.Contains(name, "/") {
+			runs = runs[1:3] // the fixtures: pieces of many records and of one
+		}
+		for _, c := range runs {
+			seq, fast, same := readNetBoth(data, c.pieceMin, c.threads)
+			if !same {
+				t.Fatalf("%s (pieces of %d bytes, %d threads):\nline by line:\n%.3000s\nfast:\n%.3000s", name, c.pieceMin, c.threads, seq, fast)
+			}
+			if fastWant[name] && fast == "" {
+				t.Errorf("%s (pieces of %d bytes, %d threads): not read by the fast reader: %.300s", name, c.pieceMin, c.threads, seq)
+			}
+			if !fastWant[name] && !strings.Contains(name, "/") && fast != "" {
+				t.Errorf("%s: read by the fast reader, want the line by line one", name)
+			}
+		}
+	}
+}
+
+// TestNetPieceBoundaries: pieces start at a record after a blank line,
+// never inside one, and an error in a later piece names its line in the
+// whole file.
+func TestNetPieceBoundaries(t *testing.T) {
+	data := netCases(t)["gen"]
+	for _, n := range []int{2, 3, 7, 50} {
+		pieces := cutNetPieces(data, n)
+		if len(pieces) < 2 {
+			t.Fatalf("%d pieces wanted: %d", n, len(pieces))
+		}
+		var joined []byte
+		for i, pc := range pieces {
+			joined = append(joined, pc.data...)
+			if i == 0 {
+				continue
+			}
+			before := joined[:len(joined)-len(pc.data)]
+			if !bytes.HasSuffix(before, []byte("\n\n")) || !bytes.HasPrefix(pc.data, []byte("vendid=")) {
+				t.Fatalf("%d pieces: piece %d starts %q after %q", n, i, pc.data[:min(20, len(pc.data))], before[max(0, len(before)-20):])
+			}
+		}
+		if !bytes.Equal(joined, data) {
+			t.Fatalf("%d pieces do not give the text back", n)
+		}
+	}
+	// The cut point of the second of 2 pieces falls in the middle of a
+	// switch record: the record stays whole.
+	ls := strings.SplitAfter(string(data), "\n")
+	half := len(data) / 2
+	at, line := 0, 0
+	for at+len(ls[line]) <= half {
+		at += len(ls[line])
+		line++
+	}
+	cut := cutNetPieces(data, 2)[1]
+	if !bytes.HasPrefix(cut.data, []byte("vendid=")) || len(cut.data) >= len(data)-half {
+		t.Fatalf("second piece starts %q, %d bytes", cut.data[:20], len(cut.data))
+	}
+	// An error in the last piece: the line by line reader's message, its
+	// line counted from the start of the file.
+	bad := append([]string(nil), ls...)
+	badLine := len(ls) - 2 // a CA's port line in the last record (ls ends "\n", "")
+	bad[badLine-1] = "[1](x)\n"
+	text := []byte(strings.Join(bad, ""))
+	seq, fast, same := readNetBoth(text, 1, 3)
+	want := fmt.Sprintf("ibnetdiscover.txt:%d: port 1: bad port GUID", badLine)
+	if !same || fast != "" || !strings.Contains(seq, want) {
+		t.Fatalf("want %q, got %q (fast %q)", want, seq, fast)
+	}
+	// Lines of nodes in later pieces are those of the file.
+	tp := readNetFast(data, "x", 3)
+	if tp == nil {
+		t.Fatal("generated text not read fast")
+	}
+	last := tp.Nodes[len(tp.Nodes)-1]
+	if got := strings.TrimSpace(ls[last.Line-1]); !strings.HasPrefix(got, "Ca\t") || last.Ports[0].Line != last.Line+1 {
+		t.Fatalf("last node at line %d: %q, port at %d", last.Line, got, last.Ports[0].Line)
+	}
+}
+
+// FuzzNetFast: on any input the fast reader gives what the line by line
+// reader gives, or leaves it to that reader.
+func FuzzNetFast(f *testing.F) {
+	fuzzSeeds(f, "dualport/minhop/ibnetdiscover.txt", "cluster/minhop/ibnetdiscover-g.txt", "rates/minhop/ibnetdiscover.txt")
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, pieceMin := range []int{1, 256} {
+			seq, fast, same := readNetBoth(data, pieceMin, 2)
+			if !same {
+				t.Fatalf("pieces of %d bytes:\nline by line:\n%.2000s\nfast:\n%.2000s", pieceMin, seq, fast)
+			}
+		}
+	})
+}
+
+// TestNetFastFileLimits: a file that the fast reader would take but the
+// line by line reader refuses (a line past maxLine, though a comment; a
+// run of blank space past infile.MaxBlank) is refused as before.
+func TestNetFastFileLimits(t *testing.T) {
+	data := netCases(t)["gen"]
+	dir := t.TempDir()
+	for name, extra := range map[string]string{
+		"a line longer than": "# " + strings.Repeat("x", maxLine+10) + "\n",
+		"of blank space":     strings.Repeat("\n", 1<<20+10),
+	} {
+		path := filepath.Join(dir, "topo.txt")
+		at := nextRecordStart(data, len(data)/2)
+		text := append(append(append([]byte(nil), data[:at]...), extra...), data[at:]...)
+		if err := os.WriteFile(path, text, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := ReadTopologyFile(path); err == nil || !strings.Contains(err.Error(), name) {
+			t.Errorf("want an error %q, got %v", name, err)
+		}
+	}
+}
