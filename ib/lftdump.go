@@ -88,6 +88,8 @@ type unicastParser struct {
 	// it is packed.
 	lastLID  uint16
 	lastLine int32
+	// scratch holds the open packed table's ports (newPackedLFT).
+	scratch []uint8
 
 	// labelText holds by LID the text after the out port of the last line
 	// whose label was parsed: a line with the same text has the same label.
@@ -191,7 +193,7 @@ func (p *unicastParser) line(l []byte) error {
 			rt.Format = FormatDumpFTS
 		}
 		if p.packed {
-			t.packed = newPackedLFT(t.Top)
+			t.packed = newPackedLFT(t.Top, &p.scratch)
 		} else {
 			t.Entries = make([]LFTEntry, 0, p.hint)
 		}
@@ -240,7 +242,9 @@ func (p *unicastParser) line(l []byte) error {
 				n, cur.GUID, cur.Line, cur.Top)
 		}
 		p.hint = len(cur.Entries)
-		if p.packed && cur.packed == nil {
+		if cur.packed != nil {
+			cur.packed.seal()
+		} else if p.packed {
 			cur.pack()
 		}
 		p.cur = nil

@@ -1,0 +1,168 @@
+package ib
+
+import (
+	"bytes"
+	"fmt"
+	"math/rand/v2"
+	"strings"
+	"testing"
+
+	"orcs/gen"
+)
+
+// TestPackPorts packs tables cut from a few random 64-LID templates (so
+// that blocks repeat), some blocks one entry apart from a template at
+// every position, and checks every LID's port, that each distinct block
+// is kept once (counted here by content) and that LIDs past the table
+// have no entry.
+func TestPackPorts(t *testing.T) {
+	r := rand.New(rand.NewPCG(27, 64))
+	for iter := range 200 {
+		size := r.IntN(700)
+		templates := make([][64]uint8, 1+r.IntN(3))
+		for k := range templates {
+			for i := range templates[k] {
+				templates[k][i] = uint8(r.IntN(5))
+				if templates[k][i] == 4 {
+					templates[k][i] = noPort
+				}
+			}
+		}
+		ports := make([]uint8, size)
+		distinct := map[[64]uint8]bool{}
+		for lo := 0; lo < size; lo += 64 {
+			blk := templates[r.IntN(len(templates))]
+			if r.IntN(4) == 0 {
+				blk[r.IntN(64)]++ // one entry apart
+			}
+			if lo+64 > size {
+				for i := size - lo; i < 64; i++ {
+					blk[i] = noPort
+				}
+			}
+			copy(ports[lo:], blk[:])
+			distinct[blk] = true
+		}
+		b := packPorts(ports)
+		for lid := -1; lid < size+70; lid++ {
+			want := uint8(noPort)
+			if lid >= 0 && lid < size {
+				want = ports[lid]
+			}
+			if got := b.at(lid); got != want {
+				t.Fatalf("iteration %d: LID %d: port %d, want %d", iter, lid, got, want)
+			}
+		}
+		if got := len(b.blocks) / 64; got != len(distinct) {
+			t.Errorf("iteration %d: %d distinct blocks kept, want %d", iter, got, len(distinct))
+		}
+	}
+}
+
+// TestPackedTablesInBlocks reads a generated fabric's dump as ReadFiles
+// does, line by line and on several goroutines, and checks that no table
+// keeps a byte per LID once read: each holds its distinct blocks, a few
+// per table for a fat tree, and gives every entry, line included, as the
+// unpacked table does.
+func TestPackedTablesInBlocks(t *testing.T) {
+	f, err := gen.Generate("kary:k=8,n=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var buf bytes.Buffer
+	if err := WriteLFTDump(&buf, f); err != nil {
+		t.Fatal(err)
+	}
+	data := buf.Bytes()
+	plain, err := readUnicastAs(newLines(data, "dump"), false)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lineByLine, err := readUnicastAs(newLines(data, "dump"), true)
+	if err != nil {
+		t.Fatal(err)
+	}
+	old := parallelWindow
+	parallelWindow = 64 << 10
+	defer func() { parallelWindow = old }()
+	parallel, err := readUnicastParallel(bytes.NewReader(data), "dump", true, 3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := routingText(plain, nil)
+	for name, rt := range map[string]*Routing{"line by line": lineByLine, "parallel": parallel} {
+		held, lids := 0, 0
+		for i := range rt.Switches {
+			p := rt.Switches[i].packed
+			if p == nil {
+				t.Fatalf("%s: table %d not packed", name, i)
+			}
+			if p.ports != nil {
+				t.Fatalf("%s: table %d keeps a byte per LID (%d) after its trailer", name, i, len(p.ports))
+			}
+			held += 2*len(p.idx) + len(p.blocks)
+			lids += rt.Switches[i].Top + 1
+			// The distinct blocks of the table, by content.
+			distinct := map[[64]uint8]bool{}
+			for lo := 0; lo <= rt.Switches[i].Top; lo += 64 {
+				var blk [64]uint8
+				for j := range blk {
+					blk[j] = p.port(lo + j)
+				}
+				distinct[blk] = true
+			}
+			if len(p.blocks) != 64*len(distinct) {
+				t.Fatalf("%s: table %d keeps %d blocks, %d distinct", name, i, len(p.blocks)/64, len(distinct))
+			}
+		}
+		// A k=8 3-tree's spines route each pod's 64 hosts (one block) down
+		// a port of its own: 7 of 11 blocks distinct on average.
+		if held > lids*3/4 {
+			t.Errorf("%s: tables hold %d bytes for %d switches × LIDs", name, held, lids)
+		}
+		if got := routingText(rt, nil); got != want {
+			t.Errorf("%s: entries differ from the unpacked tables", name)
+		}
+	}
+}
+
+// TestPackedTablesOneEntryApart reads two tables alike but for one entry
+// (at several positions of a block) and checks that each gives its own.
+func TestPackedTablesOneEntryApart(t *testing.T) {
+	const top = 200
+	for _, odd := range []int{1, 2, 63, 64, 65, 128, 192, top} {
+		var b strings.Builder
+		for sw := range 2 {
+			fmt.Fprintf(&b, "Unicast lids [0-%d] of switch Lid %d guid 0x%016x ('S%d'):\n", top, sw+1, sw+0x10, sw)
+			for lid := 1; lid <= top; lid++ {
+				port := 1 + lid%4
+				if sw == 1 && lid == odd {
+					port = 7
+				}
+				fmt.Fprintf(&b, "0x%04x %03d : (Channel Adapter portguid 0x%016x: 'H%d')\n", lid, port, 0x1000+lid, lid)
+			}
+			fmt.Fprintf(&b, "%d lids dumped\n", top)
+		}
+		rt, err := readUnicastAs(newLines([]byte(b.String()), "dump"), true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for sw := range 2 {
+			n := 0
+			rt.Switches[sw].Each(func(e LFTEntry) bool {
+				n++
+				want := uint8(1 + int(e.LID)%4)
+				if sw == 1 && int(e.LID) == odd {
+					want = 7
+				}
+				if e.Port != want || e.Line != int32(1+sw*(top+2)+int(e.LID)) {
+					t.Fatalf("odd %d: switch %d: entry %+v, want port %d line %d", odd, sw, e, want, 1+sw*(top+2)+int(e.LID))
+				}
+				return true
+			})
+			if n != top {
+				t.Fatalf("odd %d: switch %d: %d entries, want %d", odd, sw, n, top)
+			}
+		}
+	}
+}
