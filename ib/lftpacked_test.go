@@ -166,3 +166,25 @@ func TestPackedTablesOneEntryApart(t *testing.T) {
 		}
 	}
 }
+
+// TestLastHeader compares lastHeader with bytes.LastIndex on windows with
+// headers at every distance from their end, overlapping ones included.
+func TestLastHeader(t *testing.T) {
+	h := string(unicastHeader)
+	for _, w := range []string{"", "x", h, h + h, "ab" + h + "cd", h[:len(h)-1], "\n" + h[:5] + h + "x"} {
+		if got, want := lastHeader([]byte(w)), bytes.LastIndex([]byte(w), unicastHeader); got != want {
+			t.Errorf("%q: %d, want %d", w, got, want)
+		}
+	}
+	r := rand.New(rand.NewPCG(1, 2))
+	for range 50 {
+		w := bytes.Repeat([]byte("0x0001 001 # label\n"), r.IntN(30000))
+		for range r.IntN(4) {
+			at := r.IntN(len(w) + 1)
+			w = append(w[:at:at], append([]byte(h), w[at:]...)...)
+		}
+		if got, want := lastHeader(w), bytes.LastIndex(w, unicastHeader); got != want {
+			t.Fatalf("window of %d bytes: %d, want %d", len(w), got, want)
+		}
+	}
+}

@@ -104,7 +104,7 @@ func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (
 		}
 		cut := len(buf)
 		if !eof {
-			cut = bytes.LastIndex(buf, unicastHeader) + 1
+			cut = lastHeader(buf) + 1
 		}
 		if cut <= 0 {
 			// No table header past the window's start: a longer table.
@@ -142,6 +142,30 @@ func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (
 		readErr = nextErr
 	}
 	return m.finish()
+}
+
+// lastHeader returns the index of the last unicastHeader in w, or -1. It
+// searches forward from a tail of w that doubles until it holds one:
+// bytes.LastIndex searches backward byte by byte, which cost a second of
+// CPU per 6.7 GB dump of tables of 2 MB.
+func lastHeader(w []byte) int {
+	for tail := 64 << 10; ; tail *= 2 {
+		from := max(0, len(w)-tail)
+		i := bytes.Index(w[from:], unicastHeader)
+		if i >= 0 {
+			last := from + i
+			for {
+				j := bytes.Index(w[last+1:], unicastHeader)
+				if j < 0 {
+					return last
+				}
+				last += 1 + j
+			}
+		}
+		if from == 0 {
+			return -1
+		}
+	}
 }
 
 // splitPieces cuts a window into at most n pieces at table headers.
