@@ -188,3 +188,44 @@ func TestLastHeader(t *testing.T) {
 		}
 	}
 }
+
+// TestUnicastLIDRange: a table may route every unicast LID up to 0xBFFF
+// (a 45 056-host fat tree with 3 840 switches needs 48 896 of them); the
+// multicast range above is refused at its line, line by line and in
+// parallel, packed or not.
+func TestUnicastLIDRange(t *testing.T) {
+	table := func(top int, lids ...int) []byte {
+		var b strings.Builder
+		fmt.Fprintf(&b, "Unicast lids [0-%d] of switch Lid 1 guid 0x0000000000000010 ('S'):\n", top)
+		for _, lid := range lids {
+			fmt.Fprintf(&b, "0x%04x 001 # Channel Adapter portguid 0x%016x: 'H%d'\n", lid, 0x1000+lid, lid)
+		}
+		fmt.Fprintf(&b, "%d lids dumped\n", top)
+		return []byte(b.String())
+	}
+	for _, c := range []struct {
+		data []byte
+		want string // error, or "" for none
+	}{
+		{table(0xBFFF, 1, 0xBFFE, 0xBFFF), ""},
+		{table(0xBFFF, 1, 0xC000), "dump:3: LID 0xc000 is not a unicast LID"},
+		{table(0xBFFF, 0xFFFF), "dump:2: LID 0xffff is not a unicast LID"},
+		{table(0xC000, 1), "dump:1: header range top 49152 beyond the last unicast LID 0xbfff"},
+	} {
+		for _, packed := range []bool{false, true} {
+			seq, par := readBoth(c.data, 4096, 2, packed)
+			if seq != par {
+				t.Errorf("packed %v: line by line and parallel differ:\n%s\n%s", packed, seq, par)
+			}
+			rt, err := readUnicastAs(newLines(c.data, "dump"), packed)
+			switch {
+			case c.want == "" && err != nil:
+				t.Errorf("packed %v: %v", packed, err)
+			case c.want == "" && rt.Switches[0].lidPorts().at(0xBFFF) != 1:
+				t.Errorf("packed %v: LID 0xbfff has no route", packed)
+			case c.want != "" && (err == nil || err.Error() != c.want):
+				t.Errorf("packed %v: error %v, want %q", packed, err, c.want)
+			}
+		}
+	}
+}
