@@ -22,14 +22,24 @@ import (
 // file line by line.
 
 // parallelMin is the size from which a plain (not compressed) dump file is
-// read on all cores; parallelWindow is the bytes read per round and
+// read on all cores; parallelWindow is the bytes read per round (0: 4 MiB
+// per thread, from 8 to 64 MiB: a window must hold a few tables for every
+// thread, and the tables of a 45 056-host fabric are 3 MB each) and
 // parallelMaxTable bounds a window that holds no table header past its
 // start (variables for tests).
 var (
 	parallelMin      int64 = 4 << 20
-	parallelWindow         = 16 << 20
+	parallelWindow         = 0
 	parallelMaxTable       = 1 << 30
 )
+
+// windowSize returns the bytes read per round on threads goroutines.
+func windowSize(threads int) int {
+	if parallelWindow > 0 {
+		return parallelWindow
+	}
+	return min(max(threads*4<<20, 8<<20), 64<<20)
+}
 
 // unicastHeader starts every table of the grammar.
 var unicastHeader = []byte("\nUnicast lids [")
@@ -82,8 +92,9 @@ type unicastMerge struct {
 func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (*Routing, error) {
 	m := &unicastMerge{rt: &Routing{File: name, Format: FormatLFTDump}, notes: lines{file: name}}
 	parsers := make([]*unicastParser, 2*threads)
-	buf := make([]byte, 0, parallelWindow)
-	next := make([]byte, 0, parallelWindow) // the window read while buf is parsed
+	window := windowSize(threads)
+	buf := make([]byte, 0, window)
+	next := make([]byte, 0, window) // the window read while buf is parsed
 	var (
 		readErr error
 		wg      sync.WaitGroup
