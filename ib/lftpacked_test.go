@@ -229,3 +229,34 @@ func TestUnicastLIDRange(t *testing.T) {
 		}
 	}
 }
+
+// TestPackedTablesLineGaps: entry lines taken by the shortcuts of
+// fastEntries keep their line numbers across lines that they leave to the
+// parser (a skipped diagnostic, an unrouted entry, an empty line, a new
+// label), one or more lines long: packed tables give the entries that
+// tables of entries give, lines included.
+func TestPackedTablesLineGaps(t *testing.T) {
+	gaps := []string{"ibwarn: [1] f: x\n", "0x00c8 255 : (illegal port)\n", "\n", "ibwarn: [1] f: x\n\n"}
+	for g, gap := range gaps {
+		var b strings.Builder
+		for round := range 2 { // the second table takes its labels by the shortcut
+			fmt.Fprintf(&b, "Unicast lids [0-%d] of switch Lid 1 guid 0x%016x ('S'):\n", 200, 0x10+round)
+			for lid := 1; lid < 200; lid++ {
+				fmt.Fprintf(&b, "0x%04x %03d # Channel Adapter portguid 0x%016x: 'H%d'\n", lid, 1+lid%3, 0x1000+lid, lid)
+				if lid%(7+g) == 0 {
+					b.WriteString(gap)
+				}
+			}
+			b.WriteString("200 lids dumped\n")
+		}
+		data := []byte(b.String())
+		plain, errPlain := readUnicastAs(newLines(data, "dump"), false)
+		packed, errPacked := readUnicastAs(newLines(data, "dump"), true)
+		if errPlain != nil || errPacked != nil {
+			t.Fatalf("gap %q: %v, %v", gap, errPlain, errPacked)
+		}
+		if a, b := routingText(plain, nil), routingText(packed, nil); a != b {
+			t.Errorf("gap %q: entries:\n%.600s\npacked:\n%.600s", gap, a, b)
+		}
+	}
+}

@@ -247,6 +247,9 @@ func parsePieces(pieces []unicastPiece, parsers []*unicastParser, base int, name
 // all parses every line of p's input.
 func (p *unicastParser) all() error {
 	for {
+		if p.cur != nil && p.packed {
+			p.fastEntries()
+		}
 		l, ok := p.r.next()
 		if !ok {
 			return nil
