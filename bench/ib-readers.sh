@@ -6,8 +6,11 @@
 #
 # SPEC is the generated fabric (default kary:k=24,n=3: 13 824 hosts, 1 728
 # switches, a 1.6 GB opensm-lfts.dump; kary:k=32,n=3 gives 32 768 hosts and
-# 6.7 GB). The dumps are written once into DIR (default ib-dumps-SPEC) by
-# orcs gen --format ibnetdiscover|lfts|fdbs, in the format of OpenSM's and
+# 6.7 GB; fattree3:pods=44,leaves=32,hosts=32,up=32,mup=32, the largest
+# three-level radix-64 tree one subnet addresses, 45 056 hosts, 3 840
+# switches and 48 896 LIDs in a 12 GB dump). The dumps are written once
+# into DIR (default ib-dumps-SPEC) by orcs gen --format
+# ibnetdiscover|lfts|fdbs, in the format of OpenSM's and
 # ibnetdiscover's own. Then, with the files in the page cache, it prints
 # for each file wc -l against the reader alone (BenchmarkReadRoutingFile,
 # BenchmarkReadFDBsFile, BenchmarkReadTopologyFile: one read each; set

@@ -6,13 +6,17 @@
 # (the machine is shared: write it down beside every time).
 #
 #   bench/scale.sh                 # 32 768 and 65 536 hosts
-#   bench/scale.sh 32k 64k 128k    # any of 32k, 64k, 128k
+#   bench/scale.sh 32k 64k 128k    # any of 32k, 45k, 64k, 128k
 #   ONLY=sim bench/scale.sh 128k   # only the commands whose label starts so
 #
 # The fabrics: 32k is the k-ary 3-tree of radix-64 switches (k=32); 64k the
 # three-level folded Clos of radix-64 switches (64 pods of 32 leaves with 32
 # hosts; 1024 spines of 64 ports), the largest three-level tree of radix 64;
-# 128k the same with 128 pods (spines of 128 ports, as director switches).
+# 128k the same with 128 pods (spines of 128 ports, as director switches);
+# 45k the same with 44 pods (45 056 hosts, 3 840 switches: 48 896 LIDs), the
+# largest such tree that one subnet addresses (unicast LIDs end at 0xBFFF),
+# the size that bench/ib-readers.sh reads from dumps:
+#   bash bench/ib-readers.sh fattree3:pods=44,leaves=32,hosts=32,up=32,mup=32 DIR
 set -euo pipefail
 cd "$(dirname "$0")/.."
 out=bench/out
@@ -23,9 +27,10 @@ orcs=$PWD/bin/orcs
 spec() {
   case $1 in
   32k) echo kary:k=32,n=3 ;;
+  45k) echo fattree3:pods=44,leaves=32,hosts=32,up=32,mup=32 ;;
   64k) echo fattree3:pods=64,leaves=32,hosts=32,up=32,mup=32 ;;
   128k) echo fattree3:pods=128,leaves=32,hosts=32,up=32,mup=32 ;;
-  *) echo "unknown size $1 (32k, 64k, 128k)" >&2; exit 2 ;;
+  *) echo "unknown size $1 (32k, 45k, 64k, 128k)" >&2; exit 2 ;;
   esac
 }
 

@@ -394,7 +394,7 @@ func (b *ibBuild) entryLIDs() error {
 	var err error
 	for k := range b.rt.Switches {
 		lt := &b.rt.Switches[k]
-		if lt.packed != nil && b.allOwned(lt.packed.ports) {
+		if lt.packed != nil && b.allOwned(lt.packed) {
 			continue
 		}
 		lt.Each(func(e LFTEntry) bool {
@@ -426,13 +426,18 @@ func (b *ibBuild) entryLIDs() error {
 
 // allOwned reports whether every LID with an entry in a packed table
 // belongs to a port.
-func (b *ibBuild) allOwned(ports []uint8) bool {
-	for lid, p := range ports {
-		if p != noPort && b.lidOwner[lid] == 0 {
-			return false
+func (b *ibBuild) allOwned(t *packedLFT) bool {
+	ok := true
+	t.eachBlock(func(base int, ports []uint8) bool {
+		for i, p := range ports {
+			if p != noPort && b.lidOwner[base+i] == 0 {
+				ok = false
+				return false
+			}
 		}
-	}
-	return true
+		return true
+	})
+	return ok
 }
 
 // inferOwner gives lid to the port with the largest base LID below it when
@@ -705,9 +710,9 @@ func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, outLink 
 		if err := b.checkTable(lt, fn.topo, outLink[fn.topo], hostLID, clean[s]); err != nil {
 			return err
 		}
-		linkOf := tableLinks(lt.portsByLID(), t.Nodes[fn.topo].NPorts, outLink[fn.topo])
+		linkOf := tableLinks(lt.lidPorts(), t.Nodes[fn.topo].NPorts, outLink[fn.topo])
 		// The row is filled while the builder compiles the tables, on
-		// all cores: it reads the table's one byte per LID, read-only.
+		// all cores: it reads the table's blocks, read-only.
 		bld.RouteRow(int32(H+s), func(row []int32) {
 			for h, lid := range base {
 				if lid != 0 {
@@ -738,12 +743,9 @@ func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, outLink 
 // the table's out ports by LID (noPort: no entry) and the links of the
 // switch's ports (-1: no cable); -1 for a LID without an entry, out port 0
 // (the switch itself) or a port without a cable.
-func tableLinks(ports []uint8, nports int, outLink []int32) func(lid int) int32 {
+func tableLinks(ports *portBlocks, nports int, outLink []int32) func(lid int) int32 {
 	return func(lid int) int32 {
-		if lid >= len(ports) {
-			return -1
-		}
-		p := ports[lid]
+		p := ports.at(lid)
 		if p == noPort || p == 0 || int(p) > nports {
 			return -1
 		}
@@ -761,8 +763,7 @@ func (b *ibBuild) checkTable(lt *LFT, node int, outLink []int32, hostLID []bool,
 	hasTop := false
 	var err error
 	if clean {
-		ports := lt.packed.ports
-		hasTop = lt.Top >= 0 && lt.Top < len(ports) && ports[lt.Top] != noPort
+		hasTop = lt.Top >= 0 && lt.packed.port(lt.Top) != noPort
 	} else {
 		lt.Each(func(e LFTEntry) bool {
 			if int(e.LID) == lt.Top {
@@ -795,7 +796,7 @@ func (b *ibBuild) cleanTables(switches []ibNode, outLink [][]int32, hostLID []bo
 	workers.Run(nil, runtime.GOMAXPROCS(0), len(switches), func(_, s int) error {
 		node := switches[s].topo
 		if k := b.tables[node]; k >= 0 && b.rt.Switches[k].packed != nil {
-			clean[s] = b.packedOK(b.rt.Switches[k].packed.ports, node, outLink[node], hostLID)
+			clean[s] = b.packedOK(b.rt.Switches[k].packed, node, outLink[node], hostLID)
 		}
 		return nil
 	})
@@ -803,22 +804,28 @@ func (b *ibBuild) cleanTables(switches []ibNode, outLink [][]int32, hostLID []bo
 }
 
 // packedOK reports whether every entry of a packed table passes entryErr.
-func (b *ibBuild) packedOK(ports []uint8, node int, outLink []int32, hostLID []bool) bool {
+func (b *ibBuild) packedOK(t *packedLFT, node int, outLink []int32, hostLID []bool) bool {
 	nports, self := b.t.Nodes[node].NPorts, b.selfOwner(node)
-	for lid, p := range ports {
-		switch o := b.lidOwner[lid]; {
-		case p == noPort:
-		case int(p) > nports:
-			return false
-		case p == 0:
-			if o != self || o == 0 {
+	ok := true
+	t.eachBlock(func(base int, ports []uint8) bool {
+		for i, p := range ports {
+			lid := base + i
+			switch o := b.lidOwner[lid]; {
+			case p == noPort:
+			case int(p) > nports:
+				ok = false
+			case p == 0:
+				ok = o == self && o != 0
+			case outLink[p] < 0 && hostLID[lid] && o != 0:
+				ok = false
+			}
+			if !ok {
 				return false
 			}
-		case outLink[p] < 0 && hostLID[lid] && o != 0:
-			return false
 		}
-	}
-	return true
+		return true
+	})
+	return ok
 }
 
 // entryErr checks entry e of the table of switch node (self: the owner

@@ -179,8 +179,8 @@ func ReadFiles(topoPath, routingPath string, opt Options) (*lft.Fabric, error) {
 
 // ReadPair reads a topology and a routing dump of the same fabric, for a
 // caller that keeps the topology beside the fabric Build makes. At most
-// one of the two may be standard input ("-"). The tables are packed, one
-// byte per LID (LFT.Each gives their entries), and a plain dump file of
+// one of the two may be standard input ("-"). The tables are packed, in
+// blocks of 64 LIDs (LFT.Each gives their entries), and a plain dump file of
 // several megabytes is read on all cores.
 func ReadPair(topoPath, routingPath string) (*Topology, *Routing, error) {
 	if topoPath == "-" && routingPath == "-" {

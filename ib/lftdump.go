@@ -62,6 +62,9 @@ func readUnicastAs(r *lines, packed bool) (rt *Routing, err error) {
 	}()
 	p := newUnicastParser(r, packed)
 	for {
+		if p.cur != nil && p.packed {
+			p.fastEntries()
+		}
 		l, ok := r.next()
 		if !ok {
 			break
@@ -88,6 +91,8 @@ type unicastParser struct {
 	// it is packed.
 	lastLID  uint16
 	lastLine int32
+	// scratch holds the open packed table's ports (newPackedLFT).
+	scratch []uint8
 
 	// labelText holds by LID the text after the out port of the last line
 	// whose label was parsed: a line with the same text has the same label.
@@ -191,7 +196,7 @@ func (p *unicastParser) line(l []byte) error {
 			rt.Format = FormatDumpFTS
 		}
 		if p.packed {
-			t.packed = newPackedLFT(t.Top)
+			t.packed = newPackedLFT(t.Top, &p.scratch)
 		} else {
 			t.Entries = make([]LFTEntry, 0, p.hint)
 		}
@@ -240,12 +245,61 @@ func (p *unicastParser) line(l []byte) error {
 				n, cur.GUID, cur.Line, cur.Top)
 		}
 		p.hint = len(cur.Entries)
-		if p.packed && cur.packed == nil {
+		if cur.packed != nil {
+			cur.packed.seal()
+		} else if p.packed {
 			cur.pack()
 		}
 		p.cur = nil
 	}
 	return nil
+}
+
+// fastEntries takes, from an input held in memory, the entry lines of the
+// open packed table that line would take by the shortcuts alone: the usual
+// shape (quickUnicastEntry), a LID above the table's last and in its
+// range, the text of the LID's last parsed label. It stops before any
+// other line (a header, a trailer, noise, a carriage return, a new label,
+// an error), which line then reads; the lines it takes end up as line
+// leaves them. A loop over the bytes, without the calls of lines.next and
+// line for each of the tables' 66-byte lines.
+func (p *unicastParser) fastEntries() {
+	r, pk := p.r, p.cur.packed
+	if r.src != nil || r.hold || pk == nil || pk.ports == nil || len(p.labelText) == 0 {
+		return
+	}
+	data, top := r.data, p.cur.Top
+	phys, lastLID, lastLine, n := r.phys, p.lastLID, p.lastLine, pk.n
+	for {
+		i := bytes.IndexByte(data, '\n')
+		if i <= 0 || data[i-1] == '\r' {
+			break
+		}
+		l := data[:i]
+		e, rest, ok := quickUnicastEntry(l)
+		lid := int(e.LID)
+		if !ok || lid > top || pk.ports[lid] != noPort || n > 0 && e.LID < lastLID ||
+			lid >= len(p.labelText) || p.labelText[lid] == nil || !bytes.Equal(rest, p.labelText[lid]) {
+			break
+		}
+		phys++
+		line := int32(phys)
+		pk.ports[lid] = e.Port
+		switch {
+		case n == 0:
+			pk.first = line
+		case line != lastLine+1:
+			pk.jumps = append(pk.jumps, lineJump{n, line})
+		}
+		n++
+		lastLID, lastLine = e.LID, line
+		p.listed++
+		data = data[i+1:]
+	}
+	if phys > r.phys {
+		r.phys, r.n = phys, phys
+	}
+	r.data, p.lastLID, p.lastLine, pk.n = data, lastLID, lastLine, n
 }
 
 // finish ends the input: a table without its trailer, or no table at all,

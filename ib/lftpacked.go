@@ -1,22 +1,96 @@
 package ib
 
+import "slices"
+
 // A dump of a large fabric lists every LID in every switch's table: 110
 // million lines for 32 768 hosts. Held as LFTEntry values (8 bytes each)
 // its tables would take more memory than the fabric's compiled ones, so
 // the readers that feed Build (ReadPair, ReadFiles) pack each table as it
 // is read: one byte per LID of the header's range (the out port, or
-// noPort), and the lines of its entries as runs of consecutive lines. A
-// table whose LIDs come out of order keeps its entries.
+// noPort) in the parser's scratch while the table is open, then, at its
+// trailer, in blocks of 64 LIDs, each distinct block of the table once
+// (routing engines route whole leaves alike: a fat tree's table holds a
+// few distinct blocks), and the lines of its entries as runs of
+// consecutive lines. A table whose LIDs come out of order keeps its
+// entries.
 
 // noPort marks a LID without an entry in a packed table. Out port 255 is
 // no route in the dumps (dump_fts -a), so no entry has it.
 const noPort = 255
 
-// packedLFT is a table's entries packed: ports[lid] is the out port of lid
-// or noPort. Entries come in ascending LID order, which is their order in
-// the file; entry k is on line first+k, unless jumps says otherwise.
+// lidBlockBits is log2 of the LIDs of a block of portBlocks.
+const (
+	lidBlockBits = 6
+	lidBlockLen  = 1 << lidBlockBits
+)
+
+// portBlocks is a table's out ports by LID (noPort: no entry) in blocks
+// of 64 LIDs: the port of lid is blocks[idx[lid/64]·64 + lid mod 64], and
+// every distinct block is in blocks once. LIDs from size on (up to the end
+// of the last block) have no entry.
+type portBlocks struct {
+	idx    []uint16
+	blocks []uint8
+	size   int
+}
+
+// at returns the out port of lid, or noPort.
+func (b *portBlocks) at(lid int) uint8 {
+	if lid < 0 || lid >= b.size {
+		return noPort
+	}
+	return b.blocks[int(b.idx[lid>>lidBlockBits])<<lidBlockBits|lid&(lidBlockLen-1)]
+}
+
+// block returns the ports of LIDs 64i…64i+63.
+func (b *portBlocks) block(i int) []uint8 {
+	k := int(b.idx[i]) << lidBlockBits
+	return b.blocks[k : k+lidBlockLen : k+lidBlockLen]
+}
+
+// packPorts returns ports (by LID, noPort: no entry) in blocks.
+func packPorts(ports []uint8) portBlocks {
+	n := (len(ports) + lidBlockLen - 1) >> lidBlockBits
+	b := portBlocks{idx: make([]uint16, n), size: len(ports)}
+	var (
+		byContent map[[lidBlockLen]uint8]uint16
+		blk       [lidBlockLen]uint8
+		prev      = -1 // the number of the block before
+	)
+	for i := range n {
+		lo := i << lidBlockBits
+		if c := copy(blk[:], ports[lo:]); c < lidBlockLen {
+			for j := c; j < lidBlockLen; j++ {
+				blk[j] = noPort
+			}
+		}
+		// Neighbouring blocks are often alike: the one before first.
+		if prev >= 0 && [lidBlockLen]uint8(b.blocks[prev<<lidBlockBits:]) == blk {
+			b.idx[i] = uint16(prev)
+			continue
+		}
+		if byContent == nil {
+			byContent = make(map[[lidBlockLen]uint8]uint16)
+		}
+		id, ok := byContent[blk]
+		if !ok {
+			id = uint16(len(b.blocks) >> lidBlockBits)
+			byContent[blk] = id
+			b.blocks = append(b.blocks, blk[:]...)
+		}
+		b.idx[i], prev = id, int(id)
+	}
+	b.blocks = slices.Clip(b.blocks)
+	return b
+}
+
+// packedLFT is a table's entries packed: the out port of each LID (ports
+// while the table is open, then its blocks). Entries come in ascending LID
+// order, which is their order in the file; entry k is on line first+k,
+// unless jumps says otherwise.
 type packedLFT struct {
-	ports []uint8
+	ports []uint8 // by LID while the table is read (the parser's), nil after seal
+	portBlocks
 	n     int32 // entries
 	first int32 // line of the first entry
 	jumps []lineJump
@@ -26,13 +100,52 @@ type packedLFT struct {
 // entries after it on the lines after it, up to the next jump.
 type lineJump struct{ rank, line int32 }
 
-// newPackedLFT returns an empty packed table for LIDs 0…top.
-func newPackedLFT(top int) *packedLFT {
-	p := &packedLFT{ports: make([]uint8, top+1)}
+// newPackedLFT returns an empty open packed table for LIDs 0…top, whose
+// ports are the start of scratch (grown when short; the caller keeps the
+// result for the next table).
+func newPackedLFT(top int, scratch *[]uint8) *packedLFT {
+	if cap(*scratch) < top+1 {
+		*scratch = make([]uint8, top+1)
+	}
+	p := &packedLFT{ports: (*scratch)[:top+1]}
 	for i := range p.ports {
 		p.ports[i] = noPort
 	}
 	return p
+}
+
+// seal moves an open packed table's ports into blocks and lets go of
+// them.
+func (p *packedLFT) seal() {
+	if p.ports != nil {
+		p.portBlocks = packPorts(p.ports)
+		p.ports = nil
+	}
+}
+
+// port returns the out port of lid, or noPort.
+func (p *packedLFT) port(lid int) uint8 {
+	if p.ports != nil {
+		if lid < 0 || lid >= len(p.ports) {
+			return noPort
+		}
+		return p.ports[lid]
+	}
+	return p.at(lid)
+}
+
+// eachBlock calls fn with the ports of LIDs base…base+len(ports)-1, for
+// every LID of the table in ascending order, until fn returns false.
+func (p *packedLFT) eachBlock(fn func(base int, ports []uint8) bool) {
+	if p.ports != nil {
+		fn(0, p.ports)
+		return
+	}
+	for i := range p.idx {
+		if !fn(i<<lidBlockBits, p.block(i)) {
+			return
+		}
+	}
 }
 
 // add adds entry e, above every LID added before; last is the line of the
@@ -83,10 +196,11 @@ func (t *LFT) pack() {
 	if len(es) > 0 {
 		size = max(size, int(es[len(es)-1].LID)+1)
 	}
-	p := &packedLFT{ports: make([]uint8, size), n: int32(len(es))}
-	for i := range p.ports {
-		p.ports[i] = noPort
+	ports := make([]uint8, size)
+	for i := range ports {
+		ports[i] = noPort
 	}
+	p := &packedLFT{ports: ports, n: int32(len(es))}
 	for k, e := range es {
 		p.ports[e.LID] = e.Port
 		switch {
@@ -96,6 +210,7 @@ func (t *LFT) pack() {
 			p.jumps = append(p.jumps, lineJump{int32(k), e.Line})
 		}
 	}
+	p.seal()
 	t.packed, t.Entries = p, nil
 }
 
@@ -113,20 +228,23 @@ func (t *LFT) Each(fn func(e LFTEntry) bool) {
 		return
 	}
 	line, rank, j := p.first, int32(0), 0
-	for lid, port := range p.ports {
-		if port == noPort {
-			continue
+	p.eachBlock(func(base int, ports []uint8) bool {
+		for i, port := range ports {
+			if port == noPort {
+				continue
+			}
+			if j < len(p.jumps) && p.jumps[j].rank == rank {
+				line = p.jumps[j].line
+				j++
+			}
+			if !fn(LFTEntry{LID: uint16(base + i), Port: port, Line: line}) {
+				return false
+			}
+			line++
+			rank++
 		}
-		if j < len(p.jumps) && p.jumps[j].rank == rank {
-			line = p.jumps[j].line
-			j++
-		}
-		if !fn(LFTEntry{LID: uint16(lid), Port: port, Line: line}) {
-			return
-		}
-		line++
-		rank++
-	}
+		return true
+	})
 }
 
 // Len returns the number of entries of the table.
@@ -137,12 +255,13 @@ func (t *LFT) Len() int {
 	return len(t.Entries)
 }
 
-// portsByLID returns the table's out ports by LID (noPort: no entry): the
-// packed table's own, or for a table that keeps its entries a new slice
-// up to its highest LID. The caller only reads it.
-func (t *LFT) portsByLID() []uint8 {
-	if t.packed != nil {
-		return t.packed.ports
+// lidPorts returns the table's out ports by LID in blocks: the packed
+// table's own, or for a table that keeps its entries new ones up to its
+// highest LID. The caller only reads them.
+func (t *LFT) lidPorts() *portBlocks {
+	if p := t.packed; p != nil {
+		p.seal()
+		return &p.portBlocks
 	}
 	top := -1
 	for _, e := range t.Entries {
@@ -155,5 +274,6 @@ func (t *LFT) portsByLID() []uint8 {
 	for _, e := range t.Entries {
 		ports[e.LID] = e.Port
 	}
-	return ports
+	b := packPorts(ports)
+	return &b
 }

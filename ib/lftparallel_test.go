@@ -160,10 +160,16 @@ func TestPackedTablesSameEntries(t *testing.T) {
 }
 
 // FuzzParallelUnicast: on any input the parallel reader and the line by
-// line one agree (tables, lines, labels, warnings or the error).
+// line one agree (tables, lines, labels, warnings or the error), and so do
+// packed tables (read with the shortcuts of fastEntries) and tables of
+// entries.
 func FuzzParallelUnicast(f *testing.F) {
 	fuzzSeeds(f, "ft16/minhop/opensm-lfts.dump", "cluster/minhop/dump_fts.txt", "lid64/minhop/opensm-lfts.dump")
 	f.Fuzz(func(t *testing.T, data []byte) {
+		plain, packed := routingText(readUnicastAs(newLines(data, "dump"), false)), routingText(readUnicastAs(newLines(data, "dump"), true))
+		if plain != packed {
+			t.Fatalf("entries:\n%.1000s\npacked:\n%.1000s", plain, packed)
+		}
 		for _, window := range []int{256, 4096} {
 			seq, par := readBoth(data, window, 2, true)
 			if seq != par {

@@ -3,6 +3,7 @@ package lft
 import (
 	"fmt"
 	"runtime"
+	"slices"
 
 	"orcs/internal/workers"
 )
@@ -259,7 +260,21 @@ func (f *Fabric) compileTables(b *Builder) error {
 		}
 		return -1
 	}
-	f.tab = newTables(len(f.switches), H, f.maxRadix())
+	// Without routing entries of switches (and LMC spread, which writes
+	// the tables after), the rows go straight into distinct blocks: no
+	// table of switches × hosts entries exists at any time.
+	direct := b.stream == nil && b.spreadTables == nil
+	for _, r := range b.routes {
+		if f.switchOf[b.links[r.link].From] >= 0 {
+			direct = false
+			break
+		}
+	}
+	if direct {
+		f.tab = newBlockTables(len(f.switches), H, f.maxRadix())
+	} else {
+		f.tab = newTables(len(f.switches), H, f.maxRadix())
+	}
 	threads := min(runtime.NumCPU(), max(1, len(f.switches)/8))
 	// Hosts: uniform (one link for everything) unless some host routes by
 	// destination; then every host gets a full row.
@@ -313,7 +328,7 @@ func (f *Fabric) compileTables(b *Builder) error {
 	} else if err := b.stream.each(b, apply); err != nil {
 		return err
 	}
-	if err := f.fillRows(b.rows); err != nil {
+	if err := f.fillRows(b.rows, direct); err != nil {
 		return err
 	}
 	if hostRows == nil {
@@ -335,8 +350,10 @@ func (f *Fabric) compileTables(b *Builder) error {
 }
 
 // fillRows compiles the rows of RouteRow switches, each into the entries
-// of its switch that no routing entry set, several switches at once.
-func (f *Fabric) fillRows(rows []rowFill) error {
+// of its switch that no routing entry set, several switches at once;
+// direct: into the distinct blocks of tables made by newBlockTables (no
+// switch has routing entries).
+func (f *Fabric) fillRows(rows []rowFill, direct bool) error {
 	H := len(f.hosts)
 	given := make([]bool, len(f.switches))
 	for _, r := range rows {
@@ -348,6 +365,12 @@ func (f *Fabric) fillRows(rows []rowFill) error {
 			return fmt.Errorf("RouteRow: switch %s routed by two rows", f.Nodes[r.node].Name)
 		}
 		given[s] = true
+	}
+	if direct {
+		if f.tab.wide != nil {
+			return fillRowBlocks[uint16](f, rows, given, &f.tab.wide)
+		}
+		return fillRowBlocks[uint8](f, rows, given, &f.tab.narrow)
 	}
 	threads := min(runtime.GOMAXPROCS(0), len(rows))
 	bufs := make([][]int32, workers.Count(threads, len(rows)))
@@ -391,6 +414,94 @@ func (f *Fabric) setRow(s int32, row []int32) (int, error) {
 		} else if t := f.tab.wide; t[start+d] == noPort[uint16]() {
 			t[start+d] = uint16(p)
 		}
+	}
+	return 0, nil
+}
+
+// rowChunk is the number of RouteRow rows compiled at once before their
+// blocks join the pool (fillRowBlocks).
+const rowChunk = 64
+
+// fillRowBlocks compiles the rows of RouteRow switches straight into the
+// distinct blocks of f.tab (made by newBlockTables): chunk after chunk of
+// rows, each row's entries and block hashes on several goroutines, then
+// the chunk's blocks numbered in row order, so that the same rows give
+// the same pool whatever the number of goroutines. pool is the pool of
+// f.tab that gets the blocks. The error is that of the first failing row.
+func fillRowBlocks[T portEntry](f *Fabric, rows []rowFill, given []bool, pool *[]T) error {
+	H, B := len(f.hosts), f.tab.blocks
+	var set blockPool[T]
+	set.pool = (*pool)[:0]
+	threads := min(runtime.GOMAXPROCS(0), max(1, len(rows)))
+	chunk := min(len(rows), rowChunk)
+	bufs := make([][]int32, workers.Count(threads, chunk))
+	ents := make([]T, chunk*B<<blockBits)
+	hashes := make([]uint64, chunk*B)
+	for lo := 0; lo < len(rows); lo += chunk {
+		hi := min(len(rows), lo+chunk)
+		err := workers.Run(nil, threads, hi-lo, func(w, j int) error {
+			if bufs[w] == nil {
+				bufs[w] = make([]int32, H)
+			}
+			row, r := bufs[w], rows[lo+j]
+			for i := range row {
+				row[i] = -1
+			}
+			r.fill(row)
+			out := ents[j*B<<blockBits : (j+1)*B<<blockBits]
+			if d, err := rowPorts(f, f.switchOf[r.node], row, out); err != nil {
+				return fmt.Errorf("RouteRow of %s, entry towards %s: %w", f.Nodes[r.node].Name, f.HostName(d), err)
+			}
+			for k := range B {
+				hashes[j*B+k] = blockHash(out[k<<blockBits : (k+1)<<blockBits])
+			}
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		for j := lo; j < hi; j++ {
+			s := int(f.switchOf[rows[j].node])
+			for k := range B {
+				i := (j-lo)*B + k
+				f.tab.idx[s*B+k] = set.add(ents[i<<blockBits:(i+1)<<blockBits], hashes[i])
+			}
+		}
+	}
+	// The switches without a row route nowhere.
+	none := make([]T, blockLen)
+	fillNoPort(none)
+	h := blockHash(none)
+	for s, ok := range given {
+		if ok {
+			continue
+		}
+		id := set.add(none, h)
+		for k := range B {
+			f.tab.idx[s*B+k] = id
+		}
+	}
+	*pool = slices.Clip(set.pool)
+	return nil
+}
+
+// rowPorts sets out (the row's blocks, whole) to the positions of the
+// links of row (-1: none, no route), for switch index s; it fails, with
+// the host, on a link that does not leave s.
+func rowPorts[T portEntry](f *Fabric, s int32, row []int32, out []T) (int, error) {
+	fillNoPort(out)
+	last, p := int32(-1), int32(-1)
+	for d, l := range row {
+		if l < 0 {
+			continue
+		}
+		if l != last {
+			if l >= int32(len(f.Links)) || f.Links[l].From != f.switches[s] {
+				return d, fmt.Errorf("link %d does not leave switch %s", l, f.Nodes[f.switches[s]].Name)
+			}
+			last, p = l, f.portOf(l)
+		}
+		out[d] = T(p)
 	}
 	return 0, nil
 }

@@ -2,6 +2,7 @@ package lft_test
 
 import (
 	"math/rand/v2"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -249,3 +250,92 @@ func TestTableBlocks(t *testing.T) {
 
 // portIndex returns the position of link l in outs, or -1.
 func portIndex(outs []int32, l int32) int { return slices.Index(outs, l) }
+
+// blockFabric is S switches in a ring with H hosts, host h on switch
+// h mod S; each switch's row sends its own hosts down and every other
+// host to the next switch, except that switch 1 sends host odd (not its
+// own) down its first host link: one entry apart from switch 0's row
+// pattern in a block that would otherwise be shared. It returns the rows
+// as given.
+func blockFabric(S, H, odd int) (*lft.Builder, []int32, [][]int32) {
+	b := lft.NewBuilder()
+	for h := range H {
+		b.Node("H"+strconv.Itoa(h), lft.Host)
+	}
+	sws := make([]int32, S)
+	for s := range sws {
+		sws[s] = b.Node("S"+strconv.Itoa(s), lft.Switch)
+	}
+	down := make([]int32, H)
+	for h := range H {
+		up, dn := cable(b, int32(h), sws[h%S])
+		b.Route(up, lft.AnyDest)
+		down[h] = dn
+	}
+	next := make([]int32, S)
+	for s := range S {
+		next[s] = b.Link(sws[s], sws[(s+1)%S], 100, 101)
+		b.Link(sws[(s+1)%S], sws[s], 101, 100)
+	}
+	rows := make([][]int32, S)
+	for s := range S {
+		rows[s] = make([]int32, H)
+		for d := range H {
+			rows[s][d] = next[s]
+			if d%S == s {
+				rows[s][d] = down[d]
+			}
+		}
+		if s == 1 && odd%S != 1 {
+			rows[s][odd] = down[1]
+		}
+		row := rows[s]
+		b.RouteRow(sws[s], func(dst []int32) { copy(dst, row) })
+	}
+	return b, sws, rows
+}
+
+// TestRouteRowBlocksApart builds switches whose rows differ in one entry
+// from blocks that other switches' rows share, at every position of a
+// block, and checks that every row reads back entry by entry: a block
+// shared wrongly gives one of them the other's entry.
+func TestRouteRowBlocksApart(t *testing.T) {
+	for _, odd := range []int{0, 2, 63, 64, 65, 127, 128, 130} {
+		b, sws, rows := blockFabric(4, 131, odd)
+		f := mustBuild(t, b)
+		for s, v := range sws {
+			got, _ := f.Row(v)
+			if !slices.Equal(got, rows[s]) {
+				t.Fatalf("odd entry %d: switch %d: row %v, want %v", odd, s, got, rows[s])
+			}
+		}
+		// Rows of 4 switches × 3 blocks: switch 0's blocks and those of
+		// switch 2 have their own hosts at other positions, so every row
+		// block is distinct by its down links but the odd one must not be
+		// merged with switch 1's others.
+		distinct, _ := lft.TableBlocks(f)
+		if distinct > 4*3 {
+			t.Errorf("odd entry %d: %d distinct blocks, at most %d", odd, distinct, 4*3)
+		}
+	}
+}
+
+// TestRouteRowNoFlatTable checks that rows go straight into distinct
+// blocks: building 512 switches × 4 096 hosts (a flat one-byte table
+// of 2 MiB) allocates far less than that table.
+func TestRouteRowNoFlatTable(t *testing.T) {
+	const S, H = 512, 4096
+	b, _, _ := blockFabric(S, H, 0)
+	var before, after runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&before)
+	f := mustBuild(t, b)
+	runtime.ReadMemStats(&after)
+	flat := uint64(S * H)
+	if got := after.TotalAlloc - before.TotalAlloc; got > flat/2 {
+		t.Errorf("Build allocated %d bytes for rows of %d switches × %d hosts: a flat table (%d bytes) was written", got, S, H, flat)
+	}
+	if distinct, rowBlocks := lft.TableBlocks(f); rowBlocks != S*H/64 || distinct > 2*S {
+		t.Errorf("%d distinct blocks for %d row blocks", distinct, rowBlocks)
+	}
+}

@@ -119,6 +119,38 @@ func newTables(rows, hosts, maxRadix int) tables {
 	return t
 }
 
+// newBlockTables returns compacted tables of rows rows towards hosts hosts
+// with block numbers only (all 0) and an empty pool of the width that
+// newTables would choose, for rows that go straight into distinct blocks
+// (fillRowBlocks).
+func newBlockTables(rows, hosts, maxRadix int) tables {
+	t := tables{rows: rows, blocks: (hosts + blockMask) >> blockBits, compacted: true}
+	t.idx = make([]uint32, rows*t.blocks)
+	if maxRadix < int(noPort[uint8]()) {
+		t.narrow = []uint8{}
+	} else {
+		t.wide = []uint16{}
+	}
+	return t
+}
+
+// blockPool numbers distinct blocks by content as they come: pool holds
+// block number i at pool[i·64:], in the order of first appearance.
+type blockPool[T blockEntry] struct {
+	set  blockSet
+	pool []T
+}
+
+// add returns the number of blk (whose hash is h), adding it to the pool
+// when it is new.
+func (p *blockPool[T]) add(blk []T, h uint64) uint32 {
+	id, found := findBlock(&p.set, p.pool, blk, h, uint32(len(p.pool)>>blockBits))
+	if !found {
+		p.pool = append(p.pool, blk...)
+	}
+	return id
+}
+
 // fillNoPort sets every entry of s to "no route", doubling copies.
 func fillNoPort[T portEntry](s []T) {
 	if len(s) == 0 {
@@ -133,6 +165,9 @@ func fillNoPort[T portEntry](s []T) {
 // compact keeps every distinct block once: blocks are numbered in the
 // order of their first row block, so the same tables compact the same way.
 func (t *tables) compact() {
+	if t.compacted {
+		return
+	}
 	if t.narrow != nil {
 		t.narrow = compactPool(t.idx, t.narrow)
 	} else {
