@@ -159,8 +159,8 @@ type Walker struct {
 	// is, its first link, its entry switch's first slot, its entry (link
 	// words) or decoded links (position words)
 	at, first, base, low []int32
-	lw              [][8]uint16
-	pw              [][8]int32
+	lw                   [][8]uint16
+	pw                   [][8]int32
 }
 
 // Init prepares the walker for fabric f; sum enables Sum.
