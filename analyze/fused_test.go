@@ -98,6 +98,10 @@ func TestFusedWalkMatchesBatch(t *testing.T) {
 		for range 3 * H {
 			rnd = append(rnd, patterns.Pair{Src: int32(st.IntN(H)), Dst: int32(st.IntN(H))})
 		}
+		levels["a few pairs"] = struct { // loads taken back route by route
+			lv       patterns.Level
+			oneToOne bool
+		}{levels["bisect_fb_sym"].lv[:8], true}
 		levels["random pairs"] = struct {
 			lv       patterns.Level
 			oneToOne bool
