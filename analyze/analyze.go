@@ -16,6 +16,7 @@ import (
 	"math"
 	"orcs/internal/plural"
 	"runtime"
+	"sync"
 	"sync/atomic"
 
 	"orcs/hostlist"
@@ -166,6 +167,11 @@ type Analysis struct {
 	// rails > 0 places by node: hosts holds whole nodes of rails HCAs in
 	// rank order, and a run shuffles the nodes, not the hosts
 	rails int
+	// oneToOne[i] tells whether level i of a fixed pattern has each rank
+	// send at most once and receive at most once (see levelFused); nil for
+	// a random pattern or hosts that repeat. Made once, by levelsOneToOne.
+	oneToOne     []bool
+	oneToOneOnce sync.Once
 }
 
 // New validates cfg against the fabric and prepares the simulation.

@@ -59,8 +59,9 @@ func (w *worker) run(r int) error {
 	for i := range w.counts {
 		w.counts[i] = 0
 	}
+	oneToOne, first := s.levelsOneToOne(), max(s.cfg.Level, 0)
 	for li, lv := range levels {
-		weights, failed := w.walk.Level(lv, w.perm)
+		weights, failed := w.walk.level(lv, w.perm, oneToOne != nil && oneToOne[first+li])
 		if failed > 0 {
 			w.acc.RouteErrors += int64(failed)
 		}
@@ -154,6 +155,12 @@ type Walker struct {
 	PerRoute bool
 	// Hops counts the links walked so far.
 	Hops int64
+	// the fused walk's scratch, per pair (see levelFused): where its entry
+	// is, its first link, its entry switch's first slot, its entry (link
+	// words) or decoded links (position words)
+	at, first, base, low []int32
+	lw                   [][8]uint16
+	pw                   [][8]int32
 }
 
 // Init prepares the walker for fabric f; sum enables Sum.
@@ -169,6 +176,16 @@ func (k *Walker) Init(f *lft.Fabric, sum bool) {
 // and returns each pair's congestion (0 for a pair whose route failed) and
 // the number of failed routes. The returned slice is reused by the next call.
 func (k *Walker) Level(lv patterns.Level, perm []int32) ([]int32, int) {
+	return k.level(lv, perm, false)
+}
+
+// level is Level; oneToOne tells that every rank of lv sends at most once
+// and receives at most once (see levelFused).
+func (k *Walker) level(lv patterns.Level, perm []int32, oneToOne bool) ([]int32, int) {
+	if w, ok := k.levelFused(lv, perm, oneToOne); ok {
+		k.w = w
+		return w, 0
+	}
 	if cap(k.src) < len(lv) {
 		k.src, k.dst = make([]int32, len(lv)), make([]int32, len(lv))
 	}

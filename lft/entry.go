@@ -4,6 +4,7 @@ import (
 	"errors"
 	"runtime"
 	"sync"
+	"sync/atomic"
 	"unsafe"
 
 	"orcs/internal/prefetch"
@@ -25,7 +26,7 @@ import (
 //
 // Two kinds of word: with fewer than 65 536 links, 16 bytes holding the
 // links themselves ([8]uint16: the number of links after the host's, then
-// those links); else 8 bytes holding the out-link positions (uint64: the
+// those links, then LinkPad); else 8 bytes holding the out-link positions (uint64: the
 // number n of positions in the low byte, then the n positions), each next
 // slot found from the previous one. On fat trees, where only leaves are
 // entry switches, link words take 16·leaves·hosts bytes. Position words
@@ -63,6 +64,8 @@ type entryRoutes struct {
 	// sentinel itself lead to (the positions past a route's end are 0: they
 	// stay on the sentinel).
 	slots []entrySlot
+	// view is the PositionEntries of the words, made on first use.
+	view atomic.Pointer[PositionEntries]
 }
 
 // entrySlot is a slot of an entry route walk: its link, and the first slot
@@ -360,6 +363,9 @@ func (r *entryRoutes) linkWord(base int32, w uint64) [8]uint16 {
 		slot += int32(w & 0xff)
 		lw[k] = uint16(r.slots[slot].link)
 		slot = r.slots[slot].next
+	}
+	for k := m + 1; k < len(lw); k++ {
+		lw[k] = LinkPad
 	}
 	return lw
 }

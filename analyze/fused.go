@@ -1,0 +1,428 @@
+package analyze
+
+import (
+	"unsafe"
+
+	"orcs/internal/prefetch"
+	"orcs/lft"
+	"orcs/patterns"
+)
+
+// The fused level walk. When the fabric has entry routes for every host
+// (lft.Fabric.LinkEntries, PositionEntries) and no summed map is asked
+// for, a level is walked in three short loops over arrays of the level's
+// size instead of through a RouteBatch's path: where each pair's entry
+// is, then each entry read (with the lines of the next block asked for
+// ahead) and its loads counted, then each route's congestion from the
+// entry kept. No route is written out link by link and read again.
+//
+// A level whose ranks each send at most one message and receive at most
+// one (a permutation such as bisect_fb_sym, known once for a fixed
+// pattern: Analysis.oneToOne) needs no count on the hosts' own links: a
+// host's link to its switch carries only its own route and the link into
+// a host only the route to it (entry routes never pass through a host),
+// so both carry exactly 1, and a route's congestion is the largest load
+// of its switch-to-switch links, or 1. Those loads are neither counted
+// nor read. A level with a pair the entries do not hold (a failed route,
+// or one that passes through a host or is too long for a word) is walked
+// again by the RouteBatch, all of it, so the counts stay those of the
+// batch.
+
+// fusedWalk turns the fused walk on; a variable for tests and
+// benchmarks, which compare it with the RouteBatch's walk.
+var fusedWalk = true
+
+// fusedAhead is how many entries ahead the fused walk asks for their
+// lines, as lft's gather does.
+const fusedAhead = 32
+
+// prefetchAbove is the size of the entry words (bytes) above which the
+// fused walk asks for their lines ahead: smaller words stay in the
+// processor's caches, where the requests cost more than they save.
+const prefetchAbove = 1 << 20
+
+// levelsOneToOne returns Analysis.oneToOne, made on the first call.
+func (s *Analysis) levelsOneToOne() []bool {
+	s.oneToOneOnce.Do(func() {
+		if s.source.Random() {
+			return
+		}
+		seen := make([]bool, s.fabric.NumHosts())
+		for _, h := range s.hosts {
+			if seen[h] {
+				return
+			}
+			seen[h] = true
+		}
+		levels := s.source.Levels(nil, nil)
+		s.oneToOne = make([]bool, len(levels))
+		sent, got := make([]int32, len(s.hosts)), make([]int32, len(s.hosts))
+		for i, lv := range levels {
+			s.oneToOne[i] = oneToOne(lv, int32(i+1), sent, got)
+		}
+	})
+	return s.oneToOne
+}
+
+// oneToOne tells whether every rank of lv sends at most once and receives
+// at most once; sent and got hold, per rank, the stamp of the last level
+// that saw it send or receive, and take stamp for lv.
+func oneToOne(lv patterns.Level, stamp int32, sent, got []int32) bool {
+	for _, p := range lv {
+		if sent[p.Src] == stamp || got[p.Dst] == stamp {
+			return false
+		}
+		sent[p.Src], got[p.Dst] = stamp, stamp
+	}
+	return true
+}
+
+// levelFused walks the level as the fused walk does and returns each
+// pair's congestion, or false (nothing counted) when the fabric has no
+// entry routes, a summed map is kept, or a pair's route is not in them.
+func (k *Walker) levelFused(lv patterns.Level, perm []int32, oneToOne bool) ([]int32, bool) {
+	if k.Sum != nil || !fusedWalk {
+		return nil, false
+	}
+	if e, ok := k.f.LinkEntries(); ok {
+		return k.levelLinks(lv, perm, e, oneToOne)
+	}
+	if e, ok := k.f.PositionEntries(); ok {
+		return k.levelPositions(lv, perm, e, oneToOne)
+	}
+	return nil, false
+}
+
+// fusedScratch sizes the walker's per-pair scratch for n pairs.
+func (k *Walker) fusedScratch(n int) {
+	if cap(k.at) < n {
+		k.at = make([]int32, n)
+		k.first = make([]int32, n)
+	}
+	if cap(k.w) < n {
+		k.w = make([]int32, n)
+	}
+	k.at, k.first, k.w = k.at[:n], k.first[:n], k.w[:n]
+}
+
+// where sets k.at[i] to the entry index of pair i (host row start + d,
+// or -1 for a pair of a host with itself) and k.first[i] to its first
+// link; it reports false if a pair of distinct hosts has no entry row.
+func (k *Walker) where(lv patterns.Level, perm, at, hostLink []int32) bool {
+	xs, first := k.at, k.first
+	for i, p := range lv {
+		s, d := perm[p.Src], perm[p.Dst]
+		a := at[s]
+		x := a + d
+		if s == d {
+			x = -1
+		} else if a < 0 {
+			return false
+		}
+		xs[i], first[i] = x, hostLink[s]
+	}
+	return true
+}
+
+// levelLinks is levelFused over link words. The loads are read through
+// an array of 65 536 counters (the walker's loads, grown), so a word's
+// seven links are read without a bounds check and without a branch on
+// the route's length: the places past its end (lft.LinkPad) read a
+// counter that stays 0.
+func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, oneToOne bool) ([]int32, bool) {
+	n := len(lv)
+	k.fusedScratch(n)
+	if cap(k.lw) < n {
+		k.lw = make([][8]uint16, n)
+	}
+	if cap(k.load) < lft.LinkPad+1 {
+		k.load = make([]int32, len(k.load), lft.LinkPad+1)
+	}
+	ent := k.lw[:n]
+	if !k.where(lv, perm, e.At, e.HostLink) {
+		return nil, false
+	}
+	at, first, load, words := k.at, k.first, k.load, e.Words
+	lp := (*[lft.LinkPad + 1]int32)(load[:lft.LinkPad+1])
+	skip := 0
+	if oneToOne {
+		skip = 1
+	}
+	ahead := len(words)*int(unsafe.Sizeof(words[0])) > prefetchAbove
+	var addrs [fusedAhead]uintptr
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(words)))
+	pad := [8]uint16{0, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad}
+	hops := 0
+	for c := 0; c < n; c += fusedAhead {
+		end := min(c+fusedAhead, n)
+		if ahead {
+			j := 0
+			for _, x := range at[end:min(end+fusedAhead, n)] {
+				if x >= 0 {
+					addrs[j] = base + uintptr(x)*16
+					j++
+				}
+			}
+			prefetch.Lines(addrs[:j])
+		}
+		for i := c; i < end; i++ {
+			wd := pad
+			if x := at[i]; x >= 0 {
+				if wd = words[x]; wd[0] == 0 {
+					k.undo(ent[:i], first[:i], skip)
+					return nil, false
+				}
+				hops += 1 + int(wd[0])
+				if skip == 0 {
+					lp[first[i]]++
+				}
+				countLinks(lp[:], &wd, int(wd[0])-skip)
+			} else {
+				first[i] = lft.LinkPad
+			}
+			ent[i] = wd
+		}
+	}
+	w := k.w[:len(ent)]
+	if skip == 0 {
+		for i := range ent {
+			wd := &ent[i]
+			w[i] = max(lp[first[i]], lp[wd[1]], lp[wd[2]], lp[wd[3]], lp[wd[4]], lp[wd[5]], lp[wd[6]], lp[wd[7]])
+		}
+	} else {
+		// The link into the destination host was not counted: it reads 0,
+		// and the route's congestion is at least 1.
+		for i := range ent {
+			wd := &ent[i]
+			w[i] = max(int32(min(wd[0], 1)), lp[wd[1]], lp[wd[2]], lp[wd[3]], lp[wd[4]], lp[wd[5]], lp[wd[6]], lp[wd[7]])
+		}
+	}
+	k.Hops += int64(hops)
+	if 4*hops >= len(load) {
+		clear(load)
+	} else {
+		k.undo(ent, first, skip)
+	}
+	return w, true
+}
+
+// undo takes the counts of the routes of ent (first links: first) out of
+// the loads again.
+func (k *Walker) undo(ent [][8]uint16, first []int32, skip int) {
+	load := k.load
+	for i := range ent {
+		wd := &ent[i]
+		if wd[0] == 0 {
+			continue
+		}
+		if skip == 0 {
+			load[first[i]] = 0
+		}
+		for _, l := range wd[1 : 1+int(wd[0])-skip] {
+			load[l] = 0
+		}
+	}
+}
+
+// countLinks adds 1 to the loads of links wd[1 … n]: a switch on the
+// number whose cases count every link at once (a fat tree's routes have
+// few lengths, so the branch is well predicted).
+func countLinks[T uint16 | int32](load []int32, wd *[8]T, n int) {
+	switch n {
+	case 1:
+		load[wd[1]]++
+	case 2:
+		load[wd[1]]++
+		load[wd[2]]++
+	case 3:
+		load[wd[1]]++
+		load[wd[2]]++
+		load[wd[3]]++
+	case 4:
+		load[wd[1]]++
+		load[wd[2]]++
+		load[wd[3]]++
+		load[wd[4]]++
+	case 5:
+		load[wd[1]]++
+		load[wd[2]]++
+		load[wd[3]]++
+		load[wd[4]]++
+		load[wd[5]]++
+	case 6:
+		load[wd[1]]++
+		load[wd[2]]++
+		load[wd[3]]++
+		load[wd[4]]++
+		load[wd[5]]++
+		load[wd[6]]++
+	case 7:
+		load[wd[1]]++
+		load[wd[2]]++
+		load[wd[3]]++
+		load[wd[4]]++
+		load[wd[5]]++
+		load[wd[6]]++
+		load[wd[7]]++
+	}
+}
+
+// maxLinks returns the largest load of links wd[1 … n] (0 for n ≤ 0).
+func maxLinks[T uint16 | int32](load []int32, wd *[8]T, n int) int32 {
+	switch n {
+	case 1:
+		return load[wd[1]]
+	case 2:
+		return max(load[wd[1]], load[wd[2]])
+	case 3:
+		return max(load[wd[1]], load[wd[2]], load[wd[3]])
+	case 4:
+		return max(load[wd[1]], load[wd[2]], load[wd[3]], load[wd[4]])
+	case 5:
+		return max(load[wd[1]], load[wd[2]], load[wd[3]], load[wd[4]], load[wd[5]])
+	case 6:
+		return max(load[wd[1]], load[wd[2]], load[wd[3]], load[wd[4]], load[wd[5]], load[wd[6]])
+	case 7:
+		return max(load[wd[1]], load[wd[2]], load[wd[3]], load[wd[4]], load[wd[5]], load[wd[6]], load[wd[7]])
+	}
+	return 0
+}
+
+// levelPositions is levelFused over position words. The block numbers
+// (8 MB at 65 536 hosts) are read with the lines of the next chunk of
+// pairs asked for ahead, and the words are decoded a chunk of pairs at a
+// time, one step through the slots for every pair of the chunk before
+// the next step: the steps of one route depend on each other, those of a
+// chunk's routes do not, so their loads overlap.
+func (k *Walker) levelPositions(lv patterns.Level, perm []int32, e lft.PositionEntries, oneToOne bool) ([]int32, bool) {
+	n := len(lv)
+	k.fusedScratch(n)
+	if cap(k.pw) < n {
+		k.pw = make([][8]int32, n)
+		k.base = make([]int32, n)
+		k.low = make([]int32, n)
+	}
+	ent, bases, low := k.pw[:n], k.base[:n], k.low[:n]
+	at, first, load := k.at, k.first, k.load
+	block, eat, base, hostLink := e.Block, e.At, e.Base, e.HostLink
+	for i, p := range lv {
+		s, d := perm[p.Src], perm[p.Dst]
+		a, x := eat[s], int32(-1)
+		if s != d {
+			if a < 0 {
+				return nil, false
+			}
+			x = a + d>>6
+		}
+		at[i], low[i], first[i], bases[i] = x, d&63, hostLink[s], base[s]
+	}
+	skip := 0
+	if oneToOne {
+		skip = 1
+	}
+	hops := 0
+	var addrs [fusedAhead]uintptr
+	var wds [fusedAhead]uint64
+	var cur [fusedAhead]int32
+	blockAt := uintptr(unsafe.Pointer(unsafe.SliceData(block)))
+	for c := 0; c < n; c += fusedAhead {
+		end := min(c+fusedAhead, n)
+		j := 0
+		for _, x := range at[end:min(end+fusedAhead, n)] {
+			if x >= 0 {
+				addrs[j] = blockAt + uintptr(x)*4
+				j++
+			}
+		}
+		prefetch.Lines(addrs[:j])
+		steps := k.positionWords(e, c, end, wds[:end-c], cur[:end-c])
+		if steps < 0 {
+			k.undoPositions(ent[:c], first[:c], skip)
+			return nil, false
+		}
+		decodeSteps(e.Slots, ent[c:end], wds[:end-c], cur[:end-c], steps)
+		for i := c; i < end; i++ {
+			r := &ent[i]
+			if r[0] == 0 {
+				continue
+			}
+			hops += 1 + int(r[0])
+			if skip == 0 {
+				load[first[i]]++
+			}
+			countLinks(load, r, int(r[0])-skip)
+		}
+	}
+	w := k.w
+	for i := range ent {
+		r := &ent[i]
+		m := maxLinks(load, r, int(r[0])-skip)
+		if r[0] != 0 {
+			if skip == 0 {
+				m = max(m, load[first[i]])
+			} else {
+				m = max(m, 1)
+			}
+		}
+		w[i] = m
+	}
+	k.Hops += int64(hops)
+	if 4*hops >= len(load) {
+		clear(load)
+	} else {
+		k.undoPositions(ent, first, skip)
+	}
+	return w, true
+}
+
+// positionWords reads the words of pairs c … end−1 into wds, their first
+// slots into cur and their lengths into k.pw[i][0] (0 for a pair of a
+// host with itself), and returns the most positions of a word, or −1 if a
+// pair of distinct hosts has none.
+func (k *Walker) positionWords(e lft.PositionEntries, c, end int, wds []uint64, cur []int32) int {
+	words, block := e.Words, e.Block
+	at, low, bases, ent := k.at[c:end], k.low[c:end], k.base[c:end], k.pw[c:end]
+	steps, sentinel := 0, int32(len(e.Slots)-1)
+	for i, x := range at {
+		wd, slot := uint64(0), sentinel
+		if x >= 0 {
+			if wd = words[int32(block[x])<<6|low[i]]; wd == 0 {
+				return -1
+			}
+			slot = bases[i] + int32(wd>>8&0xff)
+		}
+		wds[i], cur[i], ent[i][0] = wd, slot, int32(wd&0xff)
+		steps = max(steps, int(wd&0xff))
+	}
+	return steps
+}
+
+// decodeSteps sets links 1 … steps of ent[i] from word wds[i] whose first
+// slot is cur[i], a step for every pair before the next step.
+func decodeSteps(slots []lft.EntrySlot, ent [][8]int32, wds []uint64, cur []int32, steps int) {
+	for j := 1; j <= steps; j++ {
+		shift := 8 * uint(j+1)
+		for i := range cur {
+			sl := slots[cur[i]]
+			ent[i][j] = sl.Link
+			cur[i] = sl.Next + int32(wds[i]>>shift&0xff)
+		}
+	}
+}
+
+// undoPositions is undo for decoded position words.
+func (k *Walker) undoPositions(ent [][8]int32, first []int32, skip int) {
+	load := k.load
+	for i := range ent {
+		r := &ent[i]
+		if r[0] == 0 {
+			continue
+		}
+		if skip == 0 {
+			load[first[i]] = 0
+		}
+		for _, l := range r[1 : 1+int(r[0])-skip] {
+			load[l] = 0
+		}
+	}
+}

@@ -1,0 +1,153 @@
+package analyze
+
+import (
+	"slices"
+	"strconv"
+	"testing"
+
+	"orcs/gen"
+	"orcs/lft"
+	"orcs/patterns"
+	"orcs/rng"
+)
+
+// levelBoth walks lv with the fused walk and with the RouteBatch's walk
+// and fails when the congestion, the failed routes or the hops differ, or
+// a walk leaves a load behind.
+func levelBoth(t *testing.T, name string, f *lft.Fabric, lv patterns.Level, perm []int32, oneToOne, wantFused bool) {
+	t.Helper()
+	var fused, batch Walker
+	fused.Init(f, false)
+	batch.Init(f, false)
+	wf, okf := fused.levelFused(lv, perm, oneToOne)
+	if okf != wantFused {
+		t.Fatalf("%s: fused walk taken %v, want %v", name, okf, wantFused)
+	}
+	if !okf {
+		wf, _ = fused.level(lv, perm, oneToOne)
+	}
+	fusedWalk = false
+	wb, failed := batch.level(lv, perm, false)
+	fusedWalk = true
+	if !slices.Equal(wf, wb) {
+		t.Fatalf("%s: fused walk's congestion %v, the batch's %v", name, wf, wb)
+	}
+	if wantFused && failed != 0 {
+		t.Fatalf("%s: %d routes failed, yet the fused walk took the level", name, failed)
+	}
+	if okf && fused.Hops != batch.Hops {
+		t.Fatalf("%s: fused walk %d hops, batch %d", name, fused.Hops, batch.Hops)
+	}
+	for l, c := range fused.load[:len(f.Links)] {
+		if c != 0 {
+			t.Fatalf("%s: link %d keeps load %d after the level", name, l, c)
+		}
+	}
+}
+
+// TestFusedWalkMatchesBatch compares the fused walk with the RouteBatch's
+// on link words (64 and 4096 hosts) and position words (13 824 hosts,
+// 82 944 links): levels where every rank sends and receives at most once
+// (bisect_fb_sym, recdbl's; the hosts' own links not counted) and levels where
+// they do not (gather, random pairs with ranks sending to
+// themselves), each with the hosts shuffled as runs shuffle them.
+func TestFusedWalkMatchesBatch(t *testing.T) {
+	for _, c := range []struct {
+		spec      string
+		positions bool
+	}{{"kary:k=4,n=3", false}, {"kary:k=16,n=3", false}, {"kary:k=24,n=3", true}} {
+		f, err := gen.Generate(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		H := f.NumHosts()
+		if !f.PrepareWalks(int64(H) * int64(H)) {
+			t.Fatalf("%s: no entry routes", c.spec)
+		}
+		if _, ok := f.LinkEntries(); ok == c.positions {
+			t.Fatalf("%s: link words %v, want %v", c.spec, ok, !c.positions)
+		}
+		if _, ok := f.PositionEntries(); ok != c.positions {
+			t.Fatalf("%s: position words %v, want %v", c.spec, ok, c.positions)
+		}
+		st := rng.New(7, 1)
+		perm := make([]int32, H)
+		for i := range perm {
+			perm[i] = int32(i)
+		}
+		levels := map[string]struct {
+			lv       patterns.Level
+			oneToOne bool
+		}{}
+		for _, name := range []string{"bisect_fb_sym", "recdbl", "gather"} {
+			src, err := patterns.Compile(patterns.Spec{Name: name}, H)
+			if err != nil {
+				t.Fatal(err)
+			}
+			all := src.Levels(nil, nil)
+			lv := all[len(all)/2]
+			levels[name] = struct {
+				lv       patterns.Level
+				oneToOne bool
+			}{lv, oneToOne(lv, 1, make([]int32, H), make([]int32, H))}
+		}
+		if !levels["bisect_fb_sym"].oneToOne || levels["gather"].oneToOne {
+			t.Fatalf("oneToOne: bisect_fb_sym %v, gather %v", levels["bisect_fb_sym"].oneToOne, levels["gather"].oneToOne)
+		}
+		var rnd patterns.Level
+		for range 3 * H {
+			rnd = append(rnd, patterns.Pair{Src: int32(st.IntN(H)), Dst: int32(st.IntN(H))})
+		}
+		levels["a few pairs"] = struct { // loads taken back route by route
+			lv       patterns.Level
+			oneToOne bool
+		}{levels["bisect_fb_sym"].lv[:8], true}
+		levels["random pairs"] = struct {
+			lv       patterns.Level
+			oneToOne bool
+		}{rnd, false}
+		for r := range 3 {
+			st.ShuffleInt32(perm)
+			for name, l := range levels {
+				levelBoth(t, c.spec+" "+name+" run "+strconv.Itoa(r), f, l.lv, perm, l.oneToOne, true)
+				if l.oneToOne { // also counted in full
+					levelBoth(t, c.spec+" "+name+" counted run "+strconv.Itoa(r), f, l.lv, perm, false, true)
+				}
+			}
+		}
+	}
+}
+
+// TestFusedWalkLeavesFailingLevels walks a level with a route that
+// fails (a star whose switch has no entry towards one host) next to
+// routes that do not: the fused walk must hand the whole level back,
+// with nothing counted, to the RouteBatch, which reports the failure.
+func TestFusedWalkLeavesFailingLevels(t *testing.T) {
+	b := lft.NewBuilder()
+	n := 6
+	hosts := make([]int32, n)
+	for i := range hosts {
+		hosts[i] = b.Node("H"+strconv.Itoa(i), lft.Host)
+	}
+	s := b.Node("S", lft.Switch)
+	for i, h := range hosts {
+		b.Route(b.Link(h, s, 1, i+1), lft.AnyDest)
+		down := b.Link(s, h, i+1, 1)
+		if i != n-1 {
+			b.Route(down, b.Dest(b.NodeName(h)))
+		}
+	}
+	f, err := b.Build()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !f.PrepareWalks(int64(n * n)) {
+		t.Fatal("no entry routes")
+	}
+	perm := []int32{0, 1, 2, 3, 4, 5}
+	ok := patterns.Level{{Src: 0, Dst: 1}, {Src: 1, Dst: 0}, {Src: 2, Dst: 3}, {Src: 3, Dst: 2}}
+	levelBoth(t, "routes that work", f, ok, perm, true, true)
+	fails := append(slices.Clone(ok), patterns.Pair{Src: 4, Dst: 5}, patterns.Pair{Src: 5, Dst: 4})
+	levelBoth(t, "a route that fails", f, fails, perm, true, false)
+	levelBoth(t, "a route that fails, counted", f, fails, perm, false, false)
+}
