@@ -176,16 +176,5 @@ func FuzzFDBEntryAsWritten(f *testing.F) {
 // writes for a generated 4096-host fat tree (kary:k=16,n=3, 97 MB).
 // bench/ib-readers.sh compares its MB/s with wc -l on the same file.
 func BenchmarkReadFDBsFile(b *testing.B) {
-	path := benchInput(b, "ORCS_BENCH_FDBS", "opensm.fdbs", WriteFDBs)
-	var (
-		rt  *Routing
-		err error
-	)
-	for i := 0; i < b.N; i++ {
-		if rt, err = readRoutingFile(path, true); err != nil {
-			b.Fatal(err)
-		}
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(rt.NumEntries()), "entries")
+	benchReadRouting(b, benchInput(b, "ORCS_BENCH_FDBS", "opensm.fdbs", WriteFDBs))
 }

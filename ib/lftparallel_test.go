@@ -184,7 +184,12 @@ func FuzzParallelUnicast(f *testing.F) {
 // the dump of a generated 4096-host fat tree (kary:k=16,n=3, 207 MB).
 // bench/ib-readers.sh compares its MB/s with wc -l on the same file.
 func BenchmarkReadRoutingFile(b *testing.B) {
-	path := benchInput(b, "ORCS_BENCH_LFTS", "opensm-lfts.dump", WriteLFTDump)
+	benchReadRouting(b, benchInput(b, "ORCS_BENCH_LFTS", "opensm-lfts.dump", WriteLFTDump))
+}
+
+// benchReadRouting reads the routing file at path b.N times as ReadPair
+// does and reports its entries.
+func benchReadRouting(b *testing.B, path string) {
 	var (
 		rt  *Routing
 		err error
