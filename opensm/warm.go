@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"slices"
 	"strings"
 	"syscall"
@@ -28,6 +29,15 @@ var WarmEngines = []string{"minhop", "updn", "ftree", "dfsssp"}
 // queue saves a round trip between the two processes per MAD. It changes
 // the order MADs are answered in, not what OpenSM learns.
 const sessionWireSMPs = 256
+
+// unreadDumps are the files OpenSM dumps after every heavy sweep that a
+// session does not read. OpenSM writes them only when it can create them,
+// and computes them only then: opensm.fdbs asks the engine again for the
+// route of every LID at every switch, the LID matrix has a row per switch
+// and LID. A directory of each name in the dump directory makes OpenSM
+// skip them (it logs "cannot create file" for each, which ParseLog leaves
+// out of the notes); opensm-lfts.dump, the tables, is written as before.
+var unreadDumps = []string{"opensm-lid-matrix.dump", "opensm.fdbs", "opensm.mcfdbs", "opensm-subnet.lst"}
 
 // ErrNoSession marks a fabric or options a Session does not route (the
 // caller routes cold, with Route).
@@ -201,6 +211,11 @@ func (s *Session) start(ctx context.Context) error {
 	}
 	for _, d := range []string{"cache", "dump"} {
 		if err := os.Mkdir(r.path(d), 0o755); err != nil {
+			return err
+		}
+	}
+	for _, d := range unreadDumps {
+		if err := os.Mkdir(filepath.Join(r.path("dump"), d), 0o755); err != nil {
 			return err
 		}
 	}

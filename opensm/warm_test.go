@@ -1,0 +1,67 @@
+package opensm
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"orcs/gen"
+)
+
+// A session's OpenSM writes the tables (opensm-lfts.dump) and none of the
+// dumps orcs does not read (opensm.fdbs, the LID matrix, ...): the
+// installed OpenSM skips a dump it cannot create. Its log says so, and
+// the session's notes do not.
+func TestSessionSkipsUnreadDumps(t *testing.T) {
+	tl := needTools(t)
+	n, err := gen.Build("kary:k=2,n=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Engine: "minhop", KeepPorts: true, AllowFallback: true, Tools: tl, Timeout: time.Minute}
+	s, res, err := StartSession(context.Background(), n.Fabric, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	dump := s.r.path("dump")
+	if st, err := os.Stat(filepath.Join(dump, "opensm-lfts.dump")); err != nil || !st.Mode().IsRegular() {
+		t.Fatalf("opensm-lfts.dump: %v", err)
+	}
+	for _, name := range []string{"opensm.fdbs", "opensm-lid-matrix.dump", "opensm.mcfdbs", "opensm-subnet.lst"} {
+		if st, err := os.Lstat(filepath.Join(dump, name)); err == nil && st.Mode().IsRegular() {
+			t.Errorf("OpenSM wrote %s (%d bytes)", name, st.Size())
+		}
+	}
+	log, err := os.ReadFile(s.r.path("opensm.log"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(string(log), "cannot create file") {
+		t.Errorf("OpenSM's log does not say it skipped the dumps")
+	}
+	for _, note := range res.Log.Notes {
+		if strings.Contains(note, "cannot create file") {
+			t.Errorf("note %q", note)
+		}
+	}
+}
+
+func TestUnreadDumpNote(t *testing.T) {
+	for _, c := range []struct {
+		msg  string
+		note bool
+	}{
+		{"osm_dump_qmap_to_file: cannot create file '/x/dump/opensm.fdbs': Is a directory", false},
+		{"osm_dump_qmap_to_file: cannot create file '/x/dump/opensm-lid-matrix.dump': Is a directory", false},
+		{"osm_dump_qmap_to_file: cannot create file '/x/dump/opensm-lfts.dump': No space left on device", true},
+		{"osm_dump_qmap_to_file: cannot create file '/x/dump/opensm.fdbs", true},
+	} {
+		if got := isNote(c.msg); got != c.note {
+			t.Errorf("isNote(%q) = %v, want %v", c.msg, got, c.note)
+		}
+	}
+}
