@@ -62,11 +62,11 @@ type Session struct {
 	reverse []int32
 	down    []bool // by link of the fabric: its cable is unlinked now
 	marks   int    // console marks written
-	// fresh makes every routing a first sweep: OpenSM's own cable goes
-	// down and up again around each change (smCable, its link), so that
-	// it drops what it knew and routes as a new OpenSM does. Engines that
-	// keep existing table entries (minhop and updn, and minhop after an
-	// ftree fallback) need it.
+	// fresh makes every routing ignore the tables OpenSM programmed
+	// before, as a first sweep does: OpenSM's own cable (smCable, its
+	// link) is unlinked and linked again with each change (setCables).
+	// Engines that keep existing table entries (minhop and updn, and
+	// minhop after an ftree fallback) need it.
 	fresh   bool
 	smCable int32
 	ibsimAt int64 // ibsim's output read up to here
@@ -270,56 +270,14 @@ func (s *Session) Route(ctx context.Context, g *lft.Fabric) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	bounce := int32(-1)
 	if s.fresh {
-		down := slices.Clone(want)
-		down[s.smCable] = true
-		if err := s.setCables(ctx, down); err != nil {
-			return nil, err
-		}
-		if err := s.sweepDown(ctx); err != nil {
-			return nil, err
-		}
+		bounce = s.smCable
 	}
-	if err := s.setCables(ctx, want); err != nil {
+	if err := s.setCables(ctx, want, bounce); err != nil {
 		return nil, err
 	}
 	return s.sweep(ctx, g, true)
-}
-
-// sweepDown makes OpenSM sweep with its own port down: it drops every
-// node, switch and table it knew (keeping the LIDs it gave).
-func (s *Session) sweepDown(ctx context.Context) error {
-	r := s.r
-	if err := s.waitIdle(ctx); err != nil {
-		return err
-	}
-	logPath := r.path("opensm.log")
-	st, err := os.Stat(logPath)
-	if err != nil {
-		return err
-	}
-	from := st.Size()
-	if err := r.child.cmd.Process.Signal(syscall.SIGHUP); err != nil {
-		return fmt.Errorf("OpenSM: %w", err)
-	}
-	down := []byte("SM port is down\n")
-	err = r.child.until(ctx, r.opt.Timeout, r.opt.Grace, func() bool {
-		data := readFrom(logPath, from)
-		i := bytes.Index(data, sweepSignal)
-		if i < 0 {
-			return false
-		}
-		j := bytes.Index(data[i:], down)
-		if j < 0 {
-			return false
-		}
-		s.logAt = from + int64(i+j+len(down))
-		return true
-	})
-	if err != nil {
-		return r.withLog(err, "opensm.log")
-	}
-	return nil
 }
 
 // wantDown marks the links of the session's fabric whose cable must be
@@ -367,9 +325,20 @@ func (s *Session) wantDown(g *lft.Fabric) ([]bool, error) {
 // setCables brings the emulation's cables to want (by link of the
 // session's fabric, on the cables' links) through ibsim's console, and
 // waits until ibsim has done it.
-func (s *Session) setCables(ctx context.Context, want []bool) error {
+//
+// bounce, when not -1, is a cable (a link of s.cables) that is up and
+// stays up: it is unlinked and linked again first, so that its switch
+// port is in state INIT when OpenSM next sweeps. A switch port that needs
+// configuring makes OpenSM's sweep ignore the tables it programmed before
+// (ignore_existing_lfts, set in osm_port_info_rcv.c), as a first sweep
+// does.
+func (s *Session) setCables(ctx context.Context, want []bool, bounce int32) error {
 	f := s.r.f
 	var cmds bytes.Buffer
+	if bounce >= 0 && !want[bounce] && !s.down[bounce] {
+		at := fmt.Sprintf("\"%s\"[%d]", f.Nodes[f.Links[bounce].From].Name, s.r.net.Port[bounce])
+		fmt.Fprintf(&cmds, "Unlink %s\nReLink %s\n", at, at)
+	}
 	for _, l := range s.cables {
 		if want[l] == s.down[l] {
 			continue
