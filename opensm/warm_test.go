@@ -65,3 +65,42 @@ func TestUnreadDumpNote(t *testing.T) {
 		}
 	}
 }
+
+// A set routed on a session costs one sweep of OpenSM, also for the
+// engines that must route from scratch (minhop: OpenSM's cable bounced in
+// the set's console batch), and never one with OpenSM's port down (which
+// drops and rediscovers every node).
+func TestSessionOneSweepPerSet(t *testing.T) {
+	tl := needTools(t)
+	n, err := gen.Build("kary:k=2,n=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	opt := Options{Engine: "minhop", KeepPorts: true, AllowFallback: true, Tools: tl, Timeout: time.Minute}
+	ctx := context.Background()
+	s, _, err := StartSession(ctx, n.Fabric, opt)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.Close()
+	logPath := s.r.path("opensm.log")
+	for i := range 3 {
+		st, err := os.Stat(logPath)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, err := s.Route(ctx, n.Fabric); err != nil {
+			t.Fatal(err)
+		}
+		if err := s.waitIdle(ctx); err != nil {
+			t.Fatal(err)
+		}
+		seg := string(readFrom(logPath, st.Size()))
+		if k := strings.Count(seg, string(sweepSignal)); k != 1 {
+			t.Errorf("set %d: %d sweeps, want 1", i, k)
+		}
+		if strings.Contains(seg, "SM port is down") {
+			t.Errorf("set %d: OpenSM swept with its port down", i)
+		}
+	}
+}
