@@ -3,6 +3,8 @@ package opensm
 import (
 	"bufio"
 	"bytes"
+	"path/filepath"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -105,7 +107,7 @@ func smDown(msg string) bool {
 
 // isNote tells the lines worth showing when routing did not go as asked.
 func isNote(msg string) bool {
-	if strings.Contains(msg, "print_network_node") {
+	if strings.Contains(msg, "print_network_node") || unreadDump(msg) {
 		return false
 	}
 	for _, k := range []string{" ERR ", "cannot build", "disabling", "fall back", "falling back",
@@ -142,4 +144,15 @@ func splitLogLine(l string) (time.Duration, string) {
 	d := time.Duration(h)*time.Hour + time.Duration(m)*time.Minute + time.Duration(sec)*time.Second +
 		time.Duration(us)*time.Microsecond
 	return d + 1, f[5] // +1: a stamp at midnight is still a stamp
+}
+
+// unreadDump tells OpenSM's line for a dump file of unreadDumps it could
+// not create (a session blocks them).
+func unreadDump(msg string) bool {
+	i := strings.Index(msg, "cannot create file '")
+	if i < 0 {
+		return false
+	}
+	path, _, ok := strings.Cut(msg[i+len("cannot create file '"):], "'")
+	return ok && slices.Contains(unreadDumps, filepath.Base(path))
 }
