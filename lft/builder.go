@@ -402,10 +402,11 @@ func (f *Fabric) setRow(s int32, row []int32) (int, error) {
 			continue
 		}
 		if l != last {
-			if l >= int32(len(f.Links)) || f.Links[l].From != f.switches[s] {
-				return d, fmt.Errorf("link %d does not leave switch %s", l, f.Nodes[f.switches[s]].Name)
+			var err error
+			if p, err = f.switchPort(s, l); err != nil {
+				return d, err
 			}
-			last, p = l, f.portOf(l)
+			last = l
 		}
 		if t := f.tab.narrow; t != nil {
 			if t[start+d] == noPort[uint8]() {
@@ -496,10 +497,11 @@ func rowPorts[T portEntry](f *Fabric, s int32, row []int32, out []T) (int, error
 			continue
 		}
 		if l != last {
-			if l >= int32(len(f.Links)) || f.Links[l].From != f.switches[s] {
-				return d, fmt.Errorf("link %d does not leave switch %s", l, f.Nodes[f.switches[s]].Name)
+			var err error
+			if p, err = f.switchPort(s, l); err != nil {
+				return d, err
 			}
-			last, p = l, f.portOf(l)
+			last = l
 		}
 		out[d] = T(p)
 	}

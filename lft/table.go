@@ -319,13 +319,22 @@ func (f *Fabric) portOf(l int32) int32 { return f.linkSlot[l] - f.outStart[f.Lin
 func (f *Fabric) setSwitchLink(k int, s, d, l int32) error {
 	p := int32(-1)
 	if l >= 0 {
-		if l >= int32(len(f.Links)) || f.Links[l].From != f.switches[s] {
-			return fmt.Errorf("link %d does not leave switch %s", l, f.Nodes[f.switches[s]].Name)
+		var err error
+		if p, err = f.switchPort(s, l); err != nil {
+			return err
 		}
-		p = f.portOf(l)
 	}
 	f.tab.set(k*len(f.switches)+int(s), d, p)
 	return nil
+}
+
+// switchPort returns the position of link l among the out-links of switch
+// index s, or an error when l does not leave s.
+func (f *Fabric) switchPort(s, l int32) (int32, error) {
+	if l >= int32(len(f.Links)) || f.Links[l].From != f.switches[s] {
+		return -1, fmt.Errorf("link %d does not leave switch %s", l, f.Nodes[f.switches[s]].Name)
+	}
+	return f.portOf(l), nil
 }
 
 // linkTablesUpTo is the size (bytes) up to which a fabric also keeps its
