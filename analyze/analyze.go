@@ -16,7 +16,6 @@ import (
 	"math"
 	"orcs/internal/plural"
 	"runtime"
-	"sync"
 	"sync/atomic"
 
 	"orcs/hostlist"
@@ -167,11 +166,10 @@ type Analysis struct {
 	// rails > 0 places by node: hosts holds whole nodes of rails HCAs in
 	// rank order, and a run shuffles the nodes, not the hosts
 	rails int
-	// oneToOne[i] tells whether level i of a fixed pattern has each rank
-	// send at most once and receive at most once (see levelFused); nil for
-	// a random pattern or hosts that repeat. Made once, by levelsOneToOne.
-	oneToOne     []bool
-	oneToOneOnce sync.Once
+	// oneToOne[i] tells whether level i of the levels a run walks (of a
+	// fixed pattern) has each rank send at most once and receive at most
+	// once (see levelFused); nil for a random pattern or hosts that repeat.
+	oneToOne []bool
 }
 
 // New validates cfg against the fabric and prepares the simulation.
@@ -276,6 +274,7 @@ func New(f *lft.Fabric, cfg Config) (*Analysis, error) {
 		if s.cfg.Subset == "" {
 			s.cfg.Subset = SubsetLinearBFS
 		}
+		s.oneToOne = levelsOneToOne(src, used, s.hosts, f.NumHosts())
 		return s, nil
 	}
 	switch cfg.Subset {
@@ -303,6 +302,7 @@ func New(f *lft.Fabric, cfg Config) (*Analysis, error) {
 	default:
 		return nil, fmt.Errorf("unknown subset %q (known: linear_bfs, rand)", cfg.Subset)
 	}
+	s.oneToOne = levelsOneToOne(src, used, s.hosts, f.NumHosts())
 	return s, nil
 }
 

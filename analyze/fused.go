@@ -41,27 +41,26 @@ const fusedAhead = 32
 // processor's caches, where the requests cost more than they save.
 const prefetchAbove = 1 << 20
 
-// levelsOneToOne returns Analysis.oneToOne, made on the first call.
-func (s *Analysis) levelsOneToOne() []bool {
-	s.oneToOneOnce.Do(func() {
-		if s.source.Random() {
-			return
+// levelsOneToOne tells, for each of levels (those a run walks, drawn from
+// src), whether it is oneToOne, for runs that map its ranks onto hosts;
+// nil when src is random or hosts repeat.
+func levelsOneToOne(src *patterns.Source, levels []patterns.Level, hosts []int32, numHosts int) []bool {
+	if src.Random() {
+		return nil
+	}
+	seen := make([]bool, numHosts)
+	for _, h := range hosts {
+		if seen[h] {
+			return nil
 		}
-		seen := make([]bool, s.fabric.NumHosts())
-		for _, h := range s.hosts {
-			if seen[h] {
-				return
-			}
-			seen[h] = true
-		}
-		levels := s.source.Levels(nil, nil)
-		s.oneToOne = make([]bool, len(levels))
-		sent, got := make([]int32, len(s.hosts)), make([]int32, len(s.hosts))
-		for i, lv := range levels {
-			s.oneToOne[i] = oneToOne(lv, int32(i+1), sent, got)
-		}
-	})
-	return s.oneToOne
+		seen[h] = true
+	}
+	one := make([]bool, len(levels))
+	sent, got := make([]int32, len(hosts)), make([]int32, len(hosts))
+	for i, lv := range levels {
+		one[i] = oneToOne(lv, int32(i+1), sent, got)
+	}
+	return one
 }
 
 // oneToOne tells whether every rank of lv sends at most once and receives

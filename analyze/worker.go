@@ -59,9 +59,8 @@ func (w *worker) run(r int) error {
 	for i := range w.counts {
 		w.counts[i] = 0
 	}
-	oneToOne, first := s.levelsOneToOne(), max(s.cfg.Level, 0)
 	for li, lv := range levels {
-		weights, failed := w.walk.level(lv, w.perm, oneToOne != nil && oneToOne[first+li])
+		weights, failed := w.walk.level(lv, w.perm, s.oneToOne != nil && s.oneToOne[li])
 		if failed > 0 {
 			w.acc.RouteErrors += int64(failed)
 		}

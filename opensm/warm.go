@@ -337,8 +337,10 @@ func (s *Session) wantDown(g *lft.Fabric) ([]bool, error) {
 func (s *Session) setCables(ctx context.Context, want []bool, bounce int32) error {
 	f := s.r.f
 	var cmds bytes.Buffer
+	// port is cable l's end in ibsim's console: "node"[port].
+	port := func(l int32) string { return fmt.Sprintf("\"%s\"[%d]", f.Nodes[f.Links[l].From].Name, s.r.net.Port[l]) }
 	if bounce >= 0 && !want[bounce] && !s.down[bounce] {
-		at := fmt.Sprintf("\"%s\"[%d]", f.Nodes[f.Links[bounce].From].Name, s.r.net.Port[bounce])
+		at := port(bounce)
 		fmt.Fprintf(&cmds, "Unlink %s\nReLink %s\n", at, at)
 	}
 	for _, l := range s.cables {
@@ -349,7 +351,7 @@ func (s *Session) setCables(ctx context.Context, want []bool, bounce int32) erro
 		if !want[l] {
 			verb = "ReLink"
 		}
-		fmt.Fprintf(&cmds, "%s \"%s\"[%d]\n", verb, f.Nodes[f.Links[l].From].Name, s.r.net.Port[l])
+		fmt.Fprintf(&cmds, "%s %s\n", verb, port(l))
 	}
 	if cmds.Len() == 0 {
 		return nil
