@@ -151,3 +151,34 @@ func TestFusedWalkLeavesFailingLevels(t *testing.T) {
 	levelBoth(t, "a route that fails", f, fails, perm, true, false)
 	levelBoth(t, "a route that fails, counted", f, fails, perm, false, false)
 }
+
+// TestNewMarksOneToOneLevels: New marks the levels of a fixed pattern in
+// which every rank sends and receives at most once (only those may leave
+// the hosts' own cables uncounted), level by level, and no level of a
+// random pattern.
+func TestNewMarksOneToOneLevels(t *testing.T) {
+	f, err := gen.Generate("kary:k=4,n=2")
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, c := range []struct {
+		pattern string
+		level   int
+		want    []bool
+	}{
+		{"bisect_fb_sym", -1, []bool{true}},
+		{"recdbl", -1, []bool{true, true, true, true}},
+		{"recdbl", 2, []bool{true}},
+		{"6neighbor", -1, []bool{false}}, // every rank sends to several neighbours
+		{"rand", -1, nil},
+	} {
+		s, err := New(f, Config{Pattern: patterns.Spec{Name: c.pattern}, Metric: "hist_acc_band",
+			Runs: 1, Seed: 1, Threads: 1, Level: c.level})
+		if err != nil {
+			t.Fatalf("%s: %v", c.pattern, err)
+		}
+		if !slices.Equal(s.oneToOne, c.want) {
+			t.Errorf("%s level %d: one-to-one levels %v, want %v", c.pattern, c.level, s.oneToOne, c.want)
+		}
+	}
+}
