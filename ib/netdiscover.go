@@ -2,6 +2,7 @@ package ib
 
 import (
 	"bytes"
+	"errors"
 	"io"
 	"os"
 	"runtime"
@@ -119,6 +120,10 @@ const (
 	peerKind = 1 << 16
 )
 
+// errNetSlow stops the fast reader's workers: the file goes to the line
+// by line reader.
+var errNetSlow = errors.New("left to the line by line reader")
+
 // readNetFast reads ibnetdiscover output as the tool writes it on threads
 // goroutines, or returns nil (see above).
 func readNetFast(data []byte, file string, threads int) *Topology {
@@ -155,24 +160,20 @@ func readNetFast(data []byte, file string, threads int) *Topology {
 			return nil // a GUID twice
 		}
 	}
-	bad := make([]bool, len(pieces))
-	workers.Run(nil, threads, len(pieces), func(_, i int) error {
-		bad[i] = !pieces[i].resolve(t.Nodes, tab)
-		return nil
-	})
-	for _, b := range bad {
-		if b {
-			return nil
+	// A piece that cannot resolve or check its cables leaves the whole
+	// file to the line by line reader.
+	if workers.Run(nil, threads, len(pieces), func(_, i int) error {
+		if !pieces[i].resolve(t.Nodes, tab) {
+			return errNetSlow
 		}
-	}
-	workers.Run(nil, threads, len(pieces), func(_, i int) error {
-		bad[i] = !pieces[i].agree(t.Nodes)
 		return nil
-	})
-	for _, b := range bad {
-		if b {
-			return nil
+	}) != nil || workers.Run(nil, threads, len(pieces), func(_, i int) error {
+		if !pieces[i].agree(t.Nodes) {
+			return errNetSlow
 		}
+		return nil
+	}) != nil {
+		return nil
 	}
 	return t
 }
