@@ -251,8 +251,8 @@ func parseFDBEntry(r *lines, l []byte) (lid, port int, routed bool, err error) {
 	return lid, port, routed, nil
 }
 
-// An opensm.fdbs lists every LID of every switch: a 65 536-host fabric
-// gives gigabytes. A plain file of it is read on all cores, window by
+// An opensm.fdbs lists every LID of every switch: 2.9 GB for a 32 768-host
+// fat tree. A plain file of it is read on all cores, window by
 // window as the lfts dump (readWindows), each window cut at table headers
 // into pieces. The lines of each piece are counted first, so that every
 // piece is parsed from its real first line: its entries, messages and
