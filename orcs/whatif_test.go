@@ -76,6 +76,27 @@ func TestWhatifBadInput(t *testing.T) {
 	}
 }
 
+// A routing over --timeout ends the command with the time limit named, a
+// non-zero exit, no output file and no work directory left.
+func TestWhatifTimeout(t *testing.T) {
+	needIBTools(t)
+	tmp := t.TempDir()
+	out := filepath.Join(t.TempDir(), "out.json")
+	cmd := exec.Command(orcsBin, "whatif", "gen:kary:k=4,n=2", "--engine", "minhop", "--fail", "link:S0_0/3",
+		"--timeout", "50ms", "--format", "json", "-o", out)
+	cmd.Env = append(os.Environ(), "TMPDIR="+tmp)
+	msg, err := cmd.CombinedOutput()
+	if err == nil || !strings.Contains(string(msg), "time limit 50ms") {
+		t.Errorf("exit %v, output:\n%s\nwant a failure naming the time limit 50ms", err, msg)
+	}
+	if _, serr := os.Stat(out); serr == nil {
+		t.Errorf("wrote %s", out)
+	}
+	if m, _ := filepath.Glob(filepath.Join(tmp, "orcs-*")); len(m) > 0 {
+		t.Errorf("left behind %v", m)
+	}
+}
+
 // Ctrl-C while the failure sets are routed (on the jobs' running OpenSMs)
 // stops every ibsim and OpenSM, leaves no work directory and no output
 // file, and exits with 130.
