@@ -91,8 +91,10 @@ type unicastParser struct {
 	// it is packed.
 	lastLID  uint16
 	lastLine int32
-	// scratch holds the open packed table's ports (newPackedLFT).
+	// scratch holds the open packed table's ports (newPackedLFT), packer
+	// packs them at the table's trailer.
 	scratch []uint8
+	packer  blockPacker
 
 	// labelText holds by LID the text after the out port of the last line
 	// whose label was parsed: a line with the same text has the same label.
@@ -246,7 +248,7 @@ func (p *unicastParser) line(l []byte) error {
 		}
 		p.hint = len(cur.Entries)
 		if cur.packed != nil {
-			cur.packed.seal()
+			cur.packed.seal(&p.packer)
 		} else if p.packed {
 			cur.pack()
 		}
@@ -270,16 +272,18 @@ func (p *unicastParser) fastEntries() {
 	}
 	data, top := r.data, p.cur.Top
 	phys, lastLID, lastLine, n := r.phys, p.lastLID, p.lastLine, pk.n
-	for {
-		i := bytes.IndexByte(data, '\n')
-		if i <= 0 || data[i-1] == '\r' {
+	for len(data) > 12 && data[0] == '0' && data[1] == 'x' {
+		// The line's end is where the LID's label text says it is: the
+		// line is taken when its first 11 bytes have the usual shape and
+		// the label text and a line break follow them.
+		e, _, ok := quickUnicastEntry(data[:12])
+		lid := int(e.LID)
+		if !ok || lid > top || pk.ports[lid] != noPort || n > 0 && e.LID < lastLID || lid >= len(p.labelText) {
 			break
 		}
-		l := data[:i]
-		e, rest, ok := quickUnicastEntry(l)
-		lid := int(e.LID)
-		if !ok || lid > top || pk.ports[lid] != noPort || n > 0 && e.LID < lastLID ||
-			lid >= len(p.labelText) || p.labelText[lid] == nil || !bytes.Equal(rest, p.labelText[lid]) {
+		label := p.labelText[lid]
+		i := 11 + len(label)
+		if len(label) == 0 || i >= len(data) || data[i] != '\n' || label[len(label)-1] == '\r' || !bytes.Equal(data[11:i], label) {
 			break
 		}
 		phys++

@@ -50,12 +50,28 @@ func (b *portBlocks) block(i int) []uint8 {
 
 // packPorts returns ports (by LID, noPort: no entry) in blocks.
 func packPorts(ports []uint8) portBlocks {
+	var k blockPacker
+	return k.pack(ports)
+}
+
+// blockPacker packs tables into blocks one after the other, keeping its
+// map of block contents and its buffer of blocks for the next table: a
+// reader packs thousands of tables, and a map and a grown buffer per
+// table were most of what it allocated.
+type blockPacker struct {
+	byContent map[[lidBlockLen]uint8]uint16
+	blocks    []uint8
+}
+
+// pack returns ports (by LID, noPort: no entry) in blocks.
+func (k *blockPacker) pack(ports []uint8) portBlocks {
 	n := (len(ports) + lidBlockLen - 1) >> lidBlockBits
 	b := portBlocks{idx: make([]uint16, n), size: len(ports)}
+	blocks := k.blocks[:0]
+	clear(k.byContent)
 	var (
-		byContent map[[lidBlockLen]uint8]uint16
-		blk       [lidBlockLen]uint8
-		prev      = -1 // the number of the block before
+		blk  [lidBlockLen]uint8
+		prev = -1 // the number of the block before
 	)
 	for i := range n {
 		lo := i << lidBlockBits
@@ -65,22 +81,23 @@ func packPorts(ports []uint8) portBlocks {
 			}
 		}
 		// Neighbouring blocks are often alike: the one before first.
-		if prev >= 0 && [lidBlockLen]uint8(b.blocks[prev<<lidBlockBits:]) == blk {
+		if prev >= 0 && [lidBlockLen]uint8(blocks[prev<<lidBlockBits:]) == blk {
 			b.idx[i] = uint16(prev)
 			continue
 		}
-		if byContent == nil {
-			byContent = make(map[[lidBlockLen]uint8]uint16)
+		if k.byContent == nil {
+			k.byContent = make(map[[lidBlockLen]uint8]uint16)
 		}
-		id, ok := byContent[blk]
+		id, ok := k.byContent[blk]
 		if !ok {
-			id = uint16(len(b.blocks) >> lidBlockBits)
-			byContent[blk] = id
-			b.blocks = append(b.blocks, blk[:]...)
+			id = uint16(len(blocks) >> lidBlockBits)
+			k.byContent[blk] = id
+			blocks = append(blocks, blk[:]...)
 		}
 		b.idx[i], prev = id, int(id)
 	}
-	b.blocks = slices.Clip(b.blocks)
+	k.blocks = blocks
+	b.blocks = slices.Clone(blocks)
 	return b
 }
 
@@ -114,11 +131,14 @@ func newPackedLFT(top int, scratch *[]uint8) *packedLFT {
 	return p
 }
 
-// seal moves an open packed table's ports into blocks and lets go of
-// them.
-func (p *packedLFT) seal() {
+// seal moves an open packed table's ports into blocks (with k, or a
+// packer of its own when k is nil) and lets go of them.
+func (p *packedLFT) seal(k *blockPacker) {
 	if p.ports != nil {
-		p.portBlocks = packPorts(p.ports)
+		if k == nil {
+			k = new(blockPacker)
+		}
+		p.portBlocks = k.pack(p.ports)
 		p.ports = nil
 	}
 }
@@ -210,7 +230,7 @@ func (t *LFT) pack() {
 			p.jumps = append(p.jumps, lineJump{int32(k), e.Line})
 		}
 	}
-	p.seal()
+	p.seal(nil)
 	t.packed, t.Entries = p, nil
 }
 
@@ -260,7 +280,7 @@ func (t *LFT) Len() int {
 // highest LID. The caller only reads them.
 func (t *LFT) lidPorts() *portBlocks {
 	if p := t.packed; p != nil {
-		p.seal()
+		p.seal(nil)
 		return &p.portBlocks
 	}
 	top := -1

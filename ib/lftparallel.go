@@ -132,19 +132,33 @@ var unicastStart = tableStart{mark: unicastHeader}
 
 // next returns the start of the first table line found from offset from on
 // (it may begin before from when midLine), or -1.
+//
+// A mark that begins with a line break is searched without it, and the
+// byte before each find checked: every line ends in a line break, so a
+// search for one stops at every line (bytes.Index never leaves its
+// byte-by-byte loop for them), while the mark's first letter is rare.
 func (ts tableStart) next(w []byte, from int) int {
+	mark, nl := ts.mark, len(ts.mark) > 0 && ts.mark[0] == '\n'
+	if nl {
+		mark = mark[1:]
+	}
 	for {
-		i := bytes.Index(w[from:], ts.mark)
+		i := bytes.Index(w[from:], mark)
 		if i < 0 {
 			return -1
 		}
-		if ts.line == nil {
-			return from + i + 1
+		at := from + i
+		if nl && (at == from || w[at-1] != '\n') {
+			from = at + 1
+			continue
 		}
-		if at := ts.lineAt(w, from+i); at >= 0 {
+		if ts.line == nil {
 			return at
 		}
-		from += i + len(ts.mark)
+		if start := ts.lineAt(w, at); start >= 0 {
+			return start
+		}
+		from = at + len(mark)
 	}
 }
 
