@@ -272,13 +272,22 @@ func (p *unicastParser) fastEntries() {
 	}
 	data, top := r.data, p.cur.Top
 	phys, lastLID, lastLine, n := r.phys, p.lastLID, p.lastLine, pk.n
-	for len(data) > 12 && data[0] == '0' && data[1] == 'x' {
-		// The line's end is where the LID's label text says it is: the
-		// line is taken when its first 11 bytes have the usual shape and
-		// the label text and a line break follow them.
-		e, _, ok := quickUnicastEntry(data[:12])
-		lid := int(e.LID)
-		if !ok || lid > top || pk.ports[lid] != noPort || n > 0 && e.LID < lastLID || lid >= len(p.labelText) {
+	top = min(top, maxUnicastLID, len(p.labelText)-1, len(pk.ports)-1)
+	for len(data) > 12 {
+		// "0x<4 hex> <3 digits> " (quickUnicastEntry's shape; its check of
+		// the label's first byte is the label comparison's), read with a
+		// table and without a branch per digit. The line ends where the
+		// LID's label text says it does: it is taken when the label text
+		// and a line break follow the port.
+		d := data[:12:12]
+		h0, h1, h2, h3 := hexNibble[d[2]], hexNibble[d[3]], hexNibble[d[4]], hexNibble[d[5]]
+		p0, p1, p2 := d[7]-'0', d[8]-'0', d[9]-'0'
+		if d[0] != '0' || d[1] != 'x' || d[6] != ' ' || d[10] != ' ' || (h0|h1|h2|h3)&0xf0 != 0 || p0 > 9 || p1 > 9 || p2 > 9 {
+			break
+		}
+		lid := int(h0)<<12 | int(h1)<<8 | int(h2)<<4 | int(h3)
+		port := int(p0)*100 + int(p1)*10 + int(p2)
+		if lid == 0 || lid > top || port > 254 || pk.ports[lid] != noPort || n > 0 && lid < int(lastLID) {
 			break
 		}
 		label := p.labelText[lid]
@@ -288,7 +297,7 @@ func (p *unicastParser) fastEntries() {
 		}
 		phys++
 		line := int32(phys)
-		pk.ports[lid] = e.Port
+		pk.ports[lid] = uint8(port)
 		switch {
 		case n == 0:
 			pk.first = line
@@ -296,7 +305,7 @@ func (p *unicastParser) fastEntries() {
 			pk.jumps = append(pk.jumps, lineJump{n, line})
 		}
 		n++
-		lastLID, lastLine = e.LID, line
+		lastLID, lastLine = uint16(lid), line
 		p.listed++
 		data = data[i+1:]
 	}

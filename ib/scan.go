@@ -358,16 +358,26 @@ func (c *cursor) word() []byte {
 }
 
 func hexDigit(b byte) (byte, bool) {
-	switch {
-	case b >= '0' && b <= '9':
-		return b - '0', true
-	case b >= 'a' && b <= 'f':
-		return b - 'a' + 10, true
-	case b >= 'A' && b <= 'F':
-		return b - 'A' + 10, true
-	}
-	return 0, false
+	v := hexNibble[b]
+	return v, v < 16
 }
+
+// hexNibble holds the value of each hexadecimal digit, 0xff for any other
+// byte.
+var hexNibble = func() (t [256]byte) {
+	for b := range t {
+		t[b] = 0xff
+		switch {
+		case b >= '0' && b <= '9':
+			t[b] = byte(b - '0')
+		case b >= 'a' && b <= 'f':
+			t[b] = byte(b - 'a' + 10)
+		case b >= 'A' && b <= 'F':
+			t[b] = byte(b - 'A' + 10)
+		}
+	}
+	return t
+}()
 
 // trimBlank drops leading and trailing spaces and tabs.
 func trimBlank(b []byte) []byte {
