@@ -274,8 +274,8 @@ var fdbsStart = tableStart{mark: fdbsHeader, line: func(l []byte) bool {
 func readFDBsParallel(src io.Reader, name string, packed bool, threads int) (*Routing, error) {
 	m := &fdbsParser{r: &lines{file: name}, rt: &Routing{File: name, Format: FormatFDBs}}
 	base := 0
-	err := readWindows(src, name, threads, fdbsStart, func() (int, int) { return base, m.r.n }, func(w []byte) error {
-		cuts := splitPieces(w, 2*threads, fdbsStart)
+	err := readWindows(src, name, threads, fdbsStart, func() (int, int) { return base, m.r.n }, func(w []byte, ts tableStart) error {
+		cuts := splitPieces(w, 2*threads, ts)
 		bases := make([]int, len(cuts)+1)
 		workers.Run(nil, threads, len(cuts), func(_, i int) error {
 			bases[i+1] = bytes.Count(cuts[i], []byte{'\n'})

@@ -289,7 +289,8 @@ type Routing struct {
 	// Warnings lists the lines the reader skipped, as Topology.Warnings.
 	Warnings []string
 
-	labels []lidLabel // by LID: the port a dump's label names
+	labels   []lidLabel // by LID: the port a dump's label names
+	labelled []uint16   // the LIDs of labels, in the order they were set
 }
 
 // lidLabel is what a dump says about the owner of a LID.
@@ -354,6 +355,7 @@ func (r *Routing) setLabel(lid uint16, guid uint64, kind lft.NodeKind, line int)
 	l := &r.labels[lid]
 	if l.guid == 0 {
 		*l = lidLabel{guid: guid, line: int32(line), kind: kind}
+		r.labelled = append(r.labelled, lid)
 		return 0, 0
 	}
 	if l.guid != guid {

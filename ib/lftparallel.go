@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"slices"
 	"sync"
 
 	"orcs/infile"
@@ -103,8 +104,8 @@ func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (
 	m := &unicastMerge{rt: &Routing{File: name, Format: FormatLFTDump}, notes: lines{file: name}}
 	parsers := make([]*unicastParser, 2*threads)
 	base := 0
-	err := readWindows(src, name, threads, unicastStart, func() (int, int) { return base, m.lastN }, func(w []byte) error {
-		cuts := splitPieces(w, len(parsers), unicastStart)
+	err := readWindows(src, name, threads, unicastStart, func() (int, int) { return base, m.lastN }, func(w []byte, ts tableStart) error {
+		cuts := splitPieces(w, len(parsers), ts)
 		pieces := make([]unicastPiece, len(cuts))
 		for i, c := range cuts {
 			pieces[i].data = c
@@ -125,6 +126,11 @@ func readUnicastParallel(src io.Reader, name string, packed bool, threads int) (
 type tableStart struct {
 	mark []byte
 	line func(l []byte) bool
+	// tableLen is the bytes of a table of the dump being read, 0 when not
+	// known: the tables of a dump are about the same length (every table
+	// lists every LID), so a table start is looked for near a whole number
+	// of tables after the window's start before anywhere else.
+	tableLen int
 }
 
 // unicastStart starts the tables of the "Unicast lids" grammar.
@@ -138,12 +144,17 @@ var unicastStart = tableStart{mark: unicastHeader}
 // search for one stops at every line (bytes.Index never leaves its
 // byte-by-byte loop for them), while the mark's first letter is rare.
 func (ts tableStart) next(w []byte, from int) int {
+	return ts.nextBefore(w, from, len(w))
+}
+
+// nextBefore is next for a table line whose mark ends by offset end.
+func (ts tableStart) nextBefore(w []byte, from, end int) int {
 	mark, nl := ts.mark, len(ts.mark) > 0 && ts.mark[0] == '\n'
 	if nl {
 		mark = mark[1:]
 	}
-	for {
-		i := bytes.Index(w[from:], mark)
+	for from < end {
+		i := bytes.Index(w[from:end], mark)
 		if i < 0 {
 			return -1
 		}
@@ -160,6 +171,58 @@ func (ts tableStart) next(w []byte, from int) int {
 		}
 		from = at + len(mark)
 	}
+	return -1
+}
+
+// near returns a table start of w within a few kilobytes of offset g, or
+// -1 (also when the table length is not known).
+func (ts tableStart) near(w []byte, g int) int {
+	if ts.tableLen == 0 {
+		return -1
+	}
+	slack := 4<<10 + ts.tableLen/16
+	if g-slack < 1 {
+		return -1
+	}
+	return ts.nextBefore(w, g-slack, min(len(w), g+slack+len(ts.mark)))
+}
+
+// guess returns a table start of w (which starts with a table) near
+// offset g, from its table length, or -1.
+func (ts tableStart) guess(w []byte, g int) int {
+	if ts.tableLen == 0 {
+		return -1
+	}
+	m := (g + ts.tableLen/2) / ts.tableLen
+	return ts.near(w, max(m, 1)*ts.tableLen)
+}
+
+// lastGuess returns a table start near the end of w (which starts with a
+// table): the last one, or one a table before it, found from the table
+// length; else the last one (last). It is -1 when w holds none past its
+// start.
+func (ts tableStart) lastGuess(w []byte) int {
+	if ts.tableLen > 0 {
+		for m := (len(w) - 1) / ts.tableLen; m >= 1 && m >= (len(w)-1)/ts.tableLen-1; m-- {
+			if at := ts.near(w, m*ts.tableLen); at > 0 {
+				return at
+			}
+		}
+	}
+	return ts.last(w)
+}
+
+// withTableLen returns ts with the table length of w, the distance between
+// its first two table starts, when ts has none yet.
+func (ts tableStart) withTableLen(w []byte) tableStart {
+	if ts.tableLen == 0 {
+		if a := ts.next(w, 0); a >= 0 {
+			if b := ts.next(w, a+1); b > a {
+				ts.tableLen = b - a
+			}
+		}
+	}
+	return ts
 }
 
 // last returns the start of the last table line of w, or -1. It searches
@@ -209,7 +272,7 @@ func (ts tableStart) lineAt(w []byte, i int) int {
 // a table (the last one ends with the input), and hands each window to
 // parse while the next one is read. at gives the lines before the window
 // and the last line parsed, for the messages.
-func readWindows(src io.Reader, name string, threads int, ts tableStart, at func() (base, lastN int), parse func(window []byte) error) error {
+func readWindows(src io.Reader, name string, threads int, ts tableStart, at func() (base, lastN int), parse func(window []byte, ts tableStart) error) error {
 	window := windowSize(threads)
 	buf := make([]byte, 0, window)
 	next := make([]byte, 0, window) // the window read while buf is parsed
@@ -233,7 +296,8 @@ func readWindows(src io.Reader, name string, threads int, ts tableStart, at func
 		}
 		cut := len(buf)
 		if !eof {
-			cut = ts.last(buf)
+			ts = ts.withTableLen(buf)
+			cut = ts.lastGuess(buf)
 		}
 		if cut <= 0 {
 			// No table header past the window's start: a longer table.
@@ -258,7 +322,7 @@ func readWindows(src io.Reader, name string, threads int, ts tableStart, at func
 				next, nextErr = fill(next)
 			}()
 		}
-		err := parse(buf[:cut])
+		err := parse(buf[:cut], ts)
 		wg.Wait()
 		if err != nil {
 			return err
@@ -277,7 +341,10 @@ func splitPieces(w []byte, n int, ts tableStart) [][]byte {
 	var pieces [][]byte
 	start := 0
 	for k := 1; k < n; k++ {
-		cut := ts.next(w, max(start, k*len(w)/n))
+		cut := ts.guess(w, k*len(w)/n)
+		if cut <= start {
+			cut = ts.next(w, max(start, k*len(w)/n))
+		}
 		if cut < 0 || cut >= len(w) {
 			break
 		}
@@ -364,10 +431,8 @@ func (p *unicastParser) shift(base int) {
 			t.Entries[j].Line += b
 		}
 	}
-	for lid := range p.rt.labels {
-		if p.rt.labels[lid].guid != 0 {
-			p.rt.labels[lid].line += b
-		}
+	for _, lid := range p.rt.labelled {
+		p.rt.labels[lid].line += b
 	}
 	p.r.n += base
 	p.r.phys += base
@@ -391,13 +456,13 @@ func (m *unicastMerge) add(pc *unicastPiece) error {
 	}
 	// Labels: the first label of each LID wins; a different one later is
 	// an error at its line.
+	// Only the piece's own labels are gone through (most pieces set none:
+	// their lines have the labels of earlier ones), in LID order.
 	labels := p.rt.labels
 	var conflict *infile.ParseError
-	for lid := range labels {
+	slices.Sort(p.rt.labelled)
+	for _, lid := range p.rt.labelled {
 		lab := labels[lid]
-		if lab.guid == 0 {
-			continue
-		}
 		labels[lid] = lidLabel{}
 		if conflict != nil && int(lab.line) > conflict.Line {
 			continue
