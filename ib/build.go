@@ -194,8 +194,17 @@ func (b *ibBuild) index() error {
 		return infile.Errorf(t.File, 0, "no nodes")
 	}
 	b.byGUID = make(map[uint64]int, len(t.Nodes))
-	b.portOf = map[uint64]int{}
 	b.ownerOf = make([][]int32, len(t.Nodes))
+	owners := 0 // switches own their port 0, hosts each port
+	for i := range t.Nodes {
+		if t.Nodes[i].Kind == lft.Switch {
+			owners++
+		} else {
+			owners += len(t.Nodes[i].Ports)
+		}
+	}
+	b.owners = make([]ibOwner, 0, owners)
+	b.portOf = make(map[uint64]int, owners)
 	for i := range t.Nodes {
 		n := &t.Nodes[i]
 		if n.NPorts < 1 || n.NPorts > MaxPorts {
@@ -518,6 +527,11 @@ func (b *ibBuild) build() (*lft.Fabric, error) {
 	all := append(append(make([]ibNode, 0, len(hosts)+len(switches)), hosts...), switches...)
 	names := b.nodeNames(all)
 	bld := lft.NewBuilder()
+	cableEnds := 0 // an upper bound of the links: every port of a node
+	for _, n := range all {
+		cableEnds += len(t.Nodes[n.topo].Ports)
+	}
+	bld.Reserve(len(all), cableEnds)
 	fabricOf, err := b.addNodes(bld, all, names)
 	if err != nil {
 		return nil, err

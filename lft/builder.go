@@ -144,6 +144,22 @@ func (b *Builder) Route(link int32, dest DestID) {
 	b.routes = append(b.routes, route{link, dest})
 }
 
+// Reserve makes room for nodes more nodes and links more links, for a
+// caller that knows its fabric's size: a node list, name map and link list
+// grown by appends leave as much garbage as they hold at the end, at the
+// time the rest of a large fabric's load is alive.
+func (b *Builder) Reserve(nodes, links int) {
+	if nodes > 0 {
+		b.nodes = append(make([]Node, 0, len(b.nodes)+nodes), b.nodes...)
+		if len(b.byName) == 0 {
+			b.byName = make(map[string]int32, nodes)
+		}
+	}
+	if links > 0 {
+		b.links = append(make([]Link, 0, len(b.links)+links), b.links...)
+	}
+}
+
 // Grow reserves room for n more routing entries (Route calls), so that
 // generators that know their table size avoid repeated growth.
 func (b *Builder) Grow(n int) {
