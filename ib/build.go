@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math/bits"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 
@@ -401,9 +402,15 @@ func (b *ibBuild) matchTables() error {
 func (b *ibBuild) entryLIDs() error {
 	var bases []int // owners with a base LID, by base (built on first need)
 	var err error
+	// Blocks of 64 LIDs that all belong to ports: a table's entries there
+	// need no look. LIDs only gain owners below.
+	owned := make([]bool, len(b.lidOwner)>>lidBlockBits)
+	for i := range owned {
+		owned[i] = !slices.Contains(b.lidOwner[i<<lidBlockBits:(i+1)<<lidBlockBits], 0)
+	}
 	for k := range b.rt.Switches {
 		lt := &b.rt.Switches[k]
-		if lt.packed != nil && b.allOwned(lt.packed) {
+		if lt.packed != nil && b.allOwned(lt.packed, owned) {
 			continue
 		}
 		lt.Each(func(e LFTEntry) bool {
@@ -434,10 +441,13 @@ func (b *ibBuild) entryLIDs() error {
 }
 
 // allOwned reports whether every LID with an entry in a packed table
-// belongs to a port.
-func (b *ibBuild) allOwned(t *packedLFT) bool {
+// belongs to a port; owned says which blocks of 64 LIDs do all through.
+func (b *ibBuild) allOwned(t *packedLFT, owned []bool) bool {
 	ok := true
 	t.eachBlock(func(base int, ports []uint8) bool {
+		if len(ports) == lidBlockLen && owned[base>>lidBlockBits] {
+			return true
+		}
 		for i, p := range ports {
 			if p != noPort && b.lidOwner[base+i] == 0 {
 				ok = false
@@ -724,23 +734,17 @@ func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, outLink 
 		if err := b.checkTable(lt, fn.topo, outLink[fn.topo], hostLID, clean[s]); err != nil {
 			return err
 		}
-		linkOf := tableLinks(lt.lidPorts(), t.Nodes[fn.topo].NPorts, outLink[fn.topo])
+		links := newLIDLinks(lt.lidPorts(), t.Nodes[fn.topo].NPorts, outLink[fn.topo])
 		// The row is filled while the builder compiles the tables, on
 		// all cores: it reads the table's blocks, read-only.
-		bld.RouteRow(int32(H+s), func(row []int32) {
-			for h, lid := range base {
-				if lid != 0 {
-					row[h] = linkOf(lid)
-				}
-			}
-		})
+		bld.RouteRow(int32(H+s), func(row []int32) { links.fill(row, base) })
 		if spread != nil {
 			row := s * H
 			for h := 0; h < H; h++ {
 				for k := 1; k < K; k++ {
 					l := int32(-1)
 					if base[h] != 0 {
-						l = linkOf(base[h] + k&int(mask[h]))
+						l = links.of(base[h] + k&int(mask[h]))
 					}
 					spread[k][row+h] = l
 				}
@@ -753,17 +757,50 @@ func (b *ibBuild) addTables(bld *lft.Builder, hosts, switches []ibNode, outLink 
 	return nil
 }
 
-// tableLinks returns the link that a switch's table sends a LID on, from
-// the table's out ports by LID (noPort: no entry) and the links of the
-// switch's ports (-1: no cable); -1 for a LID without an entry, out port 0
-// (the switch itself) or a port without a cable.
-func tableLinks(ports *portBlocks, nports int, outLink []int32) func(lid int) int32 {
-	return func(lid int) int32 {
-		p := ports.at(lid)
-		if p == noPort || p == 0 || int(p) > nports {
-			return -1
+// lidLinks gives the link that a switch's table sends a LID on, from the
+// table's out ports by LID (noPort: no entry) and the links of the
+// switch's ports: -1 for a LID without an entry, out port 0 (the switch
+// itself) or a port without a cable.
+type lidLinks struct {
+	ports *portBlocks
+	link  [256]int32 // by out port
+}
+
+// newLIDLinks returns the LID → link map of a table with out ports by
+// LID, of a switch with nports ports linked as outLink says (-1: no cable).
+func newLIDLinks(ports *portBlocks, nports int, outLink []int32) *lidLinks {
+	l := &lidLinks{ports: ports}
+	for p := range l.link {
+		l.link[p] = -1
+		if p >= 1 && p <= nports && p != noPort {
+			l.link[p] = outLink[p]
 		}
-		return outLink[p]
+	}
+	return l
+}
+
+// of returns the link the table sends lid on, or -1.
+func (l *lidLinks) of(lid int) int32 { return l.link[l.ports.at(lid)] }
+
+// fill sets row[h] to the link of LID base[h] for every host with a LID:
+// a run of hosts with consecutive LIDs is read from a block at a time.
+func (l *lidLinks) fill(row []int32, base []int) {
+	ports := l.ports
+	for h := 0; h < len(base); {
+		lid := base[h]
+		if lid <= 0 || lid >= ports.size {
+			if lid != 0 {
+				row[h] = l.of(lid)
+			}
+			h++
+			continue
+		}
+		blk := ports.block(lid >> lidBlockBits)
+		for o := lid & (lidBlockLen - 1); o < lidBlockLen && h < len(base) && base[h] == lid && lid < ports.size; o++ {
+			row[h] = l.link[blk[o]]
+			h++
+			lid++
+		}
 	}
 }
 
@@ -818,10 +855,27 @@ func (b *ibBuild) cleanTables(switches []ibNode, outLink [][]int32, hostLID []bo
 }
 
 // packedOK reports whether every entry of a packed table passes entryErr.
+//
+// A block of the table whose every port leads to a cable passes whatever
+// its LIDs: only the blocks with port 0, a port out of range or a port
+// without a cable are gone through LID by LID (a fat tree's table has a
+// few dozen distinct blocks and hundreds of block numbers).
 func (b *ibBuild) packedOK(t *packedLFT, node int, outLink []int32, hostLID []bool) bool {
 	nports, self := b.t.Nodes[node].NPorts, b.selfOwner(node)
+	var plain []bool // by distinct block
+	if t.ports == nil {
+		plain = make([]bool, len(t.blocks)>>lidBlockBits)
+		for k := range plain {
+			plain[k] = !slices.ContainsFunc(t.blocks[k<<lidBlockBits:(k+1)<<lidBlockBits], func(p uint8) bool {
+				return p != noPort && (p == 0 || int(p) > nports || outLink[p] < 0)
+			})
+		}
+	}
 	ok := true
 	t.eachBlock(func(base int, ports []uint8) bool {
+		if plain != nil && plain[t.idx[base>>lidBlockBits]] {
+			return true
+		}
 		for i, p := range ports {
 			lid := base + i
 			switch o := b.lidOwner[lid]; {
