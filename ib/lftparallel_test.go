@@ -107,6 +107,18 @@ func unicastCases(t testing.TB) map[string][]byte {
 		return ls
 	})
 	edit("entries out of order", func(ls []string) []string { ls[10], ls[11] = ls[11], ls[10]; return ls })
+	// LID 9's line in the second table (line 124) holds more than the
+	// label text of its line in the first table (line 10), or that text
+	// with one carriage return less.
+	edit("longer label in a later table", func(ls []string) []string {
+		ls[123] = strings.TrimSuffix(ls[123], "\n") + " x\n"
+		return ls
+	})
+	edit("carriage returns after a label", func(ls []string) []string {
+		ls[9] = strings.TrimSuffix(ls[9], "\n") + "\r\r\n"
+		ls[123] = strings.TrimSuffix(ls[123], "\n") + "\r\n"
+		return ls
+	})
 	edit("blank lines between tables", func(ls []string) []string {
 		for i := range ls {
 			if strings.HasPrefix(ls[i], "Unicast") {
