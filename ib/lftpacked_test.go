@@ -189,7 +189,7 @@ func TestLastHeader(t *testing.T) {
 		}
 	}
 	h := string(unicastHeader)
-	for _, w := range []string{"", "x", h, h + h, "ab" + h + "cd", h[:len(h)-1], "\n" + h[:5] + h + "x"} {
+	for _, w := range []string{"", "x", h, h + h, "ab" + h + "cd", h[:len(h)-1], "\n" + h[:5] + h + "x", "ab" + h[1:] + "cd", h + "x" + h[1:]} {
 		if got, want := unicastStart.last([]byte(w)), backward(unicastStart, []byte(w)); got != want {
 			t.Errorf("%q: %d, want %d", w, got, want)
 		}

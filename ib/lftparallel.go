@@ -6,7 +6,6 @@ import (
 	"io"
 	"os"
 	"runtime"
-	"slices"
 	"sync"
 
 	"orcs/infile"
@@ -457,10 +456,10 @@ func (m *unicastMerge) add(pc *unicastPiece) error {
 	// Labels: the first label of each LID wins; a different one later is
 	// an error at its line.
 	// Only the piece's own labels are gone through (most pieces set none:
-	// their lines have the labels of earlier ones), in LID order.
+	// their lines have the labels of earlier ones); the conflict kept is
+	// the one of the earliest line, in whatever order they are found.
 	labels := p.rt.labels
 	var conflict *infile.ParseError
-	slices.Sort(p.rt.labelled)
 	for _, lid := range p.rt.labelled {
 		lab := labels[lid]
 		labels[lid] = lidLabel{}
