@@ -9,6 +9,7 @@ import (
 	"github.com/urfave/cli/v2"
 
 	"orcs/dot"
+	"orcs/fabricarg"
 	"orcs/gen"
 	"orcs/ib"
 	"orcs/internal/plural"
@@ -29,7 +30,8 @@ func genCommand() *cli.Command {
 			&cli.BoolFlag{Name: "describe", Usage: "only print the size of the topology"},
 		},
 		Action: func(c *cli.Context) error {
-			spec := strings.Join(c.Args().Slice(), " ")
+			// The spec as -i takes it (gen:SPEC) is the spec.
+			spec := strings.TrimPrefix(strings.Join(c.Args().Slice(), " "), fabricarg.GenPrefix)
 			if spec == "" {
 				return fmt.Errorf("gen: no topology given (see orcs gen --help)")
 			}

@@ -221,4 +221,9 @@ func TestGenCommandFlagsAfterSpec(t *testing.T) {
 	if err == nil || !strings.Contains(string(b), "missing parameter n") {
 		t.Fatalf("bad spec: %v %q", err, b)
 	}
+	// The spec as -i takes it, gen: and all.
+	b, err = exec.Command(orcsBin, "gen", "gen:kary:k=4,n=2").Output()
+	if err != nil || !bytes.Equal(b, want) {
+		t.Fatalf("orcs gen gen:kary:k=4,n=2: %v, %d bytes, want testdata/ft16.dot", err, len(b))
+	}
 }
