@@ -1,6 +1,7 @@
 package ib
 
 import (
+	"bufio"
 	"bytes"
 	"os"
 	"path/filepath"
@@ -70,7 +71,51 @@ func fdbsCases(t testing.TB) map[string][]byte {
 		return ls
 	})
 	edit("entry before the first table", func(ls []string) []string { return append([]string{"0x0001 : 001 : 01 : yes\n"}, ls...) })
+	// Lines of the entry loop's two shapes and near them, in the second
+	// table (ls[116] is LID 1 there): LID 0, port 255 (no route), port
+	// 300, an upper-case X, other hops or optimal, UNREACHABLE, a line a
+	// byte longer, an empty optimal column, no 0x.
+	for name, line := range map[string]string{
+		"LID 0":              "0x0000 : 001  : 01   : yes\n",
+		"port 255":           "0x0003 : 255  : 01   : yes\n",
+		"port 300":           "0x0003 : 300  : 01   : yes\n",
+		"upper-case X":       "0X0003 : 001  : 01   : yes\n",
+		"hops not digits":    "0x0003 : 001  : 0x   : yes\n",
+		"not optimal":        "0x0003 : 001  : 01   : no \n",
+		"optimal empty":      "0x0003 : 001  : 01   :    \n",
+		"no 0x":              "0y0003 : 001  : 01   : yes\n",
+		"unreachable":        "0x0003 : UNREACHABLE\n",
+		"unreachable, CR":    "0x0003 : UNREACHABLE\r\n",
+		"a byte longer":      "0x0003 : 001  : 01   : yes \n",
+		"a LID repeated":     "0x0002 : 001  : 01   : yes\n",
+		"upper-case LID":     "0x000A : 001  : 01   : yes\n",
+		"a LID out of range": "0xC000 : 001  : 01   : yes\n",
+	} {
+		edit("entry: "+name, func(ls []string) []string { ls[118] = line; return ls })
+	}
+	edit("entry: unreachable, then more", func(ls []string) []string {
+		for i := 118; i < 140; i += 3 {
+			ls[i] = ls[i][:9] + "UNREACHABLE\n"
+		}
+		return ls
+	})
 	return cases
+}
+
+// TestFDBsFastSameAsStreamed: an input held in memory, whose entry lines
+// the byte loop takes (fastEntries), reads as the same input streamed
+// line by line, which never takes that loop: every fixture and damaged
+// copy, the copies with lines of and near the loop's shapes among them.
+func TestFDBsFastSameAsStreamed(t *testing.T) {
+	for name, data := range fdbsCases(t) {
+		for _, packed := range []bool{false, true} {
+			a, ea := readFDBsAs(newLines(data, "opensm.fdbs"), packed)
+			b, eb := readFDBsAs(streamLines(bufio.NewReader(bytes.NewReader(data)), "opensm.fdbs"), packed)
+			if x, y := routingText(a, ea), routingText(b, eb); x != y {
+				t.Fatalf("%s (packed %v):\nin memory:\n%.2000s\nstreamed:\n%.2000s", name, packed, x, y)
+			}
+		}
+	}
 }
 
 // TestParallelFDBsSameAsLineByLine: the parallel .fdbs reader gives what
