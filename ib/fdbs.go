@@ -56,6 +56,7 @@ type fdbsParser struct {
 	// packed packs each table when it ends, its entries read into scratch.
 	packed  bool
 	scratch []LFTEntry
+	packer  blockPacker
 }
 
 // closeTable ends the open table.
@@ -74,7 +75,7 @@ func (p *fdbsParser) closeTable() error {
 	p.hint = len(cur.Entries)
 	if p.packed {
 		p.scratch = cur.Entries[:0]
-		cur.pack()
+		cur.pack(&p.packer)
 	}
 	return nil
 }
@@ -329,6 +330,7 @@ var fdbsStart = tableStart{mark: fdbsHeader, line: func(l []byte) bool {
 // readFDBsParallel reads src window by window on threads goroutines.
 func readFDBsParallel(src io.Reader, name string, packed bool, threads int) (*Routing, error) {
 	m := &fdbsParser{r: &lines{file: name}, rt: &Routing{File: name, Format: FormatFDBs}}
+	last := make([]*fdbsParser, 2*threads) // the parser of each place's piece before
 	base := 0
 	err := readWindows(src, name, threads, fdbsStart, func() (int, int) { return base, m.r.n }, func(w []byte, ts tableStart) error {
 		cuts := splitPieces(w, 2*threads, ts)
@@ -347,6 +349,12 @@ func readFDBsParallel(src io.Reader, name string, packed bool, threads int) (*Ro
 			r := newLines(cuts[i], name)
 			r.phys, r.n = bases[i], bases[i]
 			p := &fdbsParser{r: r, rt: &Routing{File: name, Format: FormatFDBs}, hint: m.hint, packed: packed}
+			if prev := last[i]; prev != nil {
+				// The entry buffer and the packer of the piece before
+				// at the same place: a table's worth each.
+				p.scratch, p.packer = prev.scratch, prev.packer
+			}
+			last[i] = p
 			pieces[i], errs[i] = p, p.all()
 			return nil
 		})

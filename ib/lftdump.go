@@ -250,7 +250,7 @@ func (p *unicastParser) line(l []byte) error {
 		if cur.packed != nil {
 			cur.packed.seal(&p.packer)
 		} else if p.packed {
-			cur.pack()
+			cur.pack(&p.packer)
 		}
 		p.cur = nil
 	}

@@ -61,6 +61,7 @@ func packPorts(ports []uint8) portBlocks {
 type blockPacker struct {
 	byContent map[[lidBlockLen]uint8]uint16
 	blocks    []uint8
+	ports     []uint8 // a table's ports by LID while LFT.pack packs it
 }
 
 // pack returns ports (by LID, noPort: no entry) in blocks.
@@ -201,10 +202,11 @@ func (p *unicastParser) unpack(t *LFT) {
 	t.packed, t.Entries = nil, es
 }
 
-// pack packs t's entries and drops Entries, when they come in ascending
-// LID order (they do in OpenSM's and the diagnostics' output); a table
-// that lists LIDs in another order keeps its entries as they are.
-func (t *LFT) pack() {
+// pack packs t's entries with k (nil: a packer of its own) and drops
+// Entries, when they come in ascending LID order (they do in OpenSM's and
+// the diagnostics' output); a table that lists LIDs in another order keeps
+// its entries as they are.
+func (t *LFT) pack(k *blockPacker) {
 	es := t.Entries
 	for i := 1; i < len(es); i++ {
 		if es[i].LID <= es[i-1].LID {
@@ -216,7 +218,13 @@ func (t *LFT) pack() {
 	if len(es) > 0 {
 		size = max(size, int(es[len(es)-1].LID)+1)
 	}
-	ports := make([]uint8, size)
+	if k == nil {
+		k = new(blockPacker)
+	}
+	if cap(k.ports) < size {
+		k.ports = make([]uint8, size)
+	}
+	ports := k.ports[:size]
 	for i := range ports {
 		ports[i] = noPort
 	}
@@ -230,7 +238,7 @@ func (t *LFT) pack() {
 			p.jumps = append(p.jumps, lineJump{int32(k), e.Line})
 		}
 	}
-	p.seal(nil)
+	p.seal(k)
 	t.packed, t.Entries = p, nil
 }
 
