@@ -232,11 +232,11 @@ func readIB(a Args) (*Fabric, error) {
 		return &Fabric{Fabric: f, Name: a.Topo, TopoFile: a.Topo, RealPorts: true, Topology: t, LinkRates: ib.LinkRates(t, f),
 			AggregationLeftOut: aggregationLeftOut(t, a.IncludeAggregationNodes)}, nil
 	}
-	defer tightGC()()
 	t, rt, err := ib.ReadPair(a.Topo, a.LFTs)
 	if err != nil {
 		return nil, err
 	}
+	defer tightGC()()
 	f, err := ib.Build(t, rt, opt)
 	if err != nil {
 		return nil, err
@@ -251,11 +251,12 @@ func readIB(a Args) (*Fabric, error) {
 // tightGC lets the heap grow by half its live size between collections
 // instead of by all of it, until the returned function is called, which
 // collects once more (unless the user set GOGC). A fabric built from dumps
-// has the topology, the tables read and the fabric alive at once, the
-// readers' windows of text besides, and all but the fabric is garbage
-// right after: the default target would let the heap grow to twice that
-// peak (32 768 hosts: about 50 MB live), and then to twice what was live
-// before the topology and the tables were let go.
+// has the topology, the tables read and the fabric alive at once, and all
+// but the fabric is garbage right after: the default target would let the
+// heap grow to twice that peak (32 768 hosts: about 50 MB live), and then
+// to twice what was live before the topology and the tables were let go.
+// The readers run before it with the default: their garbage is their text
+// windows, which the next collection takes.
 func tightGC() (restore func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
