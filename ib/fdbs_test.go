@@ -190,6 +190,23 @@ func FuzzParallelFDBs(f *testing.F) {
 	})
 }
 
+// FuzzFDBsFast: on any input, read in memory (the entry loop) and
+// streamed (never the loop), packed or not, the .fdbs reader gives the
+// same tables, lines, warnings or error.
+func FuzzFDBsFast(f *testing.F) {
+	fuzzSeeds(f, "ft16/minhop/opensm.fdbs", "ft16/dnup/opensm.fdbs", "cluster/ibdiagnet/ibdiagnet2.fdbs")
+	f.Add([]byte("dump_ucast_routes: Switch 0x1\n0x0001 : 001  : 01   : yes\n0x0002 : UNREACHABLE\n0x0003 : 255  : 01   : yes\n0x0003 : 001  : 01   :    \n"))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		for _, packed := range []bool{false, true} {
+			a, ea := readFDBsAs(newLines(data, "f"), packed)
+			b, eb := readFDBsAs(streamLines(bufio.NewReader(bytes.NewReader(data)), "f"), packed)
+			if x, y := routingText(a, ea), routingText(b, eb); x != y {
+				t.Fatalf("packed %v:\nin memory:\n%.1000s\nstreamed:\n%.1000s", packed, x, y)
+			}
+		}
+	})
+}
+
 // FuzzFDBEntryAsWritten: an entry line that the in-place reader takes
 // reads the same with parseFDBEntry (seeds: every entry shape of the
 // fixtures and near misses).
