@@ -123,24 +123,8 @@ func TestFusedWalkMatchesBatch(t *testing.T) {
 // routes that do not: the fused walk must hand the whole level back,
 // with nothing counted, to the RouteBatch, which reports the failure.
 func TestFusedWalkLeavesFailingLevels(t *testing.T) {
-	b := lft.NewBuilder()
 	n := 6
-	hosts := make([]int32, n)
-	for i := range hosts {
-		hosts[i] = b.Node("H"+strconv.Itoa(i), lft.Host)
-	}
-	s := b.Node("S", lft.Switch)
-	for i, h := range hosts {
-		b.Route(b.Link(h, s, 1, i+1), lft.AnyDest)
-		down := b.Link(s, h, i+1, 1)
-		if i != n-1 {
-			b.Route(down, b.Dest(b.NodeName(h)))
-		}
-	}
-	f, err := b.Build()
-	if err != nil {
-		t.Fatal(err)
-	}
+	f := starFabricWithout(t, n, n-1)
 	if !f.PrepareWalks(int64(n * n)) {
 		t.Fatal("no entry routes")
 	}

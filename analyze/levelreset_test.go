@@ -11,7 +11,11 @@ import (
 )
 
 // starFabric is one switch S with hosts H0 … H(n-1), built without files.
-func starFabric(t *testing.T, n int) *lft.Fabric {
+func starFabric(t *testing.T, n int) *lft.Fabric { return starFabricWithout(t, n, -1) }
+
+// starFabricWithout is starFabric whose switch has no entry towards host
+// unrouted (-1: none left out).
+func starFabricWithout(t *testing.T, n, unrouted int) *lft.Fabric {
 	t.Helper()
 	b := lft.NewBuilder()
 	hosts := make([]int32, n)
@@ -21,7 +25,10 @@ func starFabric(t *testing.T, n int) *lft.Fabric {
 	s := b.Node("S", lft.Switch)
 	for i, h := range hosts {
 		b.Route(b.Link(h, s, 1, i+1), lft.AnyDest)
-		b.Route(b.Link(s, h, i+1, 1), b.Dest(b.NodeName(h)))
+		down := b.Link(s, h, i+1, 1)
+		if i != unrouted {
+			b.Route(down, b.Dest(b.NodeName(h)))
+		}
 	}
 	f, err := b.Build()
 	if err != nil {
