@@ -9,13 +9,13 @@ import (
 	"time"
 
 	"orcs/gen"
+	"orcs/lft"
 )
 
-// A session's OpenSM writes the tables (opensm-lfts.dump) and none of the
-// dumps orcs does not read (opensm.fdbs, the LID matrix, ...): the
-// installed OpenSM skips a dump it cannot create. Its log says so, and
-// the session's notes do not.
-func TestSessionSkipsUnreadDumps(t *testing.T) {
+// startMinhop starts a minhop session on the 4-host 2-ary 2-tree (the
+// caller closes it) and returns it, its first routing and the fabric.
+func startMinhop(t *testing.T) (*Session, *Result, *lft.Fabric) {
+	t.Helper()
 	tl := needTools(t)
 	n, err := gen.Build("kary:k=2,n=2")
 	if err != nil {
@@ -26,6 +26,15 @@ func TestSessionSkipsUnreadDumps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	return s, res, n.Fabric
+}
+
+// A session's OpenSM writes the tables (opensm-lfts.dump) and none of the
+// dumps orcs does not read (opensm.fdbs, the LID matrix, ...): the
+// installed OpenSM skips a dump it cannot create. Its log says so, and
+// the session's notes do not.
+func TestSessionSkipsUnreadDumps(t *testing.T) {
+	s, res, _ := startMinhop(t)
 	defer s.Close()
 	dump := s.r.path("dump")
 	if st, err := os.Stat(filepath.Join(dump, "opensm-lfts.dump")); err != nil || !st.Mode().IsRegular() {
@@ -71,25 +80,16 @@ func TestUnreadDumpNote(t *testing.T) {
 // the set's console batch), and never one with OpenSM's port down (which
 // drops and rediscovers every node).
 func TestSessionOneSweepPerSet(t *testing.T) {
-	tl := needTools(t)
-	n, err := gen.Build("kary:k=2,n=2")
-	if err != nil {
-		t.Fatal(err)
-	}
-	opt := Options{Engine: "minhop", KeepPorts: true, AllowFallback: true, Tools: tl, Timeout: time.Minute}
-	ctx := context.Background()
-	s, _, err := StartSession(ctx, n.Fabric, opt)
-	if err != nil {
-		t.Fatal(err)
-	}
+	s, _, f := startMinhop(t)
 	defer s.Close()
+	ctx := context.Background()
 	logPath := s.r.path("opensm.log")
 	for i := range 3 {
 		st, err := os.Stat(logPath)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if _, err := s.Route(ctx, n.Fabric); err != nil {
+		if _, err := s.Route(ctx, f); err != nil {
 			t.Fatal(err)
 		}
 		if err := s.waitIdle(ctx); err != nil {
