@@ -160,11 +160,10 @@ func (p *fdbsParser) fastEntries() {
 	es := cur.Entries
 	for len(data) >= 21 {
 		d := data[:21:21]
-		h0, h1, h2, h3 := hexNibble[d[2]], hexNibble[d[3]], hexNibble[d[4]], hexNibble[d[5]]
-		if d[0] != '0' || d[1] != 'x' || string(d[6:9]) != " : " || (h0|h1|h2|h3)&0xf0 != 0 {
+		lid, hexOK := hex4(d[2:6])
+		if d[0] != '0' || d[1] != 'x' || string(d[6:9]) != " : " || !hexOK {
 			break
 		}
-		lid := int(h0)<<12 | int(h1)<<8 | int(h2)<<4 | int(h3)
 		if lid <= last || lid > maxUnicastLID { // LID 0 too: last is 0 or more
 			break
 		}
@@ -178,12 +177,11 @@ func (p *fdbsParser) fastEntries() {
 			break
 		}
 		e := data[:27:27]
-		p0, p1, p2 := e[9]-'0', e[10]-'0', e[11]-'0'
+		port, decOK := dec3(e[9:12])
 		if e[26] != '\n' || string(e[12:16]) != "  : " || string(e[18:26]) != "   : yes" ||
-			p0 > 9 || p1 > 9 || p2 > 9 || e[16]-'0' > 9 || e[17]-'0' > 9 {
+			!decOK || e[16]-'0' > 9 || e[17]-'0' > 9 {
 			break
 		}
-		port := int(p0)*100 + int(p1)*10 + int(p2)
 		if port > 255 {
 			break
 		}
@@ -224,14 +222,8 @@ func fdbEntryAsWritten(l []byte) (lid, port int, routed, ok bool) {
 	if len(l) != 26 && len(l) != 20 || string(l[6:9]) != " : " {
 		return 0, 0, false, false
 	}
-	for _, b := range l[2:6] {
-		d, isHex := hexDigit(b)
-		if !isHex {
-			return 0, 0, false, false
-		}
-		lid = lid<<4 | int(d)
-	}
-	if lid > maxUnicastLID {
+	lid, hexOK := hex4(l[2:6])
+	if !hexOK || lid > maxUnicastLID {
 		return 0, 0, false, false
 	}
 	if len(l) == 20 {
@@ -240,13 +232,8 @@ func fdbEntryAsWritten(l []byte) (lid, port int, routed, ok bool) {
 	if string(l[12:16]) != "  : " || string(l[18:]) != "   : yes" {
 		return 0, 0, false, false
 	}
-	for _, b := range l[9:12] {
-		if b < '0' || b > '9' {
-			return 0, 0, false, false
-		}
-		port = 10*port + int(b-'0')
-	}
-	if port > 255 || l[16] < '0' || l[16] > '9' || l[17] < '0' || l[17] > '9' {
+	port, decOK := dec3(l[9:12])
+	if !decOK || port > 255 || l[16] < '0' || l[16] > '9' || l[17] < '0' || l[17] > '9' {
 		return 0, 0, false, false
 	}
 	return lid, port, port != 255, true

@@ -280,13 +280,11 @@ func (p *unicastParser) fastEntries() {
 		// LID's label text says it does: it is taken when the label text
 		// and a line break follow the port.
 		d := data[:12:12]
-		h0, h1, h2, h3 := hexNibble[d[2]], hexNibble[d[3]], hexNibble[d[4]], hexNibble[d[5]]
-		p0, p1, p2 := d[7]-'0', d[8]-'0', d[9]-'0'
-		if d[0] != '0' || d[1] != 'x' || d[6] != ' ' || d[10] != ' ' || (h0|h1|h2|h3)&0xf0 != 0 || p0 > 9 || p1 > 9 || p2 > 9 {
+		lid, hexOK := hex4(d[2:6])
+		port, decOK := dec3(d[7:10])
+		if d[0] != '0' || d[1] != 'x' || d[6] != ' ' || d[10] != ' ' || !hexOK || !decOK {
 			break
 		}
-		lid := int(h0)<<12 | int(h1)<<8 | int(h2)<<4 | int(h3)
-		port := int(p0)*100 + int(p1)*10 + int(p2)
 		if lid == 0 || lid > top || port > 254 || pk.ports[lid] != noPort || n > 0 && lid < int(lastLID) {
 			break
 		}
@@ -337,20 +335,10 @@ func quickUnicastEntry(l []byte) (e LFTEntry, rest []byte, ok bool) {
 	if len(l) < 12 || l[6] != ' ' || l[10] != ' ' || l[11] == ' ' || l[11] == '\t' {
 		return e, nil, false
 	}
-	lid := 0
-	for _, b := range l[2:6] {
-		d, ok := hexDigit(b)
-		if !ok {
-			return e, nil, false
-		}
-		lid = lid<<4 | int(d)
-	}
-	port := 0
-	for _, b := range l[7:10] {
-		if b < '0' || b > '9' {
-			return e, nil, false
-		}
-		port = port*10 + int(b-'0')
+	lid, hexOK := hex4(l[2:6])
+	port, decOK := dec3(l[7:10])
+	if !hexOK || !decOK {
+		return e, nil, false
 	}
 	if lid == 0 || lid > maxUnicastLID || port > 254 {
 		return e, nil, false

@@ -362,6 +362,23 @@ func hexDigit(b byte) (byte, bool) {
 	return v, v < 16
 }
 
+// hex4 reads the four hexadecimal digits of b[0:4] (a LID as the dumps
+// write it) with a table, without a branch per digit; ok is false unless
+// all four are digits.
+func hex4(b []byte) (v int, ok bool) {
+	_ = b[3]
+	h0, h1, h2, h3 := hexNibble[b[0]], hexNibble[b[1]], hexNibble[b[2]], hexNibble[b[3]]
+	return int(h0)<<12 | int(h1)<<8 | int(h2)<<4 | int(h3), (h0|h1|h2|h3)&0xf0 == 0
+}
+
+// dec3 reads the three decimal digits of b[0:3] (an out port as the dumps
+// write it); ok is false unless all three are digits.
+func dec3(b []byte) (v int, ok bool) {
+	_ = b[2]
+	d0, d1, d2 := b[0]-'0', b[1]-'0', b[2]-'0'
+	return int(d0)*100 + int(d1)*10 + int(d2), d0 <= 9 && d1 <= 9 && d2 <= 9
+}
+
 // hexNibble holds the value of each hexadecimal digit, 0xff for any other
 // byte.
 var hexNibble = func() (t [256]byte) {
