@@ -360,6 +360,17 @@ func plainLine(l []byte) bool {
 	return f[len(f)-1] != ':' && f[len(f)-1] != ';'
 }
 
+// quotedID reads blanks and a quoted node id of the fast reader's shape
+// (netIDGUID) at c, and returns it with its GUID and kind letter.
+func quotedID(c *cursor) (id []byte, g uint64, kind byte, ok bool) {
+	c.blank()
+	if id, ok = quoted(c); !ok {
+		return nil, 0, 0, false
+	}
+	g, kind, ok = netIDGUID(id)
+	return id, g, kind, ok
+}
+
 // netIDGUID returns the GUID and kind letter of an ibnetdiscover node id
 // ("S-", "H-" or "R-" and 16 lower-case hexadecimal digits).
 func netIDGUID(id []byte) (uint64, byte, bool) {
@@ -386,12 +397,7 @@ func (pc *netPiece) node(c *cursor, isSwitch bool, line int, port0 *uint64) bool
 	if !ok || nports < 1 || nports > MaxPorts {
 		return false
 	}
-	c.blank()
-	id, ok := quoted(c)
-	if !ok {
-		return false
-	}
-	g, _, ok := netIDGUID(id)
+	id, g, _, ok := quotedID(c)
 	if !ok {
 		return false
 	}
@@ -467,12 +473,7 @@ func (pc *netPiece) port(c *cursor, idx, line int) bool {
 		}
 		pt.GUID = g
 	}
-	c.blank()
-	id, ok := quoted(c)
-	if !ok {
-		return false
-	}
-	rg, kind, ok := netIDGUID(id)
+	_, rg, kind, ok := quotedID(c)
 	if !ok {
 		return false
 	}
