@@ -6,6 +6,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -256,4 +257,54 @@ func benchInput(b *testing.B, env, file string, write func(io.Writer, *lft.Fabri
 	b.ReportAllocs()
 	b.ResetTimer()
 	return path
+}
+
+// TestParallelReadersAllocatePerTable: the parallel readers of both dump
+// grammars use their buffers again from table to table and piece to
+// piece (the block packer with its map and port array, the fdbs pieces'
+// entry buffers): the 192 tables of 704 LIDs of an 8-ary 3-tree, read
+// in windows of 64 KiB on two goroutines, allocate 1.76 MB from
+// opensm-lfts.dump (2.20 MB with a packer per table) and 0.53 MB from
+// opensm.fdbs (1.1 MB with a packer per table, 2.0 MB with fresh entry
+// buffers per piece).
+func TestParallelReadersAllocatePerTable(t *testing.T) {
+	f, err := gen.Generate("kary:k=8,n=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lfts, fdbs bytes.Buffer
+	if err := WriteLFTDump(&lfts, f); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFDBs(&fdbs, f); err != nil {
+		t.Fatal(err)
+	}
+	old := parallelWindow
+	parallelWindow = 64 << 10
+	defer func() { parallelWindow = old }()
+	for _, c := range []struct {
+		name  string
+		read  func() (*Routing, error)
+		limit uint64 // bytes per table
+	}{
+		{"opensm-lfts.dump", func() (*Routing, error) {
+			return readUnicastParallel(bytes.NewReader(lfts.Bytes()), "opensm-lfts.dump", true, 2)
+		}, 10 << 10},
+		{"opensm.fdbs", func() (*Routing, error) {
+			return readFDBsParallel(bytes.NewReader(fdbs.Bytes()), "opensm.fdbs", true, 2)
+		}, 4 << 10},
+	} {
+		var m0, m1 runtime.MemStats
+		runtime.GC()
+		runtime.ReadMemStats(&m0)
+		rt, err := c.read()
+		runtime.ReadMemStats(&m1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		alloc, tables := m1.TotalAlloc-m0.TotalAlloc, uint64(len(rt.Switches))
+		if tables != 192 || alloc > c.limit*tables {
+			t.Errorf("%s: %d tables, %d bytes allocated (%d a table), want 192 and at most %d a table", c.name, tables, alloc, alloc/max(tables, 1), c.limit)
+		}
+	}
 }
