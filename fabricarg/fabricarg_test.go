@@ -1,10 +1,19 @@
 package fabricarg
 
 import (
+	"bytes"
 	"errors"
+	"io"
+	"os"
 	"path/filepath"
+	"runtime"
+	"runtime/debug"
 	"strings"
 	"testing"
+
+	"orcs/gen"
+	"orcs/ib"
+	"orcs/lft"
 )
 
 const fixtures = "../testdata/ib/ft16/minhop"
@@ -101,5 +110,51 @@ func TestLoadRealFiles(t *testing.T) {
 	_, err = Load(Args{Topo: topo, LFTs: filepath.Join(dir, "nothere", "opensm-lfts.dump")})
 	if err == nil || !strings.Contains(err.Error(), "only when its log flags include 0x40") {
 		t.Errorf("missing tables: %v", err)
+	}
+}
+
+// TestLoadFromDumpsCollects: a load from dumps ends with a collection of
+// what only the load needed (the topology and the tables read, a few MB
+// for the 512 hosts here), so the heap right after it is about the live
+// heap, and the caller's collection target is as before. Without it the
+// heap held that garbage until the next collection, at twice the load's
+// live heap.
+func TestLoadFromDumpsCollects(t *testing.T) {
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set: the load leaves the collector alone")
+	}
+	f, err := gen.Generate("kary:k=8,n=3")
+	if err != nil {
+		t.Fatal(err)
+	}
+	dir := t.TempDir()
+	topo, lfts := filepath.Join(dir, "ibnetdiscover.txt"), filepath.Join(dir, "opensm-lfts.dump")
+	for _, w := range []struct {
+		path  string
+		write func(io.Writer, *lft.Fabric) error
+	}{{topo, ib.WriteNetDiscover}, {lfts, ib.WriteLFTDump}} {
+		var b bytes.Buffer
+		if err := w.write(&b, f); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(w.path, b.Bytes(), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	runtime.GC()
+	loaded, err := Load(Args{Topo: topo, LFTs: lfts})
+	if err != nil {
+		t.Fatal(err)
+	}
+	var after, live runtime.MemStats
+	runtime.ReadMemStats(&after)
+	runtime.GC()
+	runtime.ReadMemStats(&live)
+	runtime.KeepAlive(loaded)
+	if garbage := int64(after.HeapAlloc) - int64(live.HeapAlloc); garbage > 1<<20 {
+		t.Errorf("%d bytes of garbage on the heap right after the load (live %d), want under 1 MiB", garbage, live.HeapAlloc)
+	}
+	if p := debug.SetGCPercent(100); p != 100 {
+		t.Errorf("collection target after the load %d%%, want the caller's 100%%", p)
 	}
 }
