@@ -57,6 +57,7 @@ type fdbsParser struct {
 	packed  bool
 	scratch []LFTEntry
 	packer  blockPacker
+	fast    int // lines fastEntries took
 }
 
 // closeTable ends the open table.
@@ -193,6 +194,7 @@ func (p *fdbsParser) fastEntries() {
 		data = data[27:]
 	}
 	if phys > r.phys {
+		p.fast += phys - r.phys
 		r.data, r.phys, r.n, p.last, cur.Entries = data, phys, phys, last, es
 	}
 }

@@ -106,7 +106,17 @@ func fdbsCases(t testing.TB) map[string][]byte {
 // the byte loop takes (fastEntries), reads as the same input streamed
 // line by line, which never takes that loop: every fixture and damaged
 // copy, the copies with lines of and near the loop's shapes among them.
+// The loop takes every entry line of an OpenSM file: all but a header and
+// a title line per table.
 func TestFDBsFastSameAsStreamed(t *testing.T) {
+	ft := fdbsCases(t)[filepath.Join("ft64", "minhop", "opensm.fdbs")]
+	p := &fdbsParser{r: newLines(ft, "opensm.fdbs"), rt: &Routing{File: "opensm.fdbs", Format: FormatFDBs}, packed: true}
+	if err := p.all(); err != nil {
+		t.Fatal(err)
+	}
+	if want := p.r.phys - 2*len(p.rt.Switches); p.fast != want {
+		t.Errorf("the byte loop took %d of %d lines (%d tables), want %d", p.fast, p.r.phys, len(p.rt.Switches), want)
+	}
 	for name, data := range fdbsCases(t) {
 		for _, packed := range []bool{false, true} {
 			a, ea := readFDBsAs(newLines(data, "opensm.fdbs"), packed)
