@@ -357,6 +357,8 @@ func (c *cursor) word() []byte {
 	return c.b[start:c.i]
 }
 
+// hexDigit returns the value of a hexadecimal digit, false for any other
+// byte.
 func hexDigit(b byte) (byte, bool) {
 	v := hexNibble[b]
 	return v, v < 16
