@@ -6,10 +6,13 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"runtime"
 	"strings"
 	"testing"
+	"unsafe"
 
 	"orcs/gen"
+	"orcs/internal/hugemem"
 )
 
 // netCases are the fixtures' ibnetdiscover outputs, a generated fabric's
@@ -263,5 +266,48 @@ func TestNetFastFileLimits(t *testing.T) {
 		if _, err := ReadTopologyFile(path); err == nil || !strings.Contains(err.Error(), name) {
 			t.Errorf("want an error %q, got %v", name, err)
 		}
+	}
+}
+
+// TestReadTopologyFileAllocates: reading ibnetdiscover output from a file
+// allocates on the heap about what the topology holds (its nodes, their
+// ports, ids and descriptions) and not the text, which is held apart and
+// given back; the ports of a piece are one allocation.
+func TestReadTopologyFileAllocates(t *testing.T) {
+	f, err := gen.Generate("kary:k=14,n=3") // 2 744 hosts, 588 switches, 16 464 ports
+	if err != nil {
+		t.Fatal(err)
+	}
+	path := filepath.Join(t.TempDir(), "ibnetdiscover.txt")
+	writeFile(t, path, func(w *bytes.Buffer) error { return WriteNetDiscover(w, f) })
+	st, err := os.Stat(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mapped := hugemem.Mapped()
+	var m0, m1 runtime.MemStats
+	runtime.GC()
+	runtime.ReadMemStats(&m0)
+	tp, err := ReadTopologyFile(path)
+	runtime.ReadMemStats(&m1)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ports, text := 0, 0
+	for _, n := range tp.Nodes {
+		ports += len(n.Ports)
+		text += len(n.ID) + len(n.Desc)
+	}
+	held := uint64(len(tp.Nodes))*uint64(unsafe.Sizeof(TopoNode{})) + uint64(ports)*uint64(unsafe.Sizeof(TopoPort{})) + uint64(text)
+	alloc, allocs := m1.TotalAlloc-m0.TotalAlloc, m1.Mallocs-m0.Mallocs
+	t.Logf("%d nodes, %d ports, %d bytes held, %d allocated in %d objects; the text %d bytes", len(tp.Nodes), ports, held, alloc, allocs, st.Size())
+	// The pieces' nodes before the join (40 bytes each) and the GUID index
+	// (24 bytes a node) come on top: 30 % at most here. The text on the
+	// heap, or a piece's ports in chunks of netChunk, would pass it.
+	if limit := held + held*3/10; alloc > limit || allocs > 60 {
+		t.Errorf("%d bytes in %d objects allocated for a topology of %d bytes (text %d bytes): want at most %d bytes in 60 objects", alloc, allocs, held, st.Size(), limit)
+	}
+	if hugemem.Mapped() != mapped {
+		t.Errorf("%d bytes left mapped after the read", hugemem.Mapped()-mapped)
 	}
 }

@@ -106,3 +106,29 @@ func (a *Arena) Release() {
 func ReleaseWith[O any](a *Arena, owner *O) {
 	runtime.AddCleanup(owner, func(a *Arena) { a.Release() }, a)
 }
+
+// Advise asks the kernel to back the whole huge pages within s's array
+// with huge pages, for a large array on the Go heap that is about to be
+// written whole for the first time: a fresh array is backed page by page
+// as it is first written, and in a virtual machine each 4 KiB page fault
+// costs microseconds (16 MiB: 60–70 ms measured on the development
+// machine, 1–10 ms on huge pages). Its first and last huge page, shared
+// with other objects, stay on small pages, so the array holds no more
+// memory than it would. The advice is a hint, without effect where the
+// system has no transparent huge pages or on memory backed already (the
+// heap's own, used again). T may hold pointers.
+func Advise[T any](s []T) {
+	var zero T
+	size := uintptr(cap(s)) * unsafe.Sizeof(zero)
+	if size < MinBytes {
+		return
+	}
+	p := unsafe.Pointer(unsafe.SliceData(s))
+	off := uintptr(alignOffset(uintptr(p)))
+	if off >= size {
+		return
+	}
+	if n := (size - off) &^ (pageBytes - 1); n > 0 {
+		adviseHuge(unsafe.Slice((*byte)(unsafe.Add(p, off)), n))
+	}
+}

@@ -61,7 +61,35 @@ func TestMakeAdvisesHugePages(t *testing.T) {
 	var a Arena
 	defer a.Release()
 	s := Make[byte](&a, 4<<20, 4<<20)
-	start := uintptr(unsafe.Pointer(&s[0]))
+	if !advised(t, uintptr(unsafe.Pointer(&s[0]))) {
+		t.Fatal("mapping of the array: no hg (MADV_HUGEPAGE)")
+	}
+}
+
+// TestAdviseHeap: Advise asks for huge pages for the whole huge pages of
+// a large heap array, and leaves arrays below MinBytes, empty ones and nil
+// alone.
+func TestAdviseHeap(t *testing.T) {
+	Advise([]int64(nil))
+	Advise(make([]byte, 0))
+	Advise(make([]byte, MinBytes-1))
+	if runtime.GOOS != "linux" {
+		t.Skip("huge pages are asked for on Linux only")
+	}
+	s := make([]*int, 0, 1<<20) // 8 MiB of pointers: whole huge pages within
+	Advise(s)
+	start := uintptr(unsafe.Pointer(unsafe.SliceData(s)))
+	page := start + uintptr(alignOffset(start))
+	if !advised(t, page) {
+		t.Fatalf("huge page at %#x within the array at %#x: no hg (MADV_HUGEPAGE)", page, start)
+	}
+	runtime.KeepAlive(s)
+}
+
+// advised reports whether the mapping that holds address p carries "hg"
+// (MADV_HUGEPAGE) in /proc/self/smaps.
+func advised(t *testing.T, p uintptr) bool {
+	t.Helper()
 	smaps, err := os.ReadFile("/proc/self/smaps")
 	if err != nil {
 		t.Skip("no /proc/self/smaps:", err)
@@ -73,19 +101,20 @@ func TestMakeAdvisesHugePages(t *testing.T) {
 			lo, hi, ok := strings.Cut(f[0], "-")
 			l, err1 := strconv.ParseUint(lo, 16, 64)
 			h, err2 := strconv.ParseUint(hi, 16, 64)
-			in = ok && err1 == nil && err2 == nil && uint64(start) >= l && uint64(start) < h
+			in = ok && err1 == nil && err2 == nil && uint64(p) >= l && uint64(p) < h
 			continue
 		}
 		if in && len(f) > 0 && f[0] == "VmFlags:" {
 			for _, flag := range f[1:] {
 				if flag == "hg" {
-					return
+					return true
 				}
 			}
-			t.Fatalf("mapping of the array: %s, no hg (MADV_HUGEPAGE)", line)
+			return false
 		}
 	}
-	t.Fatalf("mapping at %#x not found in /proc/self/smaps", start)
+	t.Fatalf("mapping at %#x not found in /proc/self/smaps", p)
+	return false
 }
 
 // TestMakeSmall: below MinBytes, and for a capacity below the length, the
