@@ -505,24 +505,38 @@ func fillRowBlocks[T portEntry](f *Fabric, rows []rowFill, given []bool, pool *[
 // rowPorts sets out (the row's blocks, whole) to the positions of the
 // links of row (-1: none, no route), for switch index s; it fails, with
 // the host, on a link that does not leave s.
+//
+// The links of a row change from host to host (a fat tree's leaf sends
+// consecutive hosts up different links) but are few: a link found leaving
+// s is remembered in a small table by its low bits, so that most entries
+// cost a load from it instead of the loads of switchPort from the
+// fabric's link arrays.
 func rowPorts[T portEntry](f *Fabric, s int32, row []int32, out []T) (int, error) {
 	fillNoPort(out)
-	last, p := int32(-1), int32(-1)
+	var seen [rowPortCache]struct{ link, port int32 }
+	for i := range seen {
+		seen[i].link = -1
+	}
 	for d, l := range row {
 		if l < 0 {
 			continue
 		}
-		if l != last {
-			var err error
-			if p, err = f.switchPort(s, l); err != nil {
+		c := &seen[l&(rowPortCache-1)]
+		if c.link != l {
+			p, err := f.switchPort(s, l)
+			if err != nil {
 				return d, err
 			}
-			last = l
+			c.link, c.port = l, p
 		}
-		out[d] = T(p)
+		out[d] = T(c.port)
 	}
 	return 0, nil
 }
+
+// rowPortCache is the size of rowPorts's table of links seen (a power of
+// two).
+const rowPortCache = 128
 
 // fillRow fills the unset entries (all bits set) of a table row that route
 // entry r matches with val: every entry for AnyDest, else the hosts it
