@@ -258,7 +258,7 @@ func readIB(a Args) (*Fabric, error) {
 // The readers run before it with the default; their garbage (the text
 // windows of the dump, the parsers' scratch: about 30 MB at 32 768 hosts)
 // is collected first, so that the build takes its memory again instead of
-// growing the heap (peak RSS of 1 000 runs from dumps 93–98 → 87–92 MB).
+// growing the heap.
 func tightGC() (restore func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}

@@ -8,6 +8,7 @@ import (
 	"runtime"
 	"unsafe"
 
+	"orcs/infile"
 	"orcs/internal/hugemem"
 	"orcs/internal/workers"
 	"orcs/lft"
@@ -52,19 +53,36 @@ func readNetDiscoverFile(br io.Reader, path, name string) *Topology {
 	if path == "-" {
 		return nil
 	}
-	// The text is held on huge pages, given back when it is parsed (the
-	// topology keeps none of it): a file of 16 MB read into fresh memory
-	// was 4 096 page faults, 60–100 ms on a virtual machine.
+	// A plain file's text is held on huge pages, given back when the read
+	// ends (the topology keeps none of it): 16 MB read into fresh memory
+	// were 4 096 page faults, 60–100 ms on a virtual machine. A gzip
+	// file's size says nothing of its text's.
 	var mem hugemem.Arena
 	defer mem.Release()
 	var buf bytes.Buffer
 	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-		buf = *bytes.NewBuffer(hugemem.Make[byte](&mem, 0, int(st.Size())+bytes.MinRead))
+		if size := int(st.Size()) + bytes.MinRead; isGzipFile(path) {
+			buf.Grow(size)
+		} else {
+			buf = *bytes.NewBuffer(hugemem.Make[byte](&mem, 0, size))
+		}
 	}
 	if _, err := buf.ReadFrom(br); err != nil {
 		return nil
 	}
 	return readNetFast(buf.Bytes(), name, runtime.GOMAXPROCS(0))
+}
+
+// isGzipFile reports whether the file at path starts as gzip data does.
+func isGzipFile(path string) bool {
+	fh, err := os.Open(path)
+	if err != nil {
+		return false
+	}
+	defer fh.Close()
+	var magic [2]byte
+	n, _ := io.ReadFull(fh, magic[:])
+	return infile.IsGzip(magic[:n])
 }
 
 // The fast reader takes ibnetdiscover output as the tool writes it: every
@@ -244,13 +262,14 @@ func nextRecordStart(data []byte, from int) int {
 func (pc *netPiece) parse(file string) {
 	d := pc.data
 	// Room for the nodes and the port lines that start a line, counted
-	// (appends and further chunks take any others), and for an id of 18
-	// bytes and a description of 14 per node.
+	// (appends and further chunks take any others; a node asks for room
+	// for all its ports, connected or not, hence MaxPorts more), and for
+	// an id of 18 bytes and a description of 14 per node.
 	nodes := bytes.Count(d, []byte("\nSwitch")) + bytes.Count(d, []byte("\nCa")) + bytes.Count(d, []byte("\nHca")) + 1
 	pc.nodes = make([]netNode, 0, nodes)
 	pc.text = make([]byte, 0, 32*nodes)
 	pc.ends = make([]int32, 0, nodes)
-	pc.newChunk(bytes.Count(d, []byte("\n[")) + 1)
+	pc.newChunk(bytes.Count(d, []byte("\n[")) + MaxPorts)
 	dir := netParser{format: FormatIBNetDiscover} // GUID directives: only their errors and port0GUID matter
 	r := &lines{file: file}
 	cur := -1 // the node whose port lines may follow

@@ -2,6 +2,7 @@ package ib
 
 import (
 	"bytes"
+	"compress/gzip"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -309,5 +310,34 @@ func TestReadTopologyFileAllocates(t *testing.T) {
 	}
 	if hugemem.Mapped() != mapped {
 		t.Errorf("%d bytes left mapped after the read", hugemem.Mapped()-mapped)
+	}
+	// What was read from the mapping, given back since, is the topology
+	// the line by line reader gives; from a gzip file as well.
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var zb bytes.Buffer
+	zw := gzip.NewWriter(&zb)
+	if _, err := zw.Write(data); err != nil || zw.Close() != nil {
+		t.Fatal("gzip:", err)
+	}
+	gz := filepath.Join(t.TempDir(), "ibnetdiscover.txt.gz")
+	if err := os.WriteFile(gz, zb.Bytes(), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	tz, err := ReadTopologyFile(gz)
+	if err != nil {
+		t.Fatal(err)
+	}
+	runtime.GC() // a string or slice into the mapping would be read after it is gone
+	for _, got := range []*Topology{tp, tz} {
+		want, err := readNet(newLines(data, got.File), FormatIBNetDiscover, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if g, w := topologyText(got, nil), topologyText(want, nil); g != w {
+			t.Fatalf("%s read from the file:\n%.2000s\nline by line:\n%.2000s", got.File, g, w)
+		}
 	}
 }

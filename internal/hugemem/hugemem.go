@@ -1,5 +1,7 @@
 // Package hugemem allocates large arrays of plain data (no pointers) outside
-// the Go heap, in mappings the kernel is asked to back with huge pages.
+// the Go heap, in mappings the kernel is asked to back with huge pages, and
+// asks the same for the whole huge pages of a large array on the heap
+// (Advise).
 //
 // A simulation or a route walk that reads a few bytes at random places of
 // an array of megabytes misses the TLB on nearly every read when the array
@@ -113,22 +115,32 @@ func ReleaseWith[O any](a *Arena, owner *O) {
 // as it is first written, and in a virtual machine each 4 KiB page fault
 // costs microseconds (16 MiB: 60–70 ms measured on the development
 // machine, 1–10 ms on huge pages). Its first and last huge page, shared
-// with other objects, stay on small pages, so the array holds no more
-// memory than it would. The advice is a hint, without effect where the
-// system has no transparent huge pages or on memory backed already (the
-// heap's own, used again). T may hold pointers.
+// with other objects, stay on small pages, so while the array lives it
+// holds no more memory than it would. The advice stays on the address
+// range when the array is freed: memory the heap reuses there may be
+// backed by huge pages too (and the kernel may gather pages that the
+// runtime gave back into huge pages again), so it is for arrays of a few
+// megabytes read once per process, not for the heap at large. The advice
+// is a hint, without effect where the system has no transparent huge
+// pages or on memory backed already. T may hold pointers.
 func Advise[T any](s []T) {
 	var zero T
-	size := uintptr(cap(s)) * unsafe.Sizeof(zero)
-	if size < MinBytes {
-		return
-	}
 	p := unsafe.Pointer(unsafe.SliceData(s))
-	off := uintptr(alignOffset(uintptr(p)))
-	if off >= size {
-		return
-	}
-	if n := (size - off) &^ (pageBytes - 1); n > 0 {
+	if off, n := wholePages(uintptr(p), uintptr(cap(s))*unsafe.Sizeof(zero)); n > 0 {
 		adviseHuge(unsafe.Slice((*byte)(unsafe.Add(p, off)), n))
 	}
+}
+
+// wholePages returns where the whole huge pages of the size bytes at
+// address p start (an offset from p) and how many bytes they take: none
+// below MinBytes.
+func wholePages(p, size uintptr) (off, n uintptr) {
+	if size < MinBytes {
+		return 0, 0
+	}
+	off = uintptr(alignOffset(p))
+	if off >= size {
+		return 0, 0
+	}
+	return off, (size - off) &^ (pageBytes - 1)
 }

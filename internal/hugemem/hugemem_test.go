@@ -86,6 +86,31 @@ func TestAdviseHeap(t *testing.T) {
 	runtime.KeepAlive(s)
 }
 
+// TestWholePages: the whole huge pages of an array, never past its end.
+func TestWholePages(t *testing.T) {
+	const P = pageBytes
+	for _, c := range []struct {
+		p, size, off, n uintptr
+	}{
+		{P, 3 * P, 0, 3 * P},               // aligned: all of it
+		{P + 4096, 3 * P, P - 4096, 2 * P}, // two whole pages inside, none past the end
+		{P + 4096, 3*P + 4096, P - 4096, 2 * P},
+		{P + 64, MinBytes, 0, 0},            // no whole page
+		{P, MinBytes - 1, 0, 0},             // below MinBytes
+		{P - 1, 2*P - 2, 1, P},              // one whole page, not the cut one after it
+		{P - 1, P, 1, 0},                    // a byte short of a whole page
+		{7*P + 100, 10 * P, P - 100, 9 * P}, // 9 whole pages, the 10th cut
+	} {
+		off, n := wholePages(c.p, c.size)
+		if off != c.off || n != c.n {
+			t.Errorf("wholePages(%#x, %#x) = %#x, %#x; want %#x, %#x", c.p, c.size, off, n, c.off, c.n)
+		}
+		if n > 0 && (off+n > c.size || (c.p+off)%P != 0) {
+			t.Errorf("wholePages(%#x, %#x): [%#x, %#x) not aligned or past the array", c.p, c.size, off, off+n)
+		}
+	}
+}
+
 // advised reports whether the mapping that holds address p carries "hg"
 // (MADV_HUGEPAGE) in /proc/self/smaps.
 func advised(t *testing.T, p uintptr) bool {
