@@ -19,7 +19,9 @@
 # route check
 # (--checkinputfile) of the generated fabric against the same fabric read
 # from the dumps: wall, user and system seconds, peak RSS, and the load
-# average before each, as the 2 cores are shared.
+# average before each, as the 2 cores are shared; last, ROUNDS rounds
+# (default 3) of load + route check + 1000 runs of bisect_fb_sym from gen
+# and from each dump in turn, with the dumps' ratios to gen.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 spec=${1:-kary:k=24,n=3}
@@ -60,4 +62,26 @@ for round in 1 2; do
 		-test.bench 'BenchmarkReadTopologyFile$' -test.benchtime 1x | grep '^Bench'; } 2>&1 | tr '\n' ' ')"
 	echo "  orcs -i gen:$spec --checkinputfile (load $(load)): $({ timed "$tmp/orcs" -i "gen:$spec" --checkinputfile >/dev/null; } 2>&1 | tail -1)"
 	echo "  orcs --topo --lfts --checkinputfile (load $(load)): $({ timed "$tmp/orcs" --topo "$topo" --lfts "$lfts" --checkinputfile >/dev/null; } 2>&1 | tail -1)"
+done
+
+# Load + route check + 1000 runs of bisect_fb_sym, gen and the dumps in
+# turn, ROUNDS times (default 3): wall seconds, peak RSS and the dumps'
+# ratio to gen of the same round. The outputs must be the same.
+run1000() { # OUT ARGS...: the output into OUT, "wall KB" printed
+	local out=$1
+	shift
+	/usr/bin/time -f '%e %M' "$tmp/orcs" "$@" -p bisect_fb_sym -n 1000 --seed 1 2>"$tmp/time" >"$out"
+	tail -1 "$tmp/time"
+}
+dumps=("$lfts")
+[ -n "${SKIP_FDBS:-}" ] || dumps+=("$fdbs")
+for round in $(seq "${ROUNDS:-3}"); do
+	read -r gw gm < <(run1000 "$tmp/gen.out" -i "gen:$spec")
+	line="round $round (load $(load)): gen ${gw} s ${gm} KB"
+	for dump in "${dumps[@]}"; do
+		read -r dw dm < <(run1000 "$tmp/dump.out" --topo "$topo" --lfts "$dump")
+		cmp -s "$tmp/gen.out" "$tmp/dump.out" || { echo "output from $dump differs from gen's" >&2; exit 1; }
+		line="$line; $(basename "$dump") ${dw} s ${dm} KB: $(awk -v a="$dw" -v b="$gw" -v c="$dm" -v d="$gm" 'BEGIN { printf "%.2f× the time, %.2f× the memory", a/b, c/d }')"
+	done
+	echo "$line"
 done
