@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"orcs/gen"
+	"orcs/internal/hugemem"
 	"orcs/lft"
 )
 
@@ -305,6 +306,42 @@ func TestParallelReadersAllocatePerTable(t *testing.T) {
 		alloc, tables := m1.TotalAlloc-m0.TotalAlloc, uint64(len(rt.Switches))
 		if tables != 192 || alloc > c.limit*tables {
 			t.Errorf("%s: %d tables, %d bytes allocated (%d a table), want 192 and at most %d a table", c.name, tables, alloc, alloc/max(tables, 1), c.limit)
+		}
+	}
+}
+
+// TestParallelWindowsOnHugePages: windows of a mebibyte or more are held
+// on huge pages (hugemem) and given back when the read ends; the tables,
+// labels and lines read from them are those of the line by line reader,
+// read after the windows are gone (a table or a message that kept bytes
+// of a window would fault).
+func TestParallelWindowsOnHugePages(t *testing.T) {
+	f, err := gen.Generate("kary:k=8,n=3") // 9 MB of opensm-lfts.dump
+	if err != nil {
+		t.Fatal(err)
+	}
+	var lfts, fdbs bytes.Buffer
+	if err := WriteLFTDump(&lfts, f); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFDBs(&fdbs, f); err != nil {
+		t.Fatal(err)
+	}
+	mapped := hugemem.Mapped()
+	for _, c := range []struct {
+		name string
+		both func(data []byte, window, threads int, packed bool) (string, string)
+		data []byte
+	}{{"opensm-lfts.dump", readBoth, lfts.Bytes()}, {"opensm.fdbs", readFDBsBoth, fdbs.Bytes()}} {
+		if len(c.data) < 3*hugemem.MinBytes {
+			t.Fatalf("%s: %d bytes, want several windows of %d", c.name, len(c.data), hugemem.MinBytes)
+		}
+		seq, par := c.both(c.data, hugemem.MinBytes, 2, true)
+		if seq != par || strings.HasPrefix(par, "error") {
+			t.Fatalf("%s:\nline by line:\n%.1000s\nparallel:\n%.1000s", c.name, seq, par)
+		}
+		if got := hugemem.Mapped(); got != mapped {
+			t.Errorf("%s: %d bytes mapped after the read, %d before", c.name, got, mapped)
 		}
 	}
 }
