@@ -345,3 +345,41 @@ func TestParallelWindowsOnHugePages(t *testing.T) {
 		}
 	}
 }
+
+// TestReadWindowsWholeTables: once the first window has shown how long a
+// table is, the windows of a dump of long tables hold two whole tables
+// per thread (pieces of a table each, as many for each thread), and the
+// windows together are the input, byte for byte, across the change of
+// size.
+func TestReadWindowsWholeTables(t *testing.T) {
+	const tables, lines = 12, 36 << 10 // tables of 2.4 MB: 3 in a window of 8 MiB
+	var in bytes.Buffer
+	for k := range tables {
+		fmt.Fprintf(&in, "Unicast lids [0-%d] of switch Lid %d guid 0x%016x ('S%d'):\n", lines, k+1, k+1, k)
+		for lid := 1; lid <= lines; lid++ {
+			fmt.Fprintf(&in, "0x%04x %03d # Channel Adapter portguid 0x%016x: 'H%d'\n", lid%0x10000, lid%36, lid, lid)
+		}
+		fmt.Fprintf(&in, "%d lids dumped\n", lines)
+	}
+	old := parallelWindow
+	parallelWindow = 0
+	defer func() { parallelWindow = old }()
+	var got bytes.Buffer
+	var counts []int
+	err := readWindows(bytes.NewReader(in.Bytes()), "dump", 2, unicastStart, func() (int, int) { return 0, 0 }, func(w []byte, _ tableStart) error {
+		got.Write(w)
+		counts = append(counts, bytes.Count(w, []byte("Unicast lids [")))
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !bytes.Equal(got.Bytes(), in.Bytes()) {
+		t.Fatalf("windows give %d bytes back of %d, or other bytes", got.Len(), in.Len())
+	}
+	for i, n := range counts[1 : len(counts)-1] {
+		if n != 4 {
+			t.Fatalf("window %d of %v holds %d tables, want 4 (two per thread)", i+1, counts, n)
+		}
+	}
+}
