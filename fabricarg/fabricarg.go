@@ -255,10 +255,11 @@ func readIB(a Args) (*Fabric, error) {
 // but the fabric is garbage right after: the default target would let the
 // heap grow to twice that peak (32 768 hosts: about 50 MB live), and then
 // to twice what was live before the topology and the tables were let go.
-// The readers run before it with the default; their garbage (the text
-// windows of the dump, the parsers' scratch: about 30 MB at 32 768 hosts)
-// is collected first, so that the build takes its memory again instead of
-// growing the heap.
+// The readers run before it with the default; their garbage on the heap
+// (the parsers' scratch and labels, the pieces' tables before merging;
+// their text windows are mappings they give back themselves) is collected
+// first, so that the build takes its memory again instead of growing the
+// heap.
 func tightGC() (restore func()) {
 	if os.Getenv("GOGC") != "" {
 		return func() {}
