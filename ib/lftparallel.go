@@ -280,7 +280,12 @@ func readWindows(src io.Reader, name string, threads int, ts tableStart, at func
 	// them miss the TLB 512 times less often (the reader 5–10 % faster on
 	// the development machine).
 	bufMem, nextMem := new(hugemem.Arena), new(hugemem.Arena)
-	defer func() { bufMem.Release(); nextMem.Release() }()
+	var wg sync.WaitGroup // the fill of next
+	defer func() {
+		wg.Wait() // a panic in parse: the fill must not write into a released window
+		bufMem.Release()
+		nextMem.Release()
+	}()
 	buf := hugemem.Make[byte](bufMem, 0, window)
 	next := hugemem.Make[byte](nextMem, 0, window) // the window read while buf is parsed
 	// renew gives next a capacity of c, keeping its bytes.
@@ -290,10 +295,7 @@ func readWindows(src io.Reader, name string, threads int, ts tableStart, at func
 		nextMem.Release()
 		nextMem = mem
 	}
-	var (
-		readErr error
-		wg      sync.WaitGroup
-	)
+	var readErr error
 	fill := func(b []byte) ([]byte, error) {
 		n, err := io.ReadFull(src, b[len(b):cap(b)])
 		return b[:len(b)+n], err
@@ -318,6 +320,7 @@ func readWindows(src io.Reader, name string, threads int, ts tableStart, at func
 				// the window's end (three tables on two threads left one
 				// idle for a third of each window).
 				if c := 2*threads*ts.tableLen + ts.tableLen/2; c > cap(next) && c <= 64<<20 {
+					next = next[:0] // nothing in it is read again
 					renew(c)
 				}
 			}

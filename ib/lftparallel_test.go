@@ -364,6 +364,7 @@ func TestReadWindowsWholeTables(t *testing.T) {
 	old := parallelWindow
 	parallelWindow = 0
 	defer func() { parallelWindow = old }()
+	mapped := hugemem.Mapped()
 	var got bytes.Buffer
 	var counts []int
 	err := readWindows(bytes.NewReader(in.Bytes()), "dump", 2, unicastStart, func() (int, int) { return 0, 0 }, func(w []byte, _ tableStart) error {
@@ -381,5 +382,8 @@ func TestReadWindowsWholeTables(t *testing.T) {
 		if n != 4 {
 			t.Fatalf("window %d of %v holds %d tables, want 4 (two per thread)", i+1, counts, n)
 		}
+	}
+	if m := hugemem.Mapped(); m != mapped {
+		t.Errorf("%d bytes mapped after the read, %d before: a window not given back", m, mapped)
 	}
 }
