@@ -288,13 +288,7 @@ func readWindows(src io.Reader, name string, threads int, ts tableStart, at func
 	}()
 	buf := hugemem.Make[byte](bufMem, 0, window)
 	next := hugemem.Make[byte](nextMem, 0, window) // the window read while buf is parsed
-	// renew gives next a capacity of c, keeping its bytes.
-	renew := func(c int) {
-		mem := new(hugemem.Arena)
-		next = append(hugemem.Make[byte](mem, 0, c), next...)
-		nextMem.Release()
-		nextMem = mem
-	}
+	size := window                                 // the windows' capacity from the next one on
 	var readErr error
 	fill := func(b []byte) ([]byte, error) {
 		n, err := io.ReadFull(src, b[len(b):cap(b)])
@@ -319,9 +313,8 @@ func readWindows(src io.Reader, name string, threads int, ts tableStart, at func
 				// pieces, a table each, then keep every thread busy to
 				// the window's end (three tables on two threads left one
 				// idle for a third of each window).
-				if c := 2*threads*ts.tableLen + ts.tableLen/2; c > cap(next) && c <= 64<<20 {
-					next = next[:0] // nothing in it is read again
-					renew(c)
+				if c := 2*threads*ts.tableLen + ts.tableLen/2; c <= 64<<20 {
+					size = max(size, c)
 				}
 			}
 			cut = ts.lastGuess(buf)
@@ -337,10 +330,15 @@ func readWindows(src io.Reader, name string, threads int, ts tableStart, at func
 			continue
 		}
 		// Read the next window while this one is parsed.
-		next = append(next[:0], buf[cut:]...)
-		if cap(next) < cap(buf) {
-			renew(cap(buf))
+		if c := max(size, cap(buf)); cap(next) < c {
+			// A larger window (whole tables, or a table longer than the
+			// window): next is mapped anew and the old one given back.
+			mem := new(hugemem.Arena)
+			next = hugemem.Make[byte](mem, 0, c)
+			nextMem.Release()
+			nextMem = mem
 		}
+		next = append(next[:0], buf[cut:]...)
 		var nextErr error
 		if !eof {
 			wg.Add(1)

@@ -269,17 +269,7 @@ func benchInput(b *testing.B, env, file string, write func(io.Writer, *lft.Fabri
 // opensm.fdbs (1.1 MB with a packer per table, 2.0 MB with fresh entry
 // buffers per piece).
 func TestParallelReadersAllocatePerTable(t *testing.T) {
-	f, err := gen.Generate("kary:k=8,n=3")
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lfts, fdbs bytes.Buffer
-	if err := WriteLFTDump(&lfts, f); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteFDBs(&fdbs, f); err != nil {
-		t.Fatal(err)
-	}
+	lfts, fdbs := genDumps(t, "kary:k=8,n=3")
 	old := parallelWindow
 	parallelWindow = 64 << 10
 	defer func() { parallelWindow = old }()
@@ -289,10 +279,10 @@ func TestParallelReadersAllocatePerTable(t *testing.T) {
 		limit uint64 // bytes per table
 	}{
 		{"opensm-lfts.dump", func() (*Routing, error) {
-			return readUnicastParallel(bytes.NewReader(lfts.Bytes()), "opensm-lfts.dump", true, 2)
+			return readUnicastParallel(bytes.NewReader(lfts), "opensm-lfts.dump", true, 2)
 		}, 10 << 10},
 		{"opensm.fdbs", func() (*Routing, error) {
-			return readFDBsParallel(bytes.NewReader(fdbs.Bytes()), "opensm.fdbs", true, 2)
+			return readFDBsParallel(bytes.NewReader(fdbs), "opensm.fdbs", true, 2)
 		}, 4 << 10},
 	} {
 		var m0, m1 runtime.MemStats
@@ -310,29 +300,37 @@ func TestParallelReadersAllocatePerTable(t *testing.T) {
 	}
 }
 
+// genDumps returns the opensm-lfts.dump and opensm.fdbs of the generated
+// fabric spec, as orcs gen writes them.
+func genDumps(t *testing.T, spec string) (lfts, fdbs []byte) {
+	t.Helper()
+	f, err := gen.Generate(spec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var l, d bytes.Buffer
+	if err := WriteLFTDump(&l, f); err != nil {
+		t.Fatal(err)
+	}
+	if err := WriteFDBs(&d, f); err != nil {
+		t.Fatal(err)
+	}
+	return l.Bytes(), d.Bytes()
+}
+
 // TestParallelWindowsOnHugePages: windows of a mebibyte or more are held
 // on huge pages (hugemem) and given back when the read ends; the tables,
 // labels and lines read from them are those of the line by line reader,
 // read after the windows are gone (a table or a message that kept bytes
 // of a window would fault).
 func TestParallelWindowsOnHugePages(t *testing.T) {
-	f, err := gen.Generate("kary:k=8,n=3") // 9 MB of opensm-lfts.dump
-	if err != nil {
-		t.Fatal(err)
-	}
-	var lfts, fdbs bytes.Buffer
-	if err := WriteLFTDump(&lfts, f); err != nil {
-		t.Fatal(err)
-	}
-	if err := WriteFDBs(&fdbs, f); err != nil {
-		t.Fatal(err)
-	}
+	lfts, fdbs := genDumps(t, "kary:k=8,n=3") // 9 MB of opensm-lfts.dump
 	mapped := hugemem.Mapped()
 	for _, c := range []struct {
 		name string
 		both func(data []byte, window, threads int, packed bool) (string, string)
 		data []byte
-	}{{"opensm-lfts.dump", readBoth, lfts.Bytes()}, {"opensm.fdbs", readFDBsBoth, fdbs.Bytes()}} {
+	}{{"opensm-lfts.dump", readBoth, lfts}, {"opensm.fdbs", readFDBsBoth, fdbs}} {
 		if len(c.data) < 3*hugemem.MinBytes {
 			t.Fatalf("%s: %d bytes, want several windows of %d", c.name, len(c.data), hugemem.MinBytes)
 		}
