@@ -72,21 +72,32 @@ func readUnicastFile(path, name string, packed bool) (rt *Routing, ok bool, err 
 // it is no plain file of at least parallelMin bytes (standard input, gzip
 // data), to be read line by line instead.
 func openParallel(path string) *os.File {
-	if path == "-" {
-		return nil
-	}
-	fh, err := os.Open(path)
-	if err != nil {
-		return nil
-	}
-	st, err := fh.Stat()
-	var magic [2]byte
-	n, _ := fh.ReadAt(magic[:], 0)
-	if err != nil || !st.Mode().IsRegular() || st.Size() < parallelMin || infile.IsGzip(magic[:n]) {
+	fh, size := openPlain(path)
+	if fh != nil && size < parallelMin {
 		fh.Close()
 		return nil
 	}
 	return fh
+}
+
+// openPlain opens path and returns it with its size when it is a regular
+// file that does not hold gzip data, else nil.
+func openPlain(path string) (*os.File, int64) {
+	if path == "-" {
+		return nil, 0
+	}
+	fh, err := os.Open(path)
+	if err != nil {
+		return nil, 0
+	}
+	st, err := fh.Stat()
+	var magic [2]byte
+	n, _ := fh.ReadAt(magic[:], 0)
+	if err != nil || !st.Mode().IsRegular() || infile.IsGzip(magic[:n]) {
+		fh.Close()
+		return nil, 0
+	}
+	return fh, st.Size()
 }
 
 // unicastMerge is the file read so far: the merged tables and labels, the

@@ -4,11 +4,9 @@ import (
 	"bytes"
 	"errors"
 	"io"
-	"os"
 	"runtime"
 	"unsafe"
 
-	"orcs/infile"
 	"orcs/internal/hugemem"
 	"orcs/internal/workers"
 	"orcs/lft"
@@ -56,33 +54,18 @@ func readNetDiscoverFile(br io.Reader, path, name string) *Topology {
 	// A plain file's text is held on huge pages, given back when the read
 	// ends (the topology keeps none of it): 16 MB read into fresh memory
 	// were 4 096 page faults, 60–100 ms on a virtual machine. A gzip
-	// file's size says nothing of its text's.
+	// file's size says nothing of its text's: it grows on the heap.
 	var mem hugemem.Arena
 	defer mem.Release()
 	var buf bytes.Buffer
-	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
-		if size := int(st.Size()) + bytes.MinRead; isGzipFile(path) {
-			buf.Grow(size)
-		} else {
-			buf = *bytes.NewBuffer(hugemem.Make[byte](&mem, 0, size))
-		}
+	if fh, size := openPlain(path); fh != nil {
+		fh.Close()
+		buf = *bytes.NewBuffer(hugemem.Make[byte](&mem, 0, int(size)+bytes.MinRead))
 	}
 	if _, err := buf.ReadFrom(br); err != nil {
 		return nil
 	}
 	return readNetFast(buf.Bytes(), name, runtime.GOMAXPROCS(0))
-}
-
-// isGzipFile reports whether the file at path starts as gzip data does.
-func isGzipFile(path string) bool {
-	fh, err := os.Open(path)
-	if err != nil {
-		return false
-	}
-	defer fh.Close()
-	var magic [2]byte
-	n, _ := io.ReadFull(fh, magic[:])
-	return infile.IsGzip(magic[:n])
 }
 
 // The fast reader takes ibnetdiscover output as the tool writes it: every
@@ -106,7 +89,9 @@ var netPieceMin = 1 << 20
 type netPiece struct {
 	data  []byte
 	nodes []netNode
-	// chunks holds the ports of the nodes; ports is the last chunk, open.
+	// chunks holds the ports of the nodes, each chunk as it was opened
+	// (empty: a node's ports are sliced from it within its capacity);
+	// ports is the last chunk, filled.
 	chunks [][]TopoPort
 	ports  []TopoPort
 	// start is the open node's first port in ports.
@@ -365,9 +350,6 @@ func (pc *netPiece) close(cur int) {
 
 // newChunk opens a chunk with room for n ports.
 func (pc *netPiece) newChunk(n int) {
-	if k := len(pc.chunks); k > 0 {
-		pc.chunks[k-1] = pc.ports
-	}
 	pc.ports = make([]TopoPort, 0, n)
 	hugemem.Advise(pc.ports)
 	pc.chunks = append(pc.chunks, pc.ports)
