@@ -158,3 +158,28 @@ func TestLoadFromDumpsCollects(t *testing.T) {
 		t.Errorf("collection target after the load %d%%, want the caller's 100%%", p)
 	}
 }
+
+// TestTightGCCollectsFirst: the build's tight collection target starts
+// with a collection (the readers' garbage goes before the build
+// allocates), holds 50 % until restored, and gives the caller's target
+// back.
+func TestTightGCCollectsFirst(t *testing.T) {
+	if os.Getenv("GOGC") != "" {
+		t.Skip("GOGC is set: the load leaves the collector alone")
+	}
+	var before, during runtime.MemStats
+	runtime.ReadMemStats(&before)
+	restore := tightGC()
+	runtime.ReadMemStats(&during)
+	p := debug.SetGCPercent(50)
+	restore()
+	if during.NumGC == before.NumGC {
+		t.Error("no collection before the build")
+	}
+	if p != 50 {
+		t.Errorf("collection target %d%% during the build, want 50%%", p)
+	}
+	if q := debug.SetGCPercent(100); q != 100 {
+		t.Errorf("collection target %d%% after, want the caller's 100%%", q)
+	}
+}
