@@ -10,11 +10,12 @@ import (
 
 // The fused level walk. When the fabric has entry routes for every host
 // (lft.Fabric.LinkEntries, PositionEntries) and no summed map is asked
-// for, a level is walked in three short loops over arrays of the level's
-// size instead of through a RouteBatch's path: where each pair's entry
-// is, then each entry read (with the lines of the next block asked for
-// ahead) and its loads counted, then each route's congestion from the
-// entry kept. No route is written out link by link and read again.
+// for, a level is walked in short loops over arrays of the level's size
+// instead of through a RouteBatch's path: where each pair's entry is,
+// then each entry read (with the lines of the next block asked for
+// ahead), then the loads counted from the entries kept, then each route's
+// congestion from them. No route is written out link by link and read
+// again.
 //
 // A level whose ranks each send at most one message and receive at most
 // one (a permutation such as bisect_fb_sym, known once for a fixed
@@ -105,10 +106,12 @@ func (k *Walker) fusedScratch(n int) {
 }
 
 // where sets k.at[i] to the entry index of pair i (host row start + d,
-// or -1 for a pair of a host with itself) and k.first[i] to its first
-// link; it reports false if a pair of distinct hosts has no entry row.
-func (k *Walker) where(lv patterns.Level, perm, at, hostLink []int32) bool {
-	xs, first := k.at, k.first
+// or -1 for a pair of a host with itself) and, when hostLinks, k.first[i]
+// to its first link (a level that does not count the hosts' own links
+// needs none); it reports false if a pair of distinct hosts has no entry
+// row.
+func (k *Walker) where(lv patterns.Level, perm, at, hostLink []int32, hostLinks bool) bool {
+	xs, first := k.at[:len(lv)], k.first[:len(lv)]
 	for i, p := range lv {
 		s, d := perm[p.Src], perm[p.Dst]
 		a := at[s]
@@ -118,7 +121,12 @@ func (k *Walker) where(lv patterns.Level, perm, at, hostLink []int32) bool {
 		} else if a < 0 {
 			return false
 		}
-		xs[i], first[i] = x, hostLink[s]
+		xs[i] = x
+	}
+	if hostLinks {
+		for i, p := range lv {
+			first[i] = hostLink[perm[p.Src]]
+		}
 	}
 	return true
 }
@@ -138,7 +146,7 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 		k.load = make([]int32, len(k.load), lft.LinkPad+1)
 	}
 	ent := k.lw[:n]
-	if !k.where(lv, perm, e.At, e.HostLink) {
+	if !k.where(lv, perm, e.At, e.HostLink, !oneToOne) {
 		return nil, false
 	}
 	at, first, load, words := k.at, k.first, k.load, e.Words
@@ -151,7 +159,9 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 	var addrs [fusedAhead]uintptr
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(words)))
 	pad := [8]uint16{0, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad}
-	hops := 0
+	// The words are gathered first, in a loop of independent loads (many
+	// misses in flight), and checked before anything is counted.
+	hops, missing := 0, false
 	for c := 0; c < n; c += fusedAhead {
 		end := min(c+fusedAhead, n)
 		if ahead {
@@ -167,20 +177,27 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 		for i := c; i < end; i++ {
 			wd := pad
 			if x := at[i]; x >= 0 {
-				if wd = words[x]; wd[0] == 0 {
-					k.undo(ent[:i], first[:i], skip)
-					return nil, false
-				}
+				wd = words[x]
 				hops += 1 + int(wd[0])
-				if skip == 0 {
-					lp[first[i]]++
-				}
-				countLinks(lp[:], &wd, int(wd[0])-skip)
+				missing = missing || wd[0] == 0
 			} else {
 				first[i] = lft.LinkPad
 			}
 			ent[i] = wd
 		}
+	}
+	if missing {
+		return nil, false
+	}
+	if skip == 0 {
+		for i := range ent {
+			if ent[i][0] != 0 {
+				lp[first[i]]++
+			}
+		}
+	}
+	for i := range ent {
+		countWord(lp, &ent[i], int(ent[i][0])-skip)
 	}
 	w := k.w[:len(ent)]
 	if skip == 0 {
@@ -203,6 +220,31 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 		k.undo(ent, first, skip)
 	}
 	return w, true
+}
+
+// countWord adds 1 to the loads of links wd[1 … m] (none for m ≤ 0)
+// through the array of 65 536 counters (no bounds checks), two at a time:
+// a route's length takes a few well-predicted branches, where a switch on
+// it took an indirect jump and a bounds check per link.
+func countWord(lp *[lft.LinkPad + 1]int32, wd *[8]uint16, m int) {
+	if m <= 0 {
+		return
+	}
+	if m&1 != 0 {
+		lp[wd[m&7]]++
+	}
+	if m >= 2 {
+		lp[wd[1]]++
+		lp[wd[2]]++
+		if m >= 4 {
+			lp[wd[3]]++
+			lp[wd[4]]++
+			if m >= 6 {
+				lp[wd[5]]++
+				lp[wd[6]]++
+			}
+		}
+	}
 }
 
 // undo takes the counts of the routes of ent (first links: first) out of

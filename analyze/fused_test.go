@@ -46,8 +46,8 @@ func levelBoth(t *testing.T, name string, f *lft.Fabric, lv patterns.Level, perm
 }
 
 // TestFusedWalkMatchesBatch compares the fused walk with the RouteBatch's
-// on link words (64 and 4096 hosts) and position words (13 824 hosts,
-// 82 944 links): levels where every rank sends and receives at most once
+// on link words (64 hosts, 81 in four levels with routes of 8 links, 4096
+// hosts) and position words (13 824 hosts, 82 944 links): levels where every rank sends and receives at most once
 // (bisect_fb_sym, recdbl's; the hosts' own links not counted) and levels where
 // they do not (gather, random pairs with ranks sending to
 // themselves), each with the hosts shuffled as runs shuffle them.
@@ -55,7 +55,7 @@ func TestFusedWalkMatchesBatch(t *testing.T) {
 	for _, c := range []struct {
 		spec      string
 		positions bool
-	}{{"kary:k=4,n=3", false}, {"kary:k=16,n=3", false}, {"kary:k=24,n=3", true}} {
+	}{{"kary:k=4,n=3", false}, {"kary:k=3,n=4", false}, {"kary:k=16,n=3", false}, {"kary:k=24,n=3", true}} {
 		f, err := gen.Generate(c.spec)
 		if err != nil {
 			t.Fatal(err)
@@ -163,6 +163,36 @@ func TestNewMarksOneToOneLevels(t *testing.T) {
 		}
 		if !slices.Equal(s.oneToOne, c.want) {
 			t.Errorf("%s level %d: one-to-one levels %v, want %v", c.pattern, c.level, s.oneToOne, c.want)
+		}
+	}
+}
+
+// TestCountWord checks countWord against a loop over the word's links for
+// every count m from −1 (a pad word of a level whose hosts' links are not
+// counted) to 7, with links that repeat and the pad at the places past m:
+// exactly links 1 … m gain 1, the pad's counter stays 0.
+func TestCountWord(t *testing.T) {
+	st := rng.New(3, 1)
+	lp := new([lft.LinkPad + 1]int32)
+	want := make([]int32, 16)
+	for m := -1; m <= 7; m++ {
+		for range 50 {
+			wd := [8]uint16{uint16(max(m, 0))}
+			for j := 1; j < 8; j++ {
+				wd[j] = lft.LinkPad
+				if j <= max(m, 0)+1 { // one place past m holds a link too: not counted
+					wd[j] = uint16(st.IntN(len(want)))
+				}
+			}
+			clear(want)
+			for j := 1; j <= m; j++ {
+				want[wd[j]]++
+			}
+			countWord(lp, &wd, m)
+			if !slices.Equal(lp[:len(want)], want) || lp[lft.LinkPad] != 0 {
+				t.Fatalf("m %d, word %v: loads %v (pad %d), want %v", m, wd, lp[:len(want)], lp[lft.LinkPad], want)
+			}
+			clear(lp[:len(want)])
 		}
 	}
 }

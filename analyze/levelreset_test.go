@@ -8,6 +8,7 @@ import (
 
 	"orcs/lft"
 	"orcs/patterns"
+	"orcs/rng"
 )
 
 // starFabric is one switch S with hosts H0 … H(n-1), built without files.
@@ -112,6 +113,45 @@ func TestCountSkipsFailedRoutes(t *testing.T) {
 		for wt := range want {
 			if got := w.counts[wt] / int64(level+1); got != want[wt] || w.counts[wt]%int64(level+1) != 0 {
 				t.Fatalf("level %d: counts %v, want %v times %d", level, w.counts, want, level+1)
+			}
+		}
+	}
+}
+
+// TestCountAsOneHistogram: worker.count's four histograms give, level
+// after level, the counts, largest weight and connections of one
+// histogram counted weight by weight, for levels of every length mod 4
+// (the tail after the groups of four) and weights that repeat or are 0.
+func TestCountAsOneHistogram(t *testing.T) {
+	st := rng.New(11, 1)
+	var w worker
+	want := make([]int64, 64)
+	for level := range 200 {
+		weights := make([]int32, st.IntN(38))
+		top := 1 + st.IntN(40)
+		for i := range weights {
+			weights[i] = int32(st.IntN(top))
+		}
+		var wantMax int32
+		wantConns := int64(0)
+		for _, wt := range weights {
+			wantMax = max(wantMax, wt)
+			if wt > 0 {
+				want[wt]++
+				wantConns++
+			}
+		}
+		m, conns := w.count(weights)
+		if m != wantMax || conns != wantConns {
+			t.Fatalf("level %d %v: largest %d, %d connections; want %d, %d", level, weights, m, conns, wantMax, wantConns)
+		}
+		for wt, c := range want {
+			got := int64(0)
+			if wt < len(w.counts) {
+				got = w.counts[wt]
+			}
+			if got != c {
+				t.Fatalf("level %d: weight %d counted %d times, want %d", level, wt, got, c)
 			}
 		}
 	}

@@ -23,6 +23,7 @@ type worker struct {
 	walk   Walker
 	delay  metrics.DelayTracker
 	counts []int64 // connections of the run per weight
+	hist   []int32 // a level's connections per weight, four histograms (count)
 	// sends and recvs count a level's messages per rank (NeedsIdeal)
 	sends, recvs []int32
 }
@@ -95,23 +96,38 @@ func (w *worker) run(r int) error {
 
 // count adds the level's weights to w.counts and returns the largest and
 // the number of connections; weight 0 (a failed route) is not counted.
-// The connections of weight 0 land in counts[0] and are taken out after
-// the loop, which thus takes no branch but the rare growth of counts.
+// The weights go into four histograms side by side (w.hist, weight wt of
+// the i-th connection at 4·wt + i mod 4), summed into w.counts after the
+// loop: a level has few distinct weights, and one histogram made each
+// count wait for the one before it to the same weight.
 func (w *worker) count(weights []int32) (levelMax int32, conns int64) {
-	counts := w.counts
-	if len(counts) == 0 {
-		counts = make([]int64, 8)
-	}
 	for _, wt := range weights {
-		if int(wt) >= len(counts) {
-			counts = append(counts, make([]int64, int(wt)+1-len(counts))...)
-		}
-		counts[wt]++
 		levelMax = max(levelMax, wt)
 	}
-	conns = int64(len(weights)) - counts[0]
-	counts[0] = 0
-	w.counts = counts
+	n := int(levelMax) + 1
+	if len(w.counts) < n {
+		w.counts = append(w.counts, make([]int64, max(n, 8)-len(w.counts))...)
+	}
+	if cap(w.hist) < 4*n {
+		w.hist = make([]int32, 4*n)
+	}
+	h := w.hist[:4*n]
+	clear(h)
+	i := 0
+	for ; i+4 <= len(weights); i += 4 {
+		h[4*weights[i]]++
+		h[4*weights[i+1]+1]++
+		h[4*weights[i+2]+2]++
+		h[4*weights[i+3]+3]++
+	}
+	for ; i < len(weights); i++ {
+		h[4*weights[i]]++
+	}
+	counts := w.counts
+	for wt := 1; wt < n; wt++ {
+		counts[wt] += int64(h[4*wt]) + int64(h[4*wt+1]) + int64(h[4*wt+2]) + int64(h[4*wt+3])
+	}
+	conns = int64(len(weights)) - int64(h[0]+h[1]+h[2]+h[3])
 	return levelMax, conns
 }
 
