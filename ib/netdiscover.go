@@ -250,11 +250,12 @@ func (pc *netPiece) parse(file string) {
 	// (appends and further chunks take any others; a node asks for room
 	// for all its ports, connected or not, hence MaxPorts more), and for
 	// an id of 18 bytes and a description of 14 per node.
-	nodes := bytes.Count(d, []byte("\nSwitch")) + bytes.Count(d, []byte("\nCa")) + bytes.Count(d, []byte("\nHca")) + 1
+	nodes, ports := countNetLines(d)
+	nodes++
 	pc.nodes = make([]netNode, 0, nodes)
 	pc.text = make([]byte, 0, 32*nodes)
 	pc.ends = make([]int32, 0, nodes)
-	pc.newChunk(bytes.Count(d, []byte("\n[")) + MaxPorts)
+	pc.newChunk(ports + MaxPorts)
 	dir := netParser{format: FormatIBNetDiscover} // GUID directives: only their errors and port0GUID matter
 	r := &lines{file: file}
 	cur := -1 // the node whose port lines may follow
@@ -337,6 +338,39 @@ func (pc *netPiece) parse(file string) {
 	pc.close(cur)
 	pc.lines = n
 	pc.ok = true
+}
+
+// countNetLines counts, in one pass over the line breaks of d, the lines
+// after a line break that start a node record ("Switch", "Ca", "Hca") and
+// those that start with '[' (port lines).
+func countNetLines(d []byte) (nodes, ports int) {
+	for i := bytes.IndexByte(d, '\n'); i >= 0; {
+		rest := d[i+1:]
+		if len(rest) > 0 {
+			switch rest[0] {
+			case '[':
+				ports++
+			case 'S':
+				if bytes.HasPrefix(rest, []byte("Switch")) {
+					nodes++
+				}
+			case 'C':
+				if len(rest) > 1 && rest[1] == 'a' {
+					nodes++
+				}
+			case 'H':
+				if bytes.HasPrefix(rest, []byte("Hca")) {
+					nodes++
+				}
+			}
+		}
+		j := bytes.IndexByte(rest, '\n')
+		if j < 0 {
+			break
+		}
+		i += 1 + j
+	}
+	return nodes, ports
 }
 
 // close ends the port lines of node cur (-1: none).

@@ -341,3 +341,24 @@ func TestReadTopologyFileAllocates(t *testing.T) {
 		}
 	}
 }
+
+// TestCountNetLines: the one pass that sizes a piece's arrays counts the
+// lines after a line break that start as node records do and those that
+// start with '[' (hand-counted: a switch, a CA and an HCA record, two
+// lines that only start like one, "Switching" and "Cat", which are
+// counted too since the count only sizes arrays; four port lines, of
+// which the one that starts the text follows no line break).
+func TestCountNetLines(t *testing.T) {
+	text := "[9]\t\"H-0000000000000001\"[1]\n" +
+		"vendid=0x2c9\nswitchguid=0x2(2)\nSwitch\t8 \"S-0000000000000002\"\t\t# \"sw\" base port 0 lid 3 lmc 0\n" +
+		"[1]\t\"H-0000000000000001\"[1](1) \t\t# \"h1\" lid 1 4xQDR\n" +
+		"[2]\t\"H-0000000000000003\"[1](3) \t\t# \"h2\" lid 2 4xQDR\n\n" +
+		"Ca\t2 \"H-0000000000000001\"\t\t# \"h1\"\n" +
+		"[1](1) \t\"S-0000000000000002\"[1]\t\t# lid 1 lmc 0 \"sw\" lid 3 4xQDR\n\n" +
+		"Hca\t1 \"H-0000000000000003\"\nSwitching is not a record\nCat\n" +
+		"# [1] a comment\n"
+	nodes, ports := countNetLines([]byte(text))
+	if nodes != 5 || ports != 3 {
+		t.Fatalf("countNetLines: %d nodes, %d ports; want 5, 3", nodes, ports)
+	}
+}
