@@ -4,7 +4,9 @@ import (
 	"runtime"
 	"testing"
 
+	"orcs/lft"
 	"orcs/patterns"
+	"orcs/rng"
 )
 
 // benchFusedVsBatch runs whole runs of bisect_fb_sym on one thread with
@@ -59,3 +61,92 @@ func BenchmarkFusedVsBatch10648(b *testing.B) { benchFusedVsBatch(b, "kary:k=22,
 func BenchmarkFusedVsBatch65536(b *testing.B) {
 	benchFusedVsBatch(b, "fattree3:pods=64,leaves=32,hosts=32", 10)
 }
+
+// benchRunFloor times, on one thread, three parts that every run of
+// bisect_fb_sym over link words must do, each alone over the same runs
+// (least of seven turns): the draw (the run's stream and the shuffle of
+// the hosts, fixed by the seed), counting the loads of the entries
+// (countWord, the hosts' links left out as in a oneToOne level) and each
+// route's congestion from them (the fused walk's loop). It reports each
+// in ns per hop and floor-of-flat, the flat walk's time over the sum: the
+// most a run could reach of the flat walk if finding and reading the
+// entries and the metric cost nothing.
+func benchRunFloor(b *testing.B, spec string, runs int) {
+	f := benchFabric(b, spec)
+	s, err := New(f, Config{Pattern: patterns.Spec{Name: "bisect_fb_sym"}, Metric: "hist_acc_band",
+		Runs: 1, Seed: 1, Threads: 1, Level: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.prepareWalks(max(runs, 1000))
+	e, ok := f.LinkEntries()
+	if !ok {
+		b.Fatalf("%s: no link words", spec)
+	}
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var st rng.Stream
+	perm := make([]int32, len(s.hosts))
+	var levels []patterns.Level
+	ents := make([][][8]uint16, runs) // each run's entries, in pair order
+	hops := int64(0)
+	for r := range ents {
+		levels = s.draw(r, &st, perm, levels)
+		for _, lv := range levels {
+			for _, p := range lv {
+				if sh, dh := perm[p.Src], perm[p.Dst]; sh != dh {
+					wd := e.Words[e.At[sh]+dh]
+					ents[r] = append(ents[r], wd)
+					hops += 1 + int64(wd[0])
+				}
+			}
+		}
+	}
+	load := make([]int32, lft.LinkPad+1)
+	lp := (*[lft.LinkPad + 1]int32)(load)
+	w := make([]int32, len(ents[0]))
+	nl := len(f.Links)
+	best := [4]float64{1e9, 1e9, 1e9, 1e9} // draw, count, congestion, flat
+	b.ResetTimer()
+	for range 7 {
+		c := threadCPU()
+		for r := range runs {
+			levels = s.draw(r, &st, perm, levels)
+		}
+		best[0] = min(best[0], (threadCPU()-c)/float64(hops)*1e9)
+		c = threadCPU()
+		for _, ent := range ents {
+			for i := range ent {
+				countWord(lp, &ent[i], int(ent[i][0])-1)
+			}
+			clear(load[:nl])
+		}
+		best[1] = min(best[1], (threadCPU()-c)/float64(hops)*1e9)
+		for _, ent := range ents[:1] {
+			for i := range ent {
+				countWord(lp, &ent[i], int(ent[i][0])-1)
+			}
+		}
+		c = threadCPU()
+		for _, ent := range ents {
+			for i := range ent {
+				wd := &ent[i]
+				w[i] = max(int32(min(wd[0], 1)), lp[wd[1]], lp[wd[2]], lp[wd[3]], lp[wd[4]], lp[wd[5]], lp[wd[6]], lp[wd[7]])
+			}
+		}
+		best[2] = min(best[2], (threadCPU()-c)/float64(hops)*1e9)
+		clear(load[:nl])
+		best[3] = min(best[3], 1e9/flatWalk(s, f, hops))
+	}
+	b.StopTimer()
+	b.ReportMetric(best[0], "draw-ns/hop")
+	b.ReportMetric(best[1], "count-ns/hop")
+	b.ReportMetric(best[2], "congestion-ns/hop")
+	b.ReportMetric(best[3], "flat-ns/hop")
+	b.ReportMetric(best[3]/(best[0]+best[1]+best[2]), "floor-of-flat")
+}
+
+// The floor of a run against the flat walk at 512, 4096 and 10 648 hosts.
+func BenchmarkRunFloor512(b *testing.B)   { benchRunFloor(b, "kary:k=8,n=3", 2000) }
+func BenchmarkRunFloor4096(b *testing.B)  { benchRunFloor(b, "kary:k=16,n=3", 300) }
+func BenchmarkRunFloor10648(b *testing.B) { benchRunFloor(b, "kary:k=22,n=3", 100) }
