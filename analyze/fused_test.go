@@ -13,12 +13,21 @@ import (
 
 // levelBoth walks lv with the fused walk and with the RouteBatch's walk
 // and fails when the congestion, the failed routes or the hops differ, or
-// a walk leaves a load behind.
+// a walk leaves a load behind. A level whose hosts' links are not counted
+// leaves the pairs' first links unset: they are set beforehand to the
+// level's busiest link, so that a walk reading them is caught.
 func levelBoth(t *testing.T, name string, f *lft.Fabric, lv patterns.Level, perm []int32, oneToOne, wantFused bool) {
 	t.Helper()
 	var fused, batch Walker
 	fused.Init(f, false)
 	batch.Init(f, false)
+	if oneToOne {
+		busy := busiestLink(f, lv, perm)
+		fused.fusedScratch(len(lv))
+		for i := range fused.first {
+			fused.first[i] = busy
+		}
+	}
 	wf, okf := fused.levelFused(lv, perm, oneToOne)
 	if okf != wantFused {
 		t.Fatalf("%s: fused walk taken %v, want %v", name, okf, wantFused)
@@ -35,7 +44,7 @@ func levelBoth(t *testing.T, name string, f *lft.Fabric, lv patterns.Level, perm
 	if wantFused && failed != 0 {
 		t.Fatalf("%s: %d routes failed, yet the fused walk took the level", name, failed)
 	}
-	if okf && fused.Hops != batch.Hops {
+	if fused.Hops != batch.Hops {
 		t.Fatalf("%s: fused walk %d hops, batch %d", name, fused.Hops, batch.Hops)
 	}
 	for l, c := range fused.load[:len(f.Links)] {
@@ -43,6 +52,24 @@ func levelBoth(t *testing.T, name string, f *lft.Fabric, lv patterns.Level, perm
 			t.Fatalf("%s: link %d keeps load %d after the level", name, l, c)
 		}
 	}
+}
+
+// busiestLink returns the link that most routes of lv take (the
+// RouteBatch's walk).
+func busiestLink(f *lft.Fabric, lv patterns.Level, perm []int32) int32 {
+	var k Walker
+	k.Init(f, false)
+	fusedWalk = false
+	k.level(lv, perm, false)
+	fusedWalk = true
+	n := make([]int, len(f.Links))
+	busy := int32(0)
+	for _, l := range k.batch.Path() {
+		if n[l]++; n[l] > n[busy] {
+			busy = l
+		}
+	}
+	return busy
 }
 
 // TestFusedWalkMatchesBatch compares the fused walk with the RouteBatch's

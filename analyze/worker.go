@@ -133,7 +133,7 @@ func (w *worker) count(weights []int32) (levelMax int32, conns int64) {
 	for wt := 1; wt < n; wt++ {
 		counts[wt] += int64(h[4*wt]) + int64(h[4*wt+1]) + int64(h[4*wt+2]) + int64(h[4*wt+3])
 	}
-	conns = int64(len(weights)) - int64(h[0]+h[1]+h[2]+h[3])
+	conns = int64(len(weights)) - int64(h[0]) - int64(h[1]) - int64(h[2]) - int64(h[3])
 	return levelMax, conns
 }
 

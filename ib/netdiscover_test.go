@@ -361,4 +361,16 @@ func TestCountNetLines(t *testing.T) {
 	if nodes != 5 || ports != 3 {
 		t.Fatalf("countNetLines: %d nodes, %d ports; want 5, 3", nodes, ports)
 	}
+	// Texts cut anywhere (a truncated file ends a piece in "\nC" or
+	// "\nH"), with CRLF line ends: the counts of the patterns each
+	// counted on its own.
+	for _, text := range []string{"", "\n", "\n\n", "x\nC", "x\nH", "x\nS", "x\n[", "\nCa", "\nHc",
+		"a\r\n[1]\r\nSwitch\r\n\r\nCa\r\nHca 1\r\n", text[:len(text)/2], text[:len(text)/3]} {
+		d := []byte(text)
+		wantNodes := bytes.Count(d, []byte("\nSwitch")) + bytes.Count(d, []byte("\nCa")) + bytes.Count(d, []byte("\nHca"))
+		wantPorts := bytes.Count(d, []byte("\n["))
+		if nodes, ports := countNetLines(d); nodes != wantNodes || ports != wantPorts {
+			t.Errorf("countNetLines(%q): %d nodes, %d ports; want %d, %d", text, nodes, ports, wantNodes, wantPorts)
+		}
+	}
 }
