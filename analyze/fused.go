@@ -196,9 +196,10 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 			}
 		}
 	}
-	for i := range ent {
-		countWord(lp, &ent[i], int(ent[i][0])-skip)
+	if cap(k.lpath) < 7*n {
+		k.lpath = make([]uint16, 7*n)
 	}
+	countEntries(lp, ent, skip, k.lpath[:7*n])
 	w := k.w[:len(ent)]
 	if skip == 0 {
 		for i := range ent {
@@ -222,28 +223,21 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 	return w, true
 }
 
-// countWord adds 1 to the loads of links wd[1 … m] (none for m ≤ 0)
-// through the array of 65 536 counters (no bounds checks), two at a time:
-// a route's length takes a few well-predicted branches, where a switch on
-// it took an indirect jump and a bounds check per link.
-func countWord(lp *[lft.LinkPad + 1]int32, wd *[8]uint16, m int) {
-	if m <= 0 {
-		return
+// countEntries adds 1 to the loads of links wd[1 … wd[0]−skip] of every
+// word wd of ent, through the array of 65 536 counters (no bounds checks).
+// The links are first laid out back to back in path (7·len(ent) places):
+// each word's seven places are copied, and the next word's copy starts
+// right after the links counted, over the rest. Then one loop counts
+// them as the flat walk counts a path: no branch on a route's length.
+func countEntries(lp *[lft.LinkPad + 1]int32, ent [][8]uint16, skip int, path []uint16) {
+	p := 0
+	for i := range ent {
+		wd := &ent[i]
+		*(*[7]uint16)(path[p : p+7]) = [7]uint16(wd[1:8])
+		p += max(int(wd[0])-skip, 0)
 	}
-	if m&1 != 0 {
-		lp[wd[m&7]]++
-	}
-	if m >= 2 {
-		lp[wd[1]]++
-		lp[wd[2]]++
-		if m >= 4 {
-			lp[wd[3]]++
-			lp[wd[4]]++
-			if m >= 6 {
-				lp[wd[5]]++
-				lp[wd[6]]++
-			}
-		}
+	for _, l := range path[:p] {
+		lp[l]++
 	}
 }
 

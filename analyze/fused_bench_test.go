@@ -66,7 +66,7 @@ func BenchmarkFusedVsBatch65536(b *testing.B) {
 // bisect_fb_sym over link words must do, each alone over the same runs
 // (least of seven turns): the draw (the run's stream and the shuffle of
 // the hosts, fixed by the seed), counting the loads of the entries
-// (countWord, the hosts' links left out as in a oneToOne level) and each
+// (countEntries, the hosts' links left out as in a oneToOne level) and each
 // route's congestion from them (the fused walk's loop). It reports each
 // in ns per hop and floor-of-flat, the flat walk's time over the sum: the
 // most a run could reach of the flat walk if finding and reading the
@@ -108,7 +108,7 @@ func benchRunFloor(b *testing.B, spec string, runs int) {
 	for _, ent := range ents {
 		longest = max(longest, len(ent))
 	}
-	w := make([]int32, longest)
+	w, path := make([]int32, longest), make([]uint16, 7*longest)
 	nl := len(f.Links)
 	best := [4]float64{1e9, 1e9, 1e9, 1e9} // draw, count, congestion, flat
 	b.ResetTimer()
@@ -120,19 +120,13 @@ func benchRunFloor(b *testing.B, spec string, runs int) {
 		best[0] = min(best[0], (threadCPU()-c)/float64(hops)*1e9)
 		c = threadCPU()
 		for _, ent := range ents {
-			for i := range ent {
-				countWord(lp, &ent[i], int(ent[i][0])-1)
-			}
+			countEntries(lp, ent, 1, path)
 			clear(load[:nl])
 		}
 		best[1] = min(best[1], (threadCPU()-c)/float64(hops)*1e9)
 		// The congestions of every run read the loads of run 0 (what
 		// they read does not change the time of the reads).
-		for _, ent := range ents[:1] {
-			for i := range ent {
-				countWord(lp, &ent[i], int(ent[i][0])-1)
-			}
-		}
+		countEntries(lp, ents[0], 1, path)
 		c = threadCPU()
 		for _, ent := range ents {
 			for i := range ent {

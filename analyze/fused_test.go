@@ -194,30 +194,33 @@ func TestNewMarksOneToOneLevels(t *testing.T) {
 	}
 }
 
-// TestCountWord checks countWord against a loop over the word's links for
-// every count m from −1 (a pad word of a level whose hosts' links are not
-// counted) to 7, with links that repeat and the pad at the places past m:
-// exactly links 1 … m gain 1, the pad's counter stays 0.
-func TestCountWord(t *testing.T) {
+// TestCountEntries checks countEntries against a loop over each word's
+// links, for words of every length 0 to 7 (0: a pad word, or a pair of a
+// host with itself) with and without the last link left out, links that
+// repeat within and across words and a link one place past the counted
+// ones: exactly the counted links gain, the pad's counter stays 0.
+func TestCountEntries(t *testing.T) {
 	st := rng.New(3, 1)
 	lp := new([lft.LinkPad + 1]int32)
 	want := make([]int32, 16)
-	for m := -1; m <= 7; m++ {
-		for range 50 {
-			wd := [8]uint16{uint16(max(m, 0))}
-			for j := 1; j < 8; j++ {
-				wd[j] = lft.LinkPad
-				if j <= max(m, 0)+1 { // one place past m holds a link too: not counted
+	for _, skip := range []int{0, 1} {
+		for range 200 {
+			ent := make([][8]uint16, st.IntN(12))
+			clear(want)
+			for i := range ent {
+				n := st.IntN(8)
+				wd := [8]uint16{uint16(n), lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad}
+				for j := 1; j <= n; j++ {
 					wd[j] = uint16(st.IntN(len(want)))
 				}
+				for j := 1; j <= n-skip; j++ {
+					want[wd[j]]++
+				}
+				ent[i] = wd
 			}
-			clear(want)
-			for j := 1; j <= m; j++ {
-				want[wd[j]]++
-			}
-			countWord(lp, &wd, m)
+			countEntries(lp, ent, skip, make([]uint16, 7*len(ent)))
 			if !slices.Equal(lp[:len(want)], want) || lp[lft.LinkPad] != 0 {
-				t.Fatalf("m %d, word %v: loads %v (pad %d), want %v", m, wd, lp[:len(want)], lp[lft.LinkPad], want)
+				t.Fatalf("skip %d, words %v: loads %v (pad %d), want %v", skip, ent, lp[:len(want)], lp[lft.LinkPad], want)
 			}
 			clear(lp[:len(want)])
 		}

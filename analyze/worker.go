@@ -181,6 +181,7 @@ type Walker struct {
 	// words) or decoded links (position words)
 	at, first, base, low []int32
 	lw                   [][8]uint16
+	lpath                []uint16 // the counted links of a level's link words, back to back
 	pw                   [][8]int32
 }
 
