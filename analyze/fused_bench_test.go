@@ -9,6 +9,20 @@ import (
 	"orcs/rng"
 )
 
+// benchBisect returns the generated fabric spec and a one-thread analysis
+// of bisect_fb_sym with hist_acc_band on it, its walks prepared as a
+// simulation of runs (at least 1000) prepares them.
+func benchBisect(b *testing.B, spec string, runs int) (*lft.Fabric, *Analysis) {
+	f := benchFabric(b, spec)
+	s, err := New(f, Config{Pattern: patterns.Spec{Name: "bisect_fb_sym"}, Metric: "hist_acc_band",
+		Runs: 1, Seed: 1, Threads: 1, Level: -1})
+	if err != nil {
+		b.Fatal(err)
+	}
+	s.prepareWalks(max(runs, 1000))
+	return f, s
+}
+
 // benchFusedVsBatch runs whole runs of bisect_fb_sym on one thread with
 // the fused walk and with the RouteBatch's walk in turn, fifteen times,
 // each time also the flat walk over as many hops, and reports the least
@@ -16,14 +30,8 @@ import (
 // other work) and the ratios of the flat walk's to the two walks' (the
 // issue's "fraction of a flat-array walk"). b.N is ignored: one turn.
 func benchFusedVsBatch(b *testing.B, spec string, runs int) {
-	f := benchFabric(b, spec)
-	s, err := New(f, Config{Pattern: patterns.Spec{Name: "bisect_fb_sym"}, Metric: "hist_acc_band",
-		Runs: 1, Seed: 1, Threads: 1, Level: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
+	f, s := benchBisect(b, spec, runs)
 	w := s.newWorker(make([]float64, runs))
-	s.prepareWalks(max(runs, 1000)) // as a simulation of 1000 runs does
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	defer func() { fusedWalk = true }()
@@ -72,13 +80,7 @@ func BenchmarkFusedVsBatch65536(b *testing.B) {
 // most a run could reach of the flat walk if finding and reading the
 // entries and the metric cost nothing.
 func benchRunFloor(b *testing.B, spec string, runs int) {
-	f := benchFabric(b, spec)
-	s, err := New(f, Config{Pattern: patterns.Spec{Name: "bisect_fb_sym"}, Metric: "hist_acc_band",
-		Runs: 1, Seed: 1, Threads: 1, Level: -1})
-	if err != nil {
-		b.Fatal(err)
-	}
-	s.prepareWalks(max(runs, 1000))
+	f, s := benchBisect(b, spec, runs)
 	e, ok := f.LinkEntries()
 	if !ok {
 		b.Fatalf("%s: no link words", spec)
