@@ -210,8 +210,7 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 		// The link into the destination host was not counted: it reads 0,
 		// and the route's congestion is at least 1.
 		for i := range ent {
-			wd := &ent[i]
-			w[i] = max(int32(min(wd[0], 1)), lp[wd[1]], lp[wd[2]], lp[wd[3]], lp[wd[4]], lp[wd[5]], lp[wd[6]], lp[wd[7]])
+			w[i] = congestionOneToOne(lp, &ent[i])
 		}
 	}
 	k.Hops += int64(hops)
@@ -239,6 +238,20 @@ func countEntries(lp *[lft.LinkPad + 1]int32, ent [][8]uint16, skip int, path []
 	for _, l := range path[:p] {
 		lp[l]++
 	}
+}
+
+// congestionOneToOne returns the congestion of the route of word wd in a
+// level whose hosts' links are not counted: the largest load of its
+// links, or 1. The link into the destination host and the places past the
+// route's end read 0, so the first four places are read whatever the
+// length; the other three only for routes of more than five links (a
+// three-level fat tree's have at most five after the first).
+func congestionOneToOne(lp *[lft.LinkPad + 1]int32, wd *[8]uint16) int32 {
+	x := max(int32(min(wd[0], 1)), lp[wd[1]], lp[wd[2]], lp[wd[3]], lp[wd[4]])
+	if wd[0] > 5 {
+		x = max(x, lp[wd[5]], lp[wd[6]], lp[wd[7]])
+	}
+	return x
 }
 
 // undo takes the counts of the routes of ent (first links: first) out of

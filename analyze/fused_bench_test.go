@@ -75,7 +75,7 @@ func BenchmarkFusedVsBatch65536(b *testing.B) {
 // (least of seven turns): the draw (the run's stream and the shuffle of
 // the hosts, fixed by the seed), counting the loads of the entries
 // (countEntries, the hosts' links left out as in a oneToOne level) and each
-// route's congestion from them (the fused walk's loop). It reports each
+// route's congestion from them (congestionOneToOne). It reports each
 // in ns per hop and floor-of-flat, the flat walk's time over the sum: the
 // most a run could reach of the flat walk if finding and reading the
 // entries and the metric cost nothing.
@@ -132,8 +132,7 @@ func benchRunFloor(b *testing.B, spec string, runs int) {
 		c = threadCPU()
 		for _, ent := range ents {
 			for i := range ent {
-				wd := &ent[i]
-				w[i] = max(int32(min(wd[0], 1)), lp[wd[1]], lp[wd[2]], lp[wd[3]], lp[wd[4]], lp[wd[5]], lp[wd[6]], lp[wd[7]])
+				w[i] = congestionOneToOne(lp, &ent[i])
 			}
 		}
 		best[2] = min(best[2], (threadCPU()-c)/float64(hops)*1e9)

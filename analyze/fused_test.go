@@ -226,3 +226,28 @@ func TestCountEntries(t *testing.T) {
 		}
 	}
 }
+
+// TestCongestionOneToOne checks congestionOneToOne against the largest
+// load of each word's counted links (all but the last, the link into the
+// destination host, which reads 0), or 1, for words of every length 0 to
+// 7 and loads up to 9 on the counted links only.
+func TestCongestionOneToOne(t *testing.T) {
+	st := rng.New(5, 1)
+	lp := new([lft.LinkPad + 1]int32)
+	for range 2000 {
+		n := st.IntN(8)
+		wd := [8]uint16{uint16(n), lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad}
+		want := int32(min(n, 1))
+		for j := 1; j <= n; j++ {
+			wd[j] = uint16(10*j + st.IntN(10)) // distinct links
+			if j < n {
+				lp[wd[j]] = int32(st.IntN(10))
+				want = max(want, lp[wd[j]])
+			}
+		}
+		if got := congestionOneToOne(lp, &wd); got != want {
+			t.Fatalf("word %v, loads %v: congestion %d, want %d", wd, lp[:80], got, want)
+		}
+		clear(lp[:80])
+	}
+}
