@@ -101,16 +101,16 @@ func (w *worker) run(r int) error {
 // loop: a level has few distinct weights, and one histogram made each
 // count wait for the one before it to the same weight.
 func (w *worker) count(weights []int32) (levelMax int32, conns int64) {
-	var m [4]int32 // four maxima side by side, for the same reason
+	var m0, m1, m2, m3 int32 // four maxima side by side, for the same reason
 	i := 0
 	for ; i+4 <= len(weights); i += 4 {
-		m[0], m[1] = max(m[0], weights[i]), max(m[1], weights[i+1])
-		m[2], m[3] = max(m[2], weights[i+2]), max(m[3], weights[i+3])
+		ws := weights[i : i+4 : i+4]
+		m0, m1, m2, m3 = max(m0, ws[0]), max(m1, ws[1]), max(m2, ws[2]), max(m3, ws[3])
 	}
 	for ; i < len(weights); i++ {
-		m[0] = max(m[0], weights[i])
+		m0 = max(m0, weights[i])
 	}
-	levelMax = max(m[0], m[1], m[2], m[3])
+	levelMax = max(m0, m1, m2, m3)
 	n := int(levelMax) + 1
 	if len(w.counts) < n {
 		w.counts = append(w.counts, make([]int64, max(n, 8)-len(w.counts))...)
@@ -121,10 +121,11 @@ func (w *worker) count(weights []int32) (levelMax int32, conns int64) {
 	h := w.hist[:4*n]
 	clear(h)
 	for i = 0; i+4 <= len(weights); i += 4 {
-		h[4*weights[i]]++
-		h[4*weights[i+1]+1]++
-		h[4*weights[i+2]+2]++
-		h[4*weights[i+3]+3]++
+		ws := weights[i : i+4 : i+4]
+		h[4*ws[0]]++
+		h[4*ws[1]+1]++
+		h[4*ws[2]+2]++
+		h[4*ws[3]+3]++
 	}
 	for ; i < len(weights); i++ {
 		h[4*weights[i]]++
