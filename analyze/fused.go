@@ -229,11 +229,12 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 // right after the links counted, over the rest. Then one loop counts
 // them as the flat walk counts a path: no branch on a route's length.
 func countEntries(lp *[lft.LinkPad + 1]int32, ent [][8]uint16, skip int, path []uint16) {
+	path = path[:len(path):len(path)] // no place past those given is written
 	p := 0
 	for i := range ent {
 		wd := &ent[i]
 		*(*[7]uint16)(path[p : p+7]) = [7]uint16(wd[1:8])
-		p += max(int(wd[0])-skip, 0)
+		p += max(int(wd[0]&7)-skip, 0) // a word holds at most seven links
 	}
 	for _, l := range path[:p] {
 		lp[l]++
