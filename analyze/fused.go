@@ -123,7 +123,7 @@ func (k *Walker) where(lv patterns.Level, perm, at, hostLink []int32, hostLinks 
 		}
 		xs[i] = x
 	}
-	if hostLinks {
+	if hostLinks { // a loop of its own: a branch per pair above cost more
 		for i, p := range lv {
 			first[i] = hostLink[perm[p.Src]]
 		}
@@ -199,7 +199,7 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 	if cap(k.lpath) < 7*n {
 		k.lpath = make([]uint16, 7*n)
 	}
-	countEntries(lp, ent, skip, k.lpath[:7*n])
+	counted := countEntries(lp, ent, skip, k.lpath[:7*n])
 	w := k.w[:len(ent)]
 	if skip == 0 {
 		for i := range ent {
@@ -214,10 +214,18 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 		}
 	}
 	k.Hops += int64(hops)
-	if 4*hops >= len(load) {
+	switch {
+	case 4*hops >= len(load):
 		clear(load)
-	} else {
-		k.undo(ent, first, skip)
+	case skip == 0:
+		for _, l := range first {
+			lp[l] = 0 // a host's link, or the pad (a pair of a host with itself)
+		}
+		fallthrough
+	default:
+		for _, l := range counted {
+			lp[l] = 0
+		}
 	}
 	return w, true
 }
@@ -227,8 +235,9 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 // The links are first laid out back to back in path (7·len(ent) places):
 // each word's seven places are copied, and the next word's copy starts
 // right after the links counted, over the rest. Then one loop counts
-// them as the flat walk counts a path: no branch on a route's length.
-func countEntries(lp *[lft.LinkPad + 1]int32, ent [][8]uint16, skip int, path []uint16) {
+// them as the flat walk counts a path: no branch on a route's length. It
+// returns the links counted, back to back.
+func countEntries(lp *[lft.LinkPad + 1]int32, ent [][8]uint16, skip int, path []uint16) []uint16 {
 	path = path[:len(path):len(path)] // no place past those given is written
 	p := 0
 	for i := range ent {
@@ -239,6 +248,7 @@ func countEntries(lp *[lft.LinkPad + 1]int32, ent [][8]uint16, skip int, path []
 	for _, l := range path[:p] {
 		lp[l]++
 	}
+	return path[:p]
 }
 
 // congestionOneToOne returns the congestion of the route of word wd in a
@@ -253,24 +263,6 @@ func congestionOneToOne(lp *[lft.LinkPad + 1]int32, wd *[8]uint16) int32 {
 		x = max(x, lp[wd[5]], lp[wd[6]], lp[wd[7]])
 	}
 	return x
-}
-
-// undo takes the counts of the routes of ent (first links: first) out of
-// the loads again.
-func (k *Walker) undo(ent [][8]uint16, first []int32, skip int) {
-	load := k.load
-	for i := range ent {
-		wd := &ent[i]
-		if wd[0] == 0 {
-			continue
-		}
-		if skip == 0 {
-			load[first[i]] = 0
-		}
-		for _, l := range wd[1 : 1+int(wd[0])-skip] {
-			load[l] = 0
-		}
-	}
 }
 
 // countLinks adds 1 to the loads of links wd[1 … n]: a switch on the

@@ -232,11 +232,8 @@ func nextRecordStart(data []byte, from int) int {
 			from = at
 			continue
 		}
-		cut := len(data) - len(rest)
-		for _, kw := range [...]string{"vendid=", "Switch", "Ca", "Hca"} {
-			if bytes.HasPrefix(rest, []byte(kw)) {
-				return cut
-			}
+		if bytes.HasPrefix(rest, []byte("vendid=")) || nodeRecord(rest) {
+			return len(data) - len(rest)
 		}
 		from = at
 	}
@@ -350,16 +347,8 @@ func countNetLines(d []byte) (nodes, ports int) {
 			switch rest[0] {
 			case '[':
 				ports++
-			case 'S':
-				if bytes.HasPrefix(rest, []byte("Switch")) {
-					nodes++
-				}
-			case 'C':
-				if len(rest) > 1 && rest[1] == 'a' {
-					nodes++
-				}
-			case 'H':
-				if bytes.HasPrefix(rest, []byte("Hca")) {
+			case 'S', 'C', 'H':
+				if nodeRecord(rest) {
 					nodes++
 				}
 			}
@@ -371,6 +360,12 @@ func countNetLines(d []byte) (nodes, ports int) {
 		i += 1 + j
 	}
 	return nodes, ports
+}
+
+// nodeRecord reports whether line l starts as a node record's line does
+// ("Switch", "Ca", "Hca").
+func nodeRecord(l []byte) bool {
+	return bytes.HasPrefix(l, []byte("Switch")) || bytes.HasPrefix(l, []byte("Ca")) || bytes.HasPrefix(l, []byte("Hca"))
 }
 
 // close ends the port lines of node cur (-1: none).
