@@ -85,6 +85,9 @@ func (k *Walker) levelFused(lv patterns.Level, perm []int32, oneToOne bool) ([]i
 		return nil, false
 	}
 	if e, ok := k.f.LinkEntries(); ok {
+		if e.Inner != nil {
+			return k.levelInner(lv, perm, e, oneToOne)
+		}
 		return k.levelLinks(lv, perm, e, oneToOne)
 	}
 	if e, ok := k.f.PositionEntries(); ok {
@@ -228,6 +231,168 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 		}
 	}
 	return w, true
+}
+
+// levelInner is levelFused over inner words. A route's links between
+// switches are the four 16-bit places of its word, counted as the flat
+// walk counts a path (the level's words read as one array of links); the
+// places past a route's links (LinkPad) are counted too, into a counter
+// that is set back before any congestion is read, and show how many
+// places were no link. A pair whose route is not in the words
+// (lft.InnerNone) shows in the counter of lft.InnerMissing once the level
+// is counted. A level that counts the hosts' own links counts each pair's
+// first link (the source's) and last (the one into the destination) as
+// well.
+func (k *Walker) levelInner(lv patterns.Level, perm []int32, e lft.LinkEntries, oneToOne bool) ([]int32, bool) {
+	n := len(lv)
+	k.fusedScratch(n)
+	if cap(k.iw) < n {
+		k.iw = make([]uint64, n)
+	}
+	if cap(k.load) < lft.LinkPad+1 {
+		k.load = make([]int32, len(k.load), lft.LinkPad+1)
+	}
+	if !k.where(lv, perm, e.At, e.HostLink, false) {
+		return nil, false
+	}
+	ent := k.iw[:n]
+	self := gatherInner(k.at, e.Inner, ent)
+	lp := (*[lft.LinkPad + 1]int32)(k.load[:lft.LinkPad+1])
+	links := unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(ent))), 4*n)
+	for _, l := range links {
+		lp[l]++
+	}
+	if oneToOne {
+		return k.innerOneToOne(links, ent, self)
+	}
+	return k.innerCounted(lv, perm, e, links, ent, self)
+}
+
+// gatherInner reads the inner word of each pair i at at[i] (all LinkPad
+// for a pair of a host with itself, at[i] < 0) into ent, in a loop of
+// independent loads with the lines of the next block asked for ahead,
+// and returns the number of pairs of a host with itself.
+func gatherInner(at []int32, words, ent []uint64) (self int) {
+	n := len(ent)
+	at = at[:n]
+	ahead := len(words)*8 > prefetchAbove
+	var addrs [fusedAhead]uintptr
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(words)))
+	for c := 0; c < n; c += fusedAhead {
+		end := min(c+fusedAhead, n)
+		if ahead {
+			j := 0
+			for _, x := range at[end:min(end+fusedAhead, n)] {
+				if x >= 0 {
+					addrs[j] = base + uintptr(x)*8
+					j++
+				}
+			}
+			prefetch.Lines(addrs[:j])
+		}
+		for i := c; i < end; i++ {
+			wd := uint64(innerPads)
+			if x := at[i]; x >= 0 {
+				wd = words[x]
+			} else {
+				self++
+			}
+			ent[i] = wd
+		}
+	}
+	return self
+}
+
+// innerPads is the inner word of no link.
+const innerPads = lft.LinkPad * 0x0001_0001_0001_0001
+
+// innerOneToOne ends levelInner in a oneToOne level, the words' links
+// counted: the hosts' links are not counted, and a route's congestion is
+// the largest load of its word's links, or 1.
+func (k *Walker) innerOneToOne(links []uint16, ent []uint64, self int) ([]int32, bool) {
+	load := k.load
+	lp := (*[lft.LinkPad + 1]int32)(load[:lft.LinkPad+1])
+	if lp[lft.InnerMissing] != 0 {
+		zeroLinks(lp, links)
+		return nil, false
+	}
+	// Each pair counted four places, those of a pair of a host with
+	// itself all pads; a route has two links more than its word.
+	n := len(ent)
+	hops := 6*(n-self) - (int(lp[lft.LinkPad]) - 4*self)
+	lp[lft.LinkPad] = 0
+	w := k.w[:n]
+	for i, wd := range ent {
+		w[i] = max(1, lp[uint16(wd)], lp[uint16(wd>>16)], lp[uint16(wd>>32)], lp[uint16(wd>>48)])
+	}
+	if self > 0 {
+		for i, x := range k.at[:n] {
+			if x < 0 {
+				w[i] = 0
+			}
+		}
+	}
+	k.Hops += int64(hops)
+	if 4*hops >= len(load) {
+		clear(load)
+	} else {
+		zeroLinks(lp, links)
+	}
+	return w, true
+}
+
+// innerCounted ends levelInner in a level that counts the hosts' own
+// links, the words' links counted: it counts each pair's first link (the
+// source's) and last (the one into the destination), and a route's
+// congestion is the largest load of the six.
+func (k *Walker) innerCounted(lv patterns.Level, perm []int32, e lft.LinkEntries, links []uint16, ent []uint64, self int) ([]int32, bool) {
+	n := len(ent)
+	if cap(k.last) < n {
+		k.last = make([]int32, n)
+	}
+	at, first, last, load := k.at[:n], k.first[:n], k.last[:n], k.load
+	lp := (*[lft.LinkPad + 1]int32)(load[:lft.LinkPad+1])
+	for i, p := range lv {
+		first[i], last[i] = lft.LinkPad, lft.LinkPad
+		if at[i] >= 0 {
+			first[i], last[i] = e.HostLink[perm[p.Src]], e.HostIn[perm[p.Dst]]
+		}
+	}
+	for i := range first {
+		lp[first[i]]++
+		lp[last[i]]++
+	}
+	zero := func() {
+		zeroLinks(lp, links)
+		for i := range first {
+			lp[first[i]], lp[last[i]] = 0, 0
+		}
+	}
+	if lp[lft.InnerMissing] != 0 {
+		zero()
+		return nil, false
+	}
+	// A pair of a host with itself counted six pads.
+	hops := 6*(n-self) - (int(lp[lft.LinkPad]) - 6*self)
+	lp[lft.LinkPad] = 0
+	w := k.w[:n]
+	for i, wd := range ent {
+		w[i] = max(lp[first[i]], lp[last[i]], lp[uint16(wd)], lp[uint16(wd>>16)], lp[uint16(wd>>32)], lp[uint16(wd>>48)])
+	}
+	k.Hops += int64(hops)
+	if 4*hops >= len(load) {
+		clear(load)
+	} else {
+		zero()
+	}
+	return w, true
+}
+
+// zeroLinks sets the loads of links back to 0.
+func zeroLinks(lp *[lft.LinkPad + 1]int32, links []uint16) {
+	for _, l := range links {
+		lp[l] = 0
+	}
 }
 
 // countEntries adds 1 to the loads of links wd[1 … wd[0]−skip] of every

@@ -3,6 +3,7 @@ package analyze
 import (
 	"runtime"
 	"testing"
+	"unsafe"
 
 	"orcs/lft"
 	"orcs/patterns"
@@ -71,35 +72,39 @@ func BenchmarkFusedVsBatch65536(b *testing.B) {
 }
 
 // benchRunFloor times, on one thread, three parts that every run of
-// bisect_fb_sym over link words must do, each alone over the same runs
+// bisect_fb_sym over inner words must do, each alone over the same runs
 // (least of seven turns): the draw (the run's stream and the shuffle of
-// the hosts, fixed by the seed), counting the loads of the entries
-// (countEntries, the hosts' links left out as in a oneToOne level) and each
-// route's congestion from them (congestionOneToOne). It reports each
-// in ns per hop and floor-of-flat, the flat walk's time over the sum: the
-// most a run could reach of the flat walk if finding and reading the
-// entries and the metric cost nothing.
+// the hosts, fixed by the seed), counting the loads of the words (the
+// hosts' links left out, as in a oneToOne level) and each route's
+// congestion from them. It reports each in ns per hop and floor-of-flat,
+// the flat walk's time over the sum: the most a run could reach of the
+// flat walk if finding and reading the words and the metric cost nothing.
 func benchRunFloor(b *testing.B, spec string, runs int) {
 	f, s := benchBisect(b, spec, runs)
 	e, ok := f.LinkEntries()
-	if !ok {
-		b.Fatalf("%s: no link words", spec)
+	if !ok || e.Inner == nil {
+		b.Fatalf("%s: no inner words", spec)
 	}
 	runtime.LockOSThread()
 	defer runtime.UnlockOSThread()
 	var st rng.Stream
 	perm := make([]int32, len(s.hosts))
 	var levels []patterns.Level
-	ents := make([][][8]uint16, runs) // each run's entries, in pair order
+	ents := make([][]uint64, runs) // each run's words, in pair order
 	hops := int64(0)
 	for r := range ents {
 		levels = s.draw(r, &st, perm, levels)
 		for _, lv := range levels {
 			for _, p := range lv {
 				if sh, dh := perm[p.Src], perm[p.Dst]; sh != dh {
-					wd := e.Words[e.At[sh]+dh]
+					wd := e.Inner[e.At[sh]+dh]
 					ents[r] = append(ents[r], wd)
-					hops += 1 + int64(wd[0])
+					for k := range 4 {
+						if uint16(wd>>(16*k)) != lft.LinkPad {
+							hops++
+						}
+					}
+					hops += 2
 				}
 			}
 		}
@@ -110,8 +115,14 @@ func benchRunFloor(b *testing.B, spec string, runs int) {
 	for _, ent := range ents {
 		longest = max(longest, len(ent))
 	}
-	w, path := make([]int32, longest), make([]uint16, 7*longest)
+	w := make([]int32, longest)
 	nl := len(f.Links)
+	count := func(ent []uint64) {
+		for _, l := range unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(ent))), 4*len(ent)) {
+			lp[l]++
+		}
+		lp[lft.LinkPad] = 0
+	}
 	best := [4]float64{1e9, 1e9, 1e9, 1e9} // draw, count, congestion, flat
 	b.ResetTimer()
 	for range 7 {
@@ -122,17 +133,17 @@ func benchRunFloor(b *testing.B, spec string, runs int) {
 		best[0] = min(best[0], (threadCPU()-c)/float64(hops)*1e9)
 		c = threadCPU()
 		for _, ent := range ents {
-			countEntries(lp, ent, 1, path)
+			count(ent)
 			clear(load[:nl])
 		}
 		best[1] = min(best[1], (threadCPU()-c)/float64(hops)*1e9)
 		// The congestions of every run read the loads of run 0 (what
 		// they read does not change the time of the reads).
-		countEntries(lp, ents[0], 1, path)
+		count(ents[0])
 		c = threadCPU()
 		for _, ent := range ents {
-			for i := range ent {
-				w[i] = congestionOneToOne(lp, &ent[i])
+			for i, wd := range ent {
+				w[i] = max(1, lp[uint16(wd)], lp[uint16(wd>>16)], lp[uint16(wd>>32)], lp[uint16(wd>>48)])
 			}
 		}
 		best[2] = min(best[2], (threadCPU()-c)/float64(hops)*1e9)

@@ -73,16 +73,18 @@ func busiestLink(f *lft.Fabric, lv patterns.Level, perm []int32) int32 {
 }
 
 // TestFusedWalkMatchesBatch compares the fused walk with the RouteBatch's
-// on link words (64 hosts, 81 in four levels with routes of 8 links, 4096
-// hosts) and position words (13 824 hosts, 82 944 links): levels where every rank sends and receives at most once
-// (bisect_fb_sym, recdbl's; the hosts' own links not counted) and levels where
-// they do not (gather, random pairs with ranks sending to
-// themselves), each with the hosts shuffled as runs shuffle them.
+// on inner words (64 and 4096 hosts), link words (81 hosts in four levels
+// with routes of 8 links) and position words (13 824 hosts, 82 944
+// links): levels where every rank sends and receives at most once
+// (bisect_fb_sym, recdbl's, a permutation where some ranks send to
+// themselves; the hosts' own links not counted) and levels where they do
+// not (gather, random pairs with ranks sending to themselves), each with
+// the hosts shuffled as runs shuffle them.
 func TestFusedWalkMatchesBatch(t *testing.T) {
 	for _, c := range []struct {
-		spec      string
-		positions bool
-	}{{"kary:k=4,n=3", false}, {"kary:k=3,n=4", false}, {"kary:k=16,n=3", false}, {"kary:k=24,n=3", true}} {
+		spec             string
+		positions, inner bool
+	}{{"kary:k=4,n=3", false, true}, {"kary:k=3,n=4", false, false}, {"kary:k=16,n=3", false, true}, {"kary:k=24,n=3", true, false}} {
 		f, err := gen.Generate(c.spec)
 		if err != nil {
 			t.Fatal(err)
@@ -91,8 +93,8 @@ func TestFusedWalkMatchesBatch(t *testing.T) {
 		if !f.PrepareWalks(int64(H) * int64(H)) {
 			t.Fatalf("%s: no entry routes", c.spec)
 		}
-		if _, ok := f.LinkEntries(); ok == c.positions {
-			t.Fatalf("%s: link words %v, want %v", c.spec, ok, !c.positions)
+		if e, ok := f.LinkEntries(); ok == c.positions || (e.Inner != nil) != c.inner {
+			t.Fatalf("%s: link or inner words %v (inner %v), want %v (inner %v)", c.spec, ok, e.Inner != nil, !c.positions, c.inner)
 		}
 		if _, ok := f.PositionEntries(); ok != c.positions {
 			t.Fatalf("%s: position words %v, want %v", c.spec, ok, c.positions)
@@ -133,6 +135,29 @@ func TestFusedWalkMatchesBatch(t *testing.T) {
 			lv       patterns.Level
 			oneToOne bool
 		}{rnd, false}
+		// A permutation that keeps every fifth rank in place.
+		moved := []int32{}
+		for i := range int32(H) {
+			if i%5 != 0 {
+				moved = append(moved, i)
+			}
+		}
+		to := slices.Clone(moved)
+		st.ShuffleInt32(to)
+		var selfPairs patterns.Level
+		for i := range int32(H) {
+			selfPairs = append(selfPairs, patterns.Pair{Src: i, Dst: i})
+		}
+		for j, i := range moved {
+			selfPairs[i].Dst = to[j]
+		}
+		if !oneToOne(selfPairs, 1, make([]int32, H), make([]int32, H)) {
+			t.Fatal("a permutation is not one-to-one")
+		}
+		levels["a permutation with ranks kept"] = struct {
+			lv       patterns.Level
+			oneToOne bool
+		}{selfPairs, true}
 		for r := range 3 {
 			st.ShuffleInt32(perm)
 			for name, l := range levels {

@@ -182,6 +182,8 @@ type Walker struct {
 	// words) or decoded links (position words)
 	at, first, base, low []int32
 	lw                   [][8]uint16
+	iw                   []uint64 // a level's inner words
+	last                 []int32  // the last link of each pair (inner words)
 	lpath                []uint16 // the counted links of a level's link words, back to back
 	pw                   [][8]int32
 }

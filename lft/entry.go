@@ -2,6 +2,7 @@ package lft
 
 import (
 	"errors"
+	"math/bits"
 	"runtime"
 	"sync"
 	"sync/atomic"
@@ -24,27 +25,40 @@ import (
 // route (the loads of a level's routes overlap) and a few reads of small
 // arrays that stay in the caches; the words are decoded without branches.
 //
-// Two kinds of word: with fewer than 65 536 links, 16 bytes holding the
+// Three kinds of word: with fewer than 65 534 links, when every route from
+// an entry switch crosses at most four links between switches and ends on
+// the one link into its host (a three-level fat tree's routes), 8 bytes
+// holding those inner links (uint64: four 16-bit links, then LinkPad;
+// the first and last links of a route are the hosts'); with fewer than
+// 65 536 links, 16 bytes holding the
 // links themselves ([8]uint16: the number of links after the host's, then
 // those links, then LinkPad); else 8 bytes holding the out-link positions (uint64: the
 // number n of positions in the low byte, then the n positions), each next
 // slot found from the previous one. On fat trees, where only leaves are
-// entry switches, link words take 16·leaves·hosts bytes. Position words
+// entry switches, inner words take 8·leaves·hosts bytes (link words 16).
+// The walks of a three-level fat tree read one inner word a route where
+// they read a link word: half the memory, and a word whose links are
+// counted without a branch on the route's length. Position words
 // are kept like the tables (see table.go): a row of an entry switch in
 // blocks of 64 destinations, each distinct block once, since the ports of
 // a route from two leaves to a destination outside both their pods are
 // the same: 65 536 hosts' 2 048 leaves take 8 MB of block numbers and a
 // few blocks instead of 1 GiB of words.
 
-// entryRoutes holds the entry routes of a fabric. Exactly one of links
-// and words is non-nil. The route of entry switch row e towards host d at
-// LID offset k is links[(k*rows+e)*H+d], or words[wordIdx[(k*rows+e)*
+// entryRoutes holds the entry routes of a fabric. Exactly one of links,
+// inner and words is non-nil. The route of entry switch row e towards host
+// d at LID offset k is links[(k*rows+e)*H+d], inner[(k*rows+e)*H+d]
+// (where InnerNone stands for a zero entry), or words[wordIdx[(k*rows+e)*
 // blocks+d/64]*64+d%64] (words: the distinct blocks). A zero entry means
 // the walk must use the tables: the route fails, passes through another
 // host, has more than entryPositions positions, or (words) a position
 // above 254.
 type entryRoutes struct {
-	links   [][8]uint16
+	links [][8]uint16
+	inner []uint64
+	// hostIn[h] is the link into host h that its routes end on (inner
+	// words only).
+	hostIn  []int32
 	words   []uint64
 	wordIdx []uint32
 	blocks  int // blocks of 64 destinations a row
@@ -78,10 +92,12 @@ const entryPositions = 7
 
 // Sizes deciding the walk, variables for tests: entryRoutesUpTo is the
 // memory (bytes) up to which a fabric compiles entry routes; linkWordsBelow
-// the number of links below which its words hold links.
+// the number of links below which its words hold links, innerWordsBelow
+// the number below which they may be inner words.
 var (
 	entryRoutesUpTo = 512 << 20
 	linkWordsBelow  = 1 << 16
+	innerWordsBelow = InnerMissing
 )
 
 // PrepareWalks tells the fabric that about routes routes are going to be
@@ -181,16 +197,26 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 		}
 	}
 	r.slots[sentinel] = entrySlot{0, sentinel}
-	// Link words go on huge pages (random reads over them then miss the
-	// TLB less: 7 % faster walks on 21 952 hosts), released with r.
+	// Link and inner words go on huge pages (random reads over them then
+	// miss the TLB less: 7 % faster walks on 21 952 hosts), released with r.
 	var pool *wordPool
-	if size == 16 {
+	var innerMem *hugemem.Arena
+	switch {
+	case size == 16 && r.hostAt != nil && len(f.Links) < innerWordsBelow:
+		r.hostIn = f.hostInLinks()
+		innerMem = new(hugemem.Arena)
+		r.inner = hugemem.Make[uint64](innerMem, n, n)
+	case size != 16:
+		r.wordIdx = make([]uint32, n/H*r.blocks)
+		pool = newWordPool(entryRoutesUpTo / 8)
+	}
+	linkWords := func() {
 		mem := new(hugemem.Arena)
 		hugemem.ReleaseWith(mem, r)
 		r.links = hugemem.Make[[8]uint16](mem, n, n)
-	} else {
-		r.wordIdx = make([]uint32, n/H*r.blocks)
-		pool = newWordPool(entryRoutesUpTo / 8)
+	}
+	if size == 16 && r.inner == nil {
+		linkWords()
 	}
 	// One job per LID offset and block of destinations: within a block the
 	// table lines of every switch stay in the cache from one destination to
@@ -200,7 +226,7 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 	jobs := offsets * blocks
 	threads := runtime.GOMAXPROCS(0)
 	scratch := make([]*suffixes, workers.Count(threads, jobs))
-	err := workers.Run(nil, threads, jobs, func(t, j int) error {
+	compile := func(t, j int) error {
 		if scratch[t] == nil {
 			scratch[t] = &suffixes{memo: make([]uint64, S), words: make([]uint64, r.rows)}
 			if pool != nil {
@@ -218,10 +244,18 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 				resolveEntries(f, f.tab.wide, k*S, int32(d), entrySwitch, c)
 			}
 			for e, w := range c.words {
-				if pool != nil {
+				switch i := (k*r.rows+e)*H + d; {
+				case pool != nil:
 					c.block[e<<blockBits+d-d0] = w
-				} else {
-					r.links[(k*r.rows+e)*H+d] = r.linkWord(r.rowBase[e], w)
+				case r.inner != nil:
+					lw := r.linkWord(r.rowBase[e], w)
+					iw, ok := innerWord(&lw, r.hostIn[d])
+					if !ok {
+						return errNotInner
+					}
+					r.inner[i] = iw
+				default:
+					r.links[i] = r.linkWord(r.rowBase[e], w)
 				}
 			}
 		}
@@ -232,7 +266,18 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 			c.hash[e] = blockHash(c.block[e<<blockBits : (e+1)<<blockBits])
 		}
 		return pool.add(c.block, c.hash, r.wordIdx[k*r.rows*r.blocks+j%blocks:], r.blocks)
-	})
+	}
+	err := workers.Run(nil, threads, jobs, compile)
+	if r.inner != nil {
+		if err == nil {
+			hugemem.ReleaseWith(innerMem, r)
+		} else { // a route does not fit an inner word: link words
+			innerMem.Release()
+			r.inner, r.hostIn = nil, nil
+			linkWords()
+			err = workers.Run(nil, threads, jobs, compile)
+		}
+	}
 	if err != nil {
 		return nil // the words would take more than entryRoutesUpTo
 	}
@@ -240,6 +285,47 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 		r.words = pool.words
 	}
 	return r
+}
+
+// errNotInner stops a compile of inner words at a route that does not fit
+// one.
+var errNotInner = errors.New("a route does not fit an inner word")
+
+// innerWord returns the inner word of link word lw, whose route ends on
+// link in (the one link into the destination host), or false when the
+// route has more than four links between switches or ends elsewhere.
+func innerWord(lw *[8]uint16, in int32) (uint64, bool) {
+	m := int(lw[0])
+	switch {
+	case m == 0:
+		return InnerNone, true
+	case m-1 > 4 || int32(lw[m]) != in:
+		return 0, false
+	}
+	w := uint64(0)
+	for k := 4; k >= 1; k-- {
+		l := uint64(LinkPad)
+		if k < m {
+			l = uint64(lw[k])
+		}
+		w = w<<16 | l
+	}
+	return w, true
+}
+
+// hostInLinks returns, for every host, a link that reaches it, or -1.
+// (innerWord checks that a route ends on it.)
+func (f *Fabric) hostInLinks() []int32 {
+	in := make([]int32, len(f.hosts))
+	for h := range in {
+		in[h] = -1
+	}
+	for l, ln := range f.Links {
+		if h := f.hostOf[ln.To]; h >= 0 {
+			in[h] = int32(l)
+		}
+	}
+	return in
 }
 
 // wordPool keeps the distinct blocks of position words as compile jobs
@@ -429,6 +515,13 @@ func (b *RouteBatch) walkEntry(f *Fabric, r *entryRoutes, src, dst, load []int32
 		entries := b.links[:n]
 		gather(b, r.links, entries)
 		failed = b.decodeLinks(f, entries, src, dst)
+	} else if r.inner != nil {
+		if cap(b.words) < n {
+			b.words = make([]uint64, n)
+		}
+		entries := b.words[:n]
+		gather(b, r.inner, entries)
+		failed = b.decodeInner(f, r.hostIn, entries, src, dst)
 	} else {
 		if cap(b.words) < n {
 			b.words = make([]uint64, n)
@@ -513,6 +606,54 @@ func (b *RouteBatch) decodeLinks(f *Fabric, entries [][8]uint16, src, dst []int3
 	}
 	b.path, b.ends = path[:j], ends
 	return failed
+}
+
+// decodeInner sets the batch's path and ends from inner words: the
+// source's link, the word's four links, the link into the destination
+// over the first LinkPad; no branch on a route's length.
+func (b *RouteBatch) decodeInner(f *Fabric, hostIn []int32, entries []uint64, src, dst []int32) int {
+	first := b.first[:len(entries)]
+	if need := 6*len(entries) + 8; cap(b.path) < need {
+		b.path = make([]int32, need)
+	}
+	if cap(b.ends) < len(entries) {
+		b.ends = make([]int32, len(entries))
+	}
+	path, ends := b.path[:cap(b.path)], b.ends[:len(entries)]
+	failed, j := 0, 0
+	for i, w := range entries {
+		switch {
+		case w != 0 && w != InnerNone: // 0: gather's pair of a host with itself
+			if j+6 > len(path) { // after long routes through the tables
+				path = append(path, make([]int32, 6)...)
+				path = path[:cap(path)]
+			}
+			p := (*[6]int32)(path[j : j+6])
+			p[0], p[1], p[2] = first[i], int32(uint16(w)), int32(uint16(w>>16))
+			p[3], p[4] = int32(uint16(w>>32)), int32(uint16(w>>48))
+			j += 1 + innerLinks(w)
+			path[j] = hostIn[dst[i]]
+			j++
+		case src[i] != dst[i]:
+			var p []int32
+			p, failed = b.walkTables(f, path[:j], src[i], dst[i], failed)
+			j, path = len(p), p[:cap(p)]
+		}
+		ends[i] = int32(j)
+	}
+	b.path, b.ends = path[:j], ends
+	return failed
+}
+
+// innerLinks returns the number of links of inner word w, its places
+// that are not LinkPad (those are the last ones): 4 less the places that
+// are 0 once w is flipped, each found by the borrow it takes from its
+// top bit (a borrow into a place above a zero place reaches only places
+// that are zero as well, so none is counted that is not).
+func innerLinks(w uint64) int {
+	const ones, tops = 0x0001_0001_0001_0001, 0x8000_8000_8000_8000
+	x := ^w
+	return 4 - bits.OnesCount64((x-ones)&^x&tops)
 }
 
 // decodeWords sets the batch's path and ends from position words: all

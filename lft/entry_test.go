@@ -141,12 +141,40 @@ func TestEntryRoutesLargeFabrics(t *testing.T) {
 		var b lft.RouteBatch
 		checkBatch(t, f, &b, src, dst)
 		// Every route of a fat tree fits a word: none is left to the tables.
-		for _, kind := range []string{"links", "words"} {
-			lft.UseWalk(f, kind)
+		for _, kind := range []string{"links", "inner", "words"} {
+			if !lft.UseWalk(f, kind) {
+				t.Fatalf("%s: no entry routes of %s", spec, kind)
+			}
 			if n := lft.EntryRoutesLeftToTables(f); n != 0 {
 				t.Errorf("%s, %s: %d entries left to the tables", spec, kind, n)
 			}
 		}
+	}
+}
+
+// TestInnerWordsWhereRoutesFit: a three-level fat tree's entry routes
+// are inner words (a route crosses at most four links between switches),
+// a four-level tree's (up to six) link words; the routes are the same
+// either way.
+func TestInnerWordsWhereRoutesFit(t *testing.T) {
+	for _, c := range []struct {
+		spec  string
+		inner bool
+	}{{"kary:k=4,n=3", true}, {"fattree3:pods=2,leaves=4,hosts=20,up=2", true}, {"kary:k=4,n=2", true}, {"kary:k=3,n=4", false}} {
+		f, err := gen.Generate(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if !f.PrepareWalks(1 << 40) {
+			t.Fatalf("%s: no entry routes", c.spec)
+		}
+		e, ok := f.LinkEntries()
+		if !ok || (e.Inner != nil) != c.inner || (e.Words != nil) == c.inner {
+			t.Fatalf("%s: inner words %v, link words %v, want inner %v", c.spec, e.Inner != nil, e.Words != nil, c.inner)
+		}
+		src, dst := allPairs(f.NumHosts())
+		var b lft.RouteBatch
+		checkBatch(t, f, &b, src, dst)
 	}
 }
 

@@ -68,22 +68,35 @@ func SetRoundsAbove(n int) (restore func()) {
 }
 
 // UseWalk makes RouteBatch walks on f read the tables ("tables"), or entry
-// routes of link words ("links") or of position words ("words") compiled
-// now; it reports whether f has entry routes of that kind.
+// routes of link words ("links"), inner words ("inner", where every route
+// fits one, else link words) or position words ("words") compiled now; it
+// reports whether f has entry routes of that kind.
 func UseWalk(f *Fabric, kind string) bool {
 	if kind == "tables" {
 		f.entry.Store(nil)
 		return true
 	}
-	old := linkWordsBelow
-	defer func() { linkWordsBelow = old }()
-	linkWordsBelow = 0
-	if kind == "links" {
+	oldLinks, oldInner := linkWordsBelow, innerWordsBelow
+	defer func() { linkWordsBelow, innerWordsBelow = oldLinks, oldInner }()
+	linkWordsBelow, innerWordsBelow = 0, 0
+	switch kind {
+	case "links":
 		linkWordsBelow = 1 << 16
+	case "inner":
+		linkWordsBelow, innerWordsBelow = 1<<16, InnerMissing
 	}
 	r := f.compileEntryRoutes()
 	f.entry.Store(r)
-	return r != nil && (r.links != nil) == (kind == "links")
+	if r == nil {
+		return false
+	}
+	switch kind {
+	case "links":
+		return r.links != nil
+	case "inner":
+		return r.inner != nil
+	}
+	return r.words != nil
 }
 
 // SetEntryRoutesUpTo sets the memory up to which fabrics compile entry
@@ -114,6 +127,11 @@ func EntryRoutesLeftToTables(f *Fabric) int {
 			n++
 		}
 	}
+	for _, w := range r.inner {
+		if w == InnerNone {
+			n++
+		}
+	}
 	return n
 }
 
@@ -126,6 +144,8 @@ func EntryWordsAddr(f *Fabric) uintptr {
 		return 0
 	case r.links != nil:
 		return uintptr(unsafe.Pointer(&r.links[0]))
+	case r.inner != nil:
+		return uintptr(unsafe.Pointer(&r.inner[0]))
 	case r.words != nil:
 		return uintptr(unsafe.Pointer(&r.words[0]))
 	}
