@@ -320,11 +320,12 @@ func (k *Walker) innerOneToOne(links []uint16, ent []uint64, self int) ([]int32,
 	// itself all pads; a route has two links more than its word.
 	n := len(ent)
 	hops := 6*(n-self) - (int(lp[lft.LinkPad]) - 4*self)
-	lp[lft.LinkPad] = 0
+	// A route's congestion is at least 1: the places past its links read
+	// 1 (a route of no link between switches reads 1 four times).
+	lp[lft.LinkPad] = 1
 	w := k.w[:n]
-	for i, wd := range ent {
-		w[i] = max(1, lp[uint16(wd)], lp[uint16(wd>>16)], lp[uint16(wd>>32)], lp[uint16(wd>>48)])
-	}
+	congestionInner(lp, ent, w)
+	lp[lft.LinkPad] = 0
 	if self > 0 {
 		for i, x := range k.at[:n] {
 			if x < 0 {
@@ -339,6 +340,18 @@ func (k *Walker) innerOneToOne(links []uint16, ent []uint64, self int) ([]int32,
 		zeroLinks(lp, links)
 	}
 	return w, true
+}
+
+// congestionInner sets w[i] to the largest load of the links of inner
+// word ent[i] (a loop of its own, with few values alive, so that they
+// stay in registers).
+func congestionInner(lp *[lft.LinkPad + 1]int32, ent []uint64, w []int32) {
+	w = w[:len(ent)]
+	for i, wd := range ent {
+		a, b := lp[uint16(wd)], lp[uint16(wd>>16)]
+		c, d := lp[uint16(wd>>32)], lp[uint16(wd>>48)]
+		w[i] = max(max(a, b), max(c, d))
+	}
 }
 
 // innerCounted ends levelInner in a level that counts the hosts' own
