@@ -159,7 +159,6 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 		skip = 1
 	}
 	ahead := len(words)*int(unsafe.Sizeof(words[0])) > prefetchAbove
-	var addrs [fusedAhead]uintptr
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(words)))
 	pad := [8]uint16{0, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad, lft.LinkPad}
 	// The words are gathered first, in a loop of independent loads (many
@@ -168,14 +167,7 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 	for c := 0; c < n; c += fusedAhead {
 		end := min(c+fusedAhead, n)
 		if ahead {
-			j := 0
-			for _, x := range at[end:min(end+fusedAhead, n)] {
-				if x >= 0 {
-					addrs[j] = base + uintptr(x)*16
-					j++
-				}
-			}
-			prefetch.Lines(addrs[:j])
+			askAhead(at[end:min(end+fusedAhead, n)], base, 16)
 		}
 		for i := c; i < end; i++ {
 			wd := pad
@@ -276,19 +268,11 @@ func gatherInner(at []int32, words, ent []uint64) (self int) {
 	n := len(ent)
 	at = at[:n]
 	ahead := len(words)*8 > prefetchAbove
-	var addrs [fusedAhead]uintptr
 	base := uintptr(unsafe.Pointer(unsafe.SliceData(words)))
 	for c := 0; c < n; c += fusedAhead {
 		end := min(c+fusedAhead, n)
 		if ahead {
-			j := 0
-			for _, x := range at[end:min(end+fusedAhead, n)] {
-				if x >= 0 {
-					addrs[j] = base + uintptr(x)*8
-					j++
-				}
-			}
-			prefetch.Lines(addrs[:j])
+			askAhead(at[end:min(end+fusedAhead, n)], base, 8)
 		}
 		for i := c; i < end; i++ {
 			wd := uint64(innerPads)
@@ -301,6 +285,21 @@ func gatherInner(at []int32, words, ent []uint64) (self int) {
 		}
 	}
 	return self
+}
+
+// askAhead asks for the lines of the entries at (at most fusedAhead of
+// them; those < 0 are none) of an array at base whose entries take size
+// bytes.
+func askAhead(at []int32, base, size uintptr) {
+	var addrs [fusedAhead]uintptr
+	j := 0
+	for _, x := range at[:min(len(at), fusedAhead)] {
+		if x >= 0 {
+			addrs[j] = base + uintptr(x)*size
+			j++
+		}
+	}
+	prefetch.Lines(addrs[:j])
 }
 
 // innerPads is the inner word of no link.

@@ -572,27 +572,41 @@ func gather[T any](b *RouteBatch, table, entries []T) {
 // gatherAhead is how many entries ahead gather asks for their lines.
 const gatherAhead = 32
 
+// decodeScratch returns the batch's path, grown to room for n routes of
+// per links and a route's worth more, at its capacity, and its ends for
+// n routes.
+func (b *RouteBatch) decodeScratch(n, per int) (path, ends []int32) {
+	if need := per*n + 8; cap(b.path) < need {
+		b.path = make([]int32, need)
+	}
+	if cap(b.ends) < n {
+		b.ends = make([]int32, n)
+	}
+	return b.path[:cap(b.path)], b.ends[:n]
+}
+
+// withRoom returns path (at its capacity) grown to at least n places, as
+// after long routes through the tables.
+func withRoom(path []int32, n int) []int32 {
+	if n > len(path) {
+		path = append(path, make([]int32, n-len(path))...)
+		path = path[:cap(path)]
+	}
+	return path
+}
+
 // decodeLinks sets the batch's path and ends from link words: each word is
 // copied whole, as one array of 8 links (those past the route's end
 // overwritten by the next route), into a path that has room for them.
 func (b *RouteBatch) decodeLinks(f *Fabric, entries [][8]uint16, src, dst []int32) int {
 	first := b.first[:len(entries)]
-	if need := 8*len(entries) + 8; cap(b.path) < need {
-		b.path = make([]int32, need)
-	}
-	if cap(b.ends) < len(entries) {
-		b.ends = make([]int32, len(entries))
-	}
-	path, ends := b.path[:cap(b.path)], b.ends[:len(entries)]
+	path, ends := b.decodeScratch(len(entries), 8)
 	failed, j := 0, 0
 	for i := range entries {
 		e := &entries[i]
 		switch {
 		case e[0] != 0:
-			if j+8 > len(path) { // after long routes through the tables
-				path = append(path, make([]int32, 8)...)
-				path = path[:cap(path)]
-			}
+			path = withRoom(path, j+8)
 			p := (*[8]int32)(path[j : j+8])
 			p[0], p[1], p[2], p[3] = first[i], int32(e[1]), int32(e[2]), int32(e[3])
 			p[4], p[5], p[6], p[7] = int32(e[4]), int32(e[5]), int32(e[6]), int32(e[7])
@@ -613,21 +627,12 @@ func (b *RouteBatch) decodeLinks(f *Fabric, entries [][8]uint16, src, dst []int3
 // over the first LinkPad; no branch on a route's length.
 func (b *RouteBatch) decodeInner(f *Fabric, hostIn []int32, entries []uint64, src, dst []int32) int {
 	first := b.first[:len(entries)]
-	if need := 6*len(entries) + 8; cap(b.path) < need {
-		b.path = make([]int32, need)
-	}
-	if cap(b.ends) < len(entries) {
-		b.ends = make([]int32, len(entries))
-	}
-	path, ends := b.path[:cap(b.path)], b.ends[:len(entries)]
+	path, ends := b.decodeScratch(len(entries), 6)
 	failed, j := 0, 0
 	for i, w := range entries {
 		switch {
 		case w != 0 && w != InnerNone: // 0: gather's pair of a host with itself
-			if j+6 > len(path) { // after long routes through the tables
-				path = append(path, make([]int32, 6)...)
-				path = path[:cap(path)]
-			}
+			path = withRoom(path, j+6)
 			p := (*[6]int32)(path[j : j+6])
 			p[0], p[1], p[2] = first[i], int32(uint16(w)), int32(uint16(w>>16))
 			p[3], p[4] = int32(uint16(w>>32)), int32(uint16(w>>48))
