@@ -27,10 +27,10 @@ import (
 //
 // Three kinds of word: with fewer than 65 534 links, when every route from
 // an entry switch crosses at most four links between switches and ends on
-// the one link into its host (a three-level fat tree's routes), 8 bytes
-// holding those inner links (uint64: four 16-bit links, then LinkPad;
-// the first and last links of a route are the hosts'); with fewer than
-// 65 536 links, 16 bytes holding the
+// the link into its host that hostInLinks gives (a three-level fat tree's
+// routes), 8 bytes holding those inner links (uint64: four 16-bit links,
+// then LinkPad; the first and last links of a route are the hosts'); with
+// fewer than 65 536 links, 16 bytes holding the
 // links themselves ([8]uint16: the number of links after the host's, then
 // those links, then LinkPad); else 8 bytes holding the out-link positions (uint64: the
 // number n of positions in the low byte, then the n positions), each next
@@ -103,8 +103,8 @@ var (
 // PrepareWalks tells the fabric that about routes routes are going to be
 // walked (RouteBatch.Walk). If that pays for compiling its entry routes
 // (they cost about as much as walking a quarter of their entries by the
-// tables) and they fit in 512 MiB (link words: before they are compiled;
-// position words: as they are), the fabric compiles them, once, on
+// tables) and they fit in 512 MiB (inner and link words: before they are
+// compiled; position words: as they are), the fabric compiles them, once, on
 // several goroutines; walks after it use them. It reports whether walks
 // use entry routes. Safe for concurrent use; the routes walked are the
 // same either way.
@@ -139,27 +139,41 @@ func (f *Fabric) entrySwitches() (entrySwitch, rowOf []int32) {
 	return entrySwitch, rowOf
 }
 
+// wordKind is the kind of word that entry routes are compiled into.
+type wordKind int
+
+const (
+	positionWords wordKind = iota // fabrics of 65 536 links or more
+	linkWords                     // fewer links
+	innerWords                    // fewer than 65 534: link words where a route does not fit
+)
+
 // entryEntries returns the number of entries of entry routes over rows
-// entry switches and the bytes of one, or 0 entries when link words would
-// take more than entryRoutesUpTo (position words, kept in distinct
-// blocks, are measured as they are compiled).
-func (f *Fabric) entryEntries(rows int) (n, size int) {
+// entry switches and the kind of their words, or 0 entries when inner or
+// link words would take more than entryRoutesUpTo (position words, kept in
+// distinct blocks, are measured as they are compiled; link words that
+// inner words fall back to, when they are compiled).
+func (f *Fabric) entryEntries(rows int) (n int, kind wordKind) {
 	n = f.tab.offsets(len(f.switches)) * rows * len(f.hosts)
-	size = 8
-	if len(f.Links) < linkWordsBelow {
-		size = 16
+	switch {
+	case len(f.Links) >= linkWordsBelow:
+		kind = positionWords
+	case len(f.Links) < innerWordsBelow:
+		kind = innerWords
+	default:
+		kind = linkWords
 	}
-	if (size == 16 && n*size > entryRoutesUpTo) || n >= 1<<31 { // entries are indexed by int32
-		return 0, size
+	if (kind == innerWords && n*8 > entryRoutesUpTo) || (kind == linkWords && n*16 > entryRoutesUpTo) || n >= 1<<31 { // entries are indexed by int32
+		return 0, kind
 	}
-	return n, size
+	return n, kind
 }
 
 // compileEntryRoutes builds the entry routes, the rows of several entry
 // switches at once, or returns nil when they are too large.
 func (f *Fabric) compileEntryRoutes() *entryRoutes {
 	entrySwitch, rowOf := f.entrySwitches()
-	n, size := f.entryEntries(len(entrySwitch))
+	n, kind := f.entryEntries(len(entrySwitch))
 	if n == 0 {
 		return nil
 	}
@@ -175,7 +189,7 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 		}
 	}
 	rowLen := int32(H) // links a row
-	if size != 16 {
+	if kind == positionWords {
 		r.blocks = (H + blockMask) >> blockBits
 		rowLen = int32(r.blocks)
 	}
@@ -201,22 +215,21 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 	// miss the TLB less: 7 % faster walks on 21 952 hosts), released with r.
 	var pool *wordPool
 	var innerMem *hugemem.Arena
-	switch {
-	case size == 16 && r.hostAt != nil && len(f.Links) < innerWordsBelow:
-		r.hostIn = f.hostInLinks()
-		innerMem = new(hugemem.Arena)
-		r.inner = hugemem.Make[uint64](innerMem, n, n)
-	case size != 16:
-		r.wordIdx = make([]uint32, n/H*r.blocks)
-		pool = newWordPool(entryRoutesUpTo / 8)
-	}
-	linkWords := func() {
+	compileLinks := func() {
 		mem := new(hugemem.Arena)
 		hugemem.ReleaseWith(mem, r)
 		r.links = hugemem.Make[[8]uint16](mem, n, n)
 	}
-	if size == 16 && r.inner == nil {
-		linkWords()
+	switch kind {
+	case innerWords:
+		r.hostIn = f.hostInLinks()
+		innerMem = new(hugemem.Arena)
+		r.inner = hugemem.Make[uint64](innerMem, n, n)
+	case linkWords:
+		compileLinks()
+	default:
+		r.wordIdx = make([]uint32, n/H*r.blocks)
+		pool = newWordPool(entryRoutesUpTo / 8)
 	}
 	// One job per LID offset and block of destinations: within a block the
 	// table lines of every switch stay in the cache from one destination to
@@ -274,7 +287,10 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 		} else { // a route does not fit an inner word: link words
 			innerMem.Release()
 			r.inner, r.hostIn = nil, nil
-			linkWords()
+			if n*16 > entryRoutesUpTo {
+				return nil
+			}
+			compileLinks()
 			err = workers.Run(nil, threads, jobs, compile)
 		}
 	}

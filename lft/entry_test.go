@@ -55,7 +55,7 @@ func TestPrepareWalks(t *testing.T) {
 	if !f.PrepareWalks(0) {
 		t.Error("compiled entry routes are not reported")
 	}
-	restore := lft.SetEntryRoutesUpTo(8*16 - 1) // one byte short of the 8 link words
+	restore := lft.SetEntryRoutesUpTo(8*8 - 1) // one byte short of the 8 inner words
 	defer restore()
 	if g := build(); g.PrepareWalks(1 << 40) {
 		t.Error("entry routes beyond the memory budget")
@@ -175,6 +175,37 @@ func TestInnerWordsWhereRoutesFit(t *testing.T) {
 		src, dst := allPairs(f.NumHosts())
 		var b lft.RouteBatch
 		checkBatch(t, f, &b, src, dst)
+	}
+}
+
+// TestInnerWordsWithinTheLimit: inner words take half the memory of link
+// words, so a limit between the two still gives a three-level tree entry
+// routes (inner words), and a four-level tree, whose routes do not fit
+// them, none; above both, the four-level tree has link words.
+func TestInnerWordsWithinTheLimit(t *testing.T) {
+	for _, c := range []struct {
+		spec         string
+		limit        int // bytes
+		entry, inner bool
+	}{
+		{"kary:k=4,n=3", 12 << 10, true, true},   // 16 leaves × 64 hosts: 8 KiB inner, 16 KiB link words
+		{"kary:k=4,n=3", 6 << 10, false, false},  // neither fits
+		{"kary:k=3,n=4", 20 << 10, false, false}, // 27 × 81: 17 KiB inner, 34 KiB link words
+		{"kary:k=3,n=4", 40 << 10, true, false},
+	} {
+		restore := lft.SetEntryRoutesUpTo(c.limit)
+		f, err := gen.Generate(c.spec)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := f.PrepareWalks(1 << 40); got != c.entry {
+			t.Errorf("%s, limit %d: entry routes %v, want %v", c.spec, c.limit, got, c.entry)
+		}
+		e, ok := f.LinkEntries()
+		if ok != c.entry || (e.Inner != nil) != c.inner {
+			t.Errorf("%s, limit %d: words %v, inner %v; want %v, %v", c.spec, c.limit, ok, e.Inner != nil, c.entry, c.inner)
+		}
+		restore()
 	}
 }
 
