@@ -231,10 +231,11 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 // places past a route's links (LinkPad) are counted too, into a counter
 // that is set back before any congestion is read, and show how many
 // places were no link. A pair whose route is not in the words
-// (lft.InnerNone) shows in the counter of lft.InnerMissing once the level
-// is counted. A level that counts the hosts' own links counts each pair's
-// first link (the source's) and last (the one into the destination) as
-// well.
+// (lft.InnerNone) shows in the counter of lft.InnerMissing once the words
+// are counted, and the level is handed back before anything else is
+// counted (a host that no link reaches has no link in HostIn). A level
+// that counts the hosts' own links counts each pair's first link (the
+// source's) and last (the one into the destination) as well.
 func (k *Walker) levelInner(lv patterns.Level, perm []int32, e lft.LinkEntries, oneToOne bool) ([]int32, bool) {
 	n := len(lv)
 	k.fusedScratch(n)
@@ -253,6 +254,10 @@ func (k *Walker) levelInner(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 	links := unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(ent))), 4*n)
 	for _, l := range links {
 		lp[l]++
+	}
+	if lp[lft.InnerMissing] != 0 { // before any host's link is looked up
+		zeroLinks(lp, links)
+		return nil, false
 	}
 	if oneToOne {
 		return k.innerOneToOne(links, ent, self)
@@ -311,10 +316,6 @@ const innerPads = lft.LinkPad * 0x0001_0001_0001_0001
 func (k *Walker) innerOneToOne(links []uint16, ent []uint64, self int) ([]int32, bool) {
 	load := k.load
 	lp := (*[lft.LinkPad + 1]int32)(load[:lft.LinkPad+1])
-	if lp[lft.InnerMissing] != 0 {
-		zeroLinks(lp, links)
-		return nil, false
-	}
 	// Each pair counted four places, those of a pair of a host with
 	// itself all pads; a route has two links more than its word.
 	n := len(ent)
@@ -374,16 +375,6 @@ func (k *Walker) innerCounted(lv patterns.Level, perm []int32, e lft.LinkEntries
 		lp[first[i]]++
 		lp[last[i]]++
 	}
-	zero := func() {
-		zeroLinks(lp, links)
-		for i := range first {
-			lp[first[i]], lp[last[i]] = 0, 0
-		}
-	}
-	if lp[lft.InnerMissing] != 0 {
-		zero()
-		return nil, false
-	}
 	// A pair of a host with itself counted six pads.
 	hops := 6*(n-self) - (int(lp[lft.LinkPad]) - 6*self)
 	lp[lft.LinkPad] = 0
@@ -395,7 +386,10 @@ func (k *Walker) innerCounted(lv patterns.Level, perm []int32, e lft.LinkEntries
 	if 4*hops >= len(load) {
 		clear(load)
 	} else {
-		zero()
+		zeroLinks(lp, links)
+		for i := range first {
+			lp[first[i]], lp[last[i]] = 0, 0
+		}
 	}
 	return w, true
 }

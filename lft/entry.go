@@ -25,11 +25,11 @@ import (
 // route (the loads of a level's routes overlap) and a few reads of small
 // arrays that stay in the caches; the words are decoded without branches.
 //
-// Three kinds of word: with fewer than 65 534 links, when every route from
+// Three kinds of word: with at most 65 534 links, when every route from
 // an entry switch crosses at most four links between switches and ends on
 // the link into its host that hostInLinks gives (a three-level fat tree's
-// routes), 8 bytes holding those inner links (uint64: four 16-bit links,
-// then LinkPad; the first and last links of a route are the hosts'); with
+// routes), 8 bytes holding those inner links (uint64: up to four 16-bit
+// links, then LinkPad; the first and last links of a route are the hosts'); with
 // fewer than 65 536 links, 16 bytes holding the
 // links themselves ([8]uint16: the number of links after the host's, then
 // those links, then LinkPad); else 8 bytes holding the out-link positions (uint64: the
@@ -97,7 +97,7 @@ const entryPositions = 7
 var (
 	entryRoutesUpTo = 512 << 20
 	linkWordsBelow  = 1 << 16
-	innerWordsBelow = InnerMissing
+	innerWordsBelow = InnerMissing + 1 // no link is numbered InnerMissing or LinkPad
 )
 
 // PrepareWalks tells the fabric that about routes routes are going to be
@@ -145,7 +145,7 @@ type wordKind int
 const (
 	positionWords wordKind = iota // fabrics of 65 536 links or more
 	linkWords                     // fewer links
-	innerWords                    // fewer than 65 534: link words where a route does not fit
+	innerWords                    // at most 65 534: link words where a route does not fit
 )
 
 // entryEntries returns the number of entries of entry routes over rows

@@ -83,7 +83,7 @@ func UseWalk(f *Fabric, kind string) bool {
 	case "links":
 		linkWordsBelow = 1 << 16
 	case "inner":
-		linkWordsBelow, innerWordsBelow = 1<<16, InnerMissing
+		linkWordsBelow, innerWordsBelow = 1<<16, InnerMissing+1
 	}
 	r := f.compileEntryRoutes()
 	f.entry.Store(r)
