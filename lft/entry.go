@@ -56,8 +56,8 @@ import (
 type entryRoutes struct {
 	links [][8]uint16
 	inner []uint64
-	// hostIn[h] is the link into host h that its routes end on (inner
-	// words only).
+	// hostIn[h] is the link into host h that its routes end on, or -1
+	// (inner words only).
 	hostIn  []int32
 	words   []uint64
 	wordIdx []uint32
@@ -307,8 +307,8 @@ func (f *Fabric) compileEntryRoutes() *entryRoutes {
 // one.
 var errNotInner = errors.New("a route does not fit an inner word")
 
-// innerWord returns the inner word of link word lw, whose route ends on
-// link in (the one link into the destination host), or false when the
+// innerWord returns the inner word of link word lw, whose route must end
+// on link in (the destination's link from hostInLinks), or false when the
 // route has more than four links between switches or ends elsewhere.
 func innerWord(lw *[8]uint16, in int32) (uint64, bool) {
 	m := int(lw[0])
@@ -647,7 +647,7 @@ func (b *RouteBatch) decodeInner(f *Fabric, hostIn []int32, entries []uint64, sr
 	failed, j := 0, 0
 	for i, w := range entries {
 		switch {
-		case w != 0 && w != InnerNone: // 0: gather's pair of a host with itself
+		case w != 0 && w != InnerNone: // 0: gather's pair without an entry (no route has a word of 0)
 			path = withRoom(path, j+6)
 			p := (*[6]int32)(path[j : j+6])
 			p[0], p[1], p[2] = first[i], int32(uint16(w)), int32(uint16(w>>16))
