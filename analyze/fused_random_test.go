@@ -6,63 +6,24 @@ import (
 	"slices"
 	"testing"
 
+	"orcs/internal/randfabric"
 	"orcs/lft"
 	"orcs/patterns"
 )
 
-// randomFabric returns s switches joined in a random tree, h hosts each on
-// a random switch by one cable, isolated hosts that no link reaches, and
-// tables that send each destination out of a random port of every switch
-// (loops and dead ends included), an entry left out with probability miss.
-func randomFabric(r *rand.Rand, s, h, isolated int, miss float64) *lft.Fabric {
-	b := lft.NewBuilder()
-	sw := make([]int32, s)
-	out := make([][]int32, s)
-	for i := range sw {
-		sw[i] = b.Node(fmt.Sprintf("S%d", i), lft.Switch)
-		if i > 0 {
-			j := r.IntN(i)
-			out[i] = append(out[i], b.Link(sw[i], sw[j], 0, 0))
-			out[j] = append(out[j], b.Link(sw[j], sw[i], 0, 0))
-		}
-	}
-	names := make([]string, h)
-	for i := range names {
-		names[i] = fmt.Sprintf("H%d", i)
-		v := b.Node(names[i], lft.Host)
-		at := r.IntN(s)
-		b.Route(b.Link(v, sw[at], 0, 0), lft.AnyDest)
-		out[at] = append(out[at], b.Link(sw[at], v, 0, 0))
-	}
-	for i := range isolated {
-		b.Node(fmt.Sprintf("I%d", i), lft.Host)
-	}
-	for i := range sw {
-		for _, name := range names {
-			if r.Float64() >= miss {
-				b.Route(out[i][r.IntN(len(out[i]))], b.Dest(name))
-			}
-		}
-	}
-	f, err := b.Build()
-	if err != nil {
-		panic(err)
-	}
-	return f
-}
-
 // TestFusedWalkRandomFabrics walks levels of every kind (all pairs, a
 // host with itself included; the pairs of the linked hosts only; random
 // pairs; permutations with ranks kept in place, one-to-one and counted)
-// on random fabrics, some with hosts that no link reaches and tables
-// with holes, loops and dead ends, with one walker for all the levels
+// on random fabrics (randfabric.Tables), some with hosts that no link
+// reaches and tables with holes, loops and dead ends, with one walker for all the levels
 // of a fabric: the fused walk (inner or link words) must give the
 // RouteBatch's congestion, failures and hops, and leave no load behind.
 func TestFusedWalkRandomFabrics(t *testing.T) {
 	r := rand.New(rand.NewPCG(1, 2))
 	inner := 0
 	for it := range 300 {
-		f := randomFabric(r, 1+r.IntN(6), 2+r.IntN(20), it%3/2, []float64{0, 0, 0.1, 0.3}[it%4])
+		f := randfabric.Tables(r, randfabric.Spec{Switches: 1 + r.IntN(6), Hosts: 2 + r.IntN(20), Isolated: it % 3 / 2,
+			Miss: []float64{0, 0, 0.1, 0.3}[it%4]})
 		if !f.PrepareWalks(1 << 40) {
 			t.Fatal("no entry routes")
 		}

@@ -7,56 +7,9 @@ import (
 	"testing"
 
 	"orcs/fabricarg"
+	"orcs/internal/randfabric"
 	"orcs/lft"
 )
-
-// randomFabric builds S switches cabled at random (a tree plus S extra
-// cables) with H hosts, each on a random switch, and switch tables whose
-// entries are random out-links, missing with probability miss: loops and
-// holes everywhere. Host 0 has no route at all when noRoute is set.
-func randomFabric(r *rand.Rand, S, H int, miss float64, noRoute bool) *lft.Fabric {
-	b := lft.NewBuilder()
-	sw := make([]int32, S)
-	for i := range sw {
-		sw[i] = b.Node(fmt.Sprintf("S%d", i), lft.Switch)
-	}
-	out := make([][]int32, S)
-	cable := func(i, j int) {
-		out[i] = append(out[i], b.Link(sw[i], sw[j], len(out[i])+1, 0))
-		out[j] = append(out[j], b.Link(sw[j], sw[i], len(out[j])+1, 0))
-	}
-	for i := 1; i < S; i++ {
-		cable(i, r.IntN(i))
-	}
-	for range S {
-		if i, j := r.IntN(S), r.IntN(S); i != j {
-			cable(i, j)
-		}
-	}
-	names := make([]string, H)
-	for h := range H {
-		names[h] = fmt.Sprintf("H%d", h)
-		v := b.Node(names[h], lft.Host)
-		s := r.IntN(S)
-		up := b.Link(v, sw[s], 1, 0)
-		out[s] = append(out[s], b.Link(sw[s], v, len(out[s])+1, 1))
-		if !noRoute || h != 0 {
-			b.Route(up, lft.AnyDest)
-		}
-	}
-	for s := range S {
-		for d := range H {
-			if r.Float64() >= miss {
-				b.Route(out[s][r.IntN(len(out[s]))], b.Dest(names[d]))
-			}
-		}
-	}
-	f, err := b.Build()
-	if err != nil {
-		panic(err)
-	}
-	return f
-}
 
 // TestEntryWalkSame is a property test: building the graph by entry
 // switches (buildByEntry) gives the same channels, dependencies, loops and
@@ -76,7 +29,7 @@ func TestEntryWalkSame(t *testing.T) {
 	r := rand.New(rand.NewPCG(27, 1))
 	for i := range 40 {
 		S, H := 1+r.IntN(8), 1+r.IntN(24)
-		cases = append(cases, randomFabric(r, S, H, []float64{0, 0.05, 0.3}[i%3], i%4 == 1))
+		cases = append(cases, randfabric.Tables(r, randfabric.Spec{Switches: S, Hosts: H, Miss: []float64{0, 0.05, 0.3}[i%3], NoRoute: i%4 == 1}))
 		names = append(names, fmt.Sprintf("random %d (%d switches, %d hosts)", i, S, H))
 	}
 	for i, f := range cases {

@@ -1,64 +1,16 @@
 package lft_test
 
 import (
-	"fmt"
 	"math/rand/v2"
 	"testing"
 
+	"orcs/internal/randfabric"
 	"orcs/lft"
 )
 
-// randomTables builds S switches in a random connected graph with H hosts
-// (each on one switch by a "*" link) and random switch tables: every entry
-// is a random out-link of the switch, or missing with probability miss. Such
-// tables are full of loops and holes. With perDest, host 0 routes by
-// destination instead of "*" (the general check path).
+// randomTables is randfabric.Tables of S switches and H hosts.
 func randomTables(r *rand.Rand, S, H int, miss float64, perDest bool) *lft.Fabric {
-	b := lft.NewBuilder()
-	sw := make([]int32, S)
-	for i := range sw {
-		sw[i] = b.Node(fmt.Sprintf("S%d", i), lft.Switch)
-	}
-	out := make([][]int32, S)
-	for i := 1; i < S; i++ { // a random tree, then extra cables
-		j := r.IntN(i)
-		out[i] = append(out[i], b.Link(sw[i], sw[j], 0, 0))
-		out[j] = append(out[j], b.Link(sw[j], sw[i], 0, 0))
-	}
-	for range S {
-		i, j := r.IntN(S), r.IntN(S)
-		if i != j {
-			out[i] = append(out[i], b.Link(sw[i], sw[j], 0, 0))
-			out[j] = append(out[j], b.Link(sw[j], sw[i], 0, 0))
-		}
-	}
-	names := make([]string, H)
-	for h := range H {
-		names[h] = fmt.Sprintf("H%d", h)
-		v := b.Node(names[h], lft.Host)
-		s := r.IntN(S)
-		up := b.Link(v, sw[s], 0, 0)
-		out[s] = append(out[s], b.Link(sw[s], v, 0, 0))
-		if perDest && h == 0 {
-			for d := 1; d < H; d++ {
-				b.Route(up, b.Dest(fmt.Sprintf("H%d", d)))
-			}
-			continue
-		}
-		b.Route(up, lft.AnyDest)
-	}
-	for s := range S {
-		for d := range H {
-			if r.Float64() >= miss {
-				b.Route(out[s][r.IntN(len(out[s]))], b.Dest(names[d]))
-			}
-		}
-	}
-	f, err := b.Build()
-	if err != nil {
-		panic(err)
-	}
-	return f
+	return randfabric.Tables(r, randfabric.Spec{Switches: S, Hosts: H, Miss: miss, PerDest: perDest})
 }
 
 // bruteCheck checks every pair with its own route walk.
