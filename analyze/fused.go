@@ -145,15 +145,11 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 	if cap(k.lw) < n {
 		k.lw = make([][8]uint16, n)
 	}
-	if cap(k.load) < lft.LinkPad+1 {
-		k.load = make([]int32, len(k.load), lft.LinkPad+1)
-	}
 	ent := k.lw[:n]
 	if !k.where(lv, perm, e.At, e.HostLink, !oneToOne) {
 		return nil, false
 	}
-	at, first, load, words := k.at, k.first, k.load, e.Words
-	lp := (*[lft.LinkPad + 1]int32)(load[:lft.LinkPad+1])
+	at, first, words, lp := k.at, k.first, e.Words, k.paddedLoads()
 	skip := 0
 	if oneToOne {
 		skip = 1
@@ -208,21 +204,41 @@ func (k *Walker) levelLinks(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 			w[i] = congestionOneToOne(lp, &ent[i])
 		}
 	}
+	if skip == 0 { // the hosts' links, or the pad (a pair of a host with itself)
+		k.endLevel(hops, counted, first)
+	} else {
+		k.endLevel(hops, counted)
+	}
+	return w, true
+}
+
+// paddedLoads returns the walker's loads as an array of 65 536 counters
+// (grown once), so that link words and inner words are counted and read
+// without bounds checks, their pads included.
+func (k *Walker) paddedLoads() *[lft.LinkPad + 1]int32 {
+	if cap(k.load) < lft.LinkPad+1 {
+		k.load = make([]int32, len(k.load), lft.LinkPad+1)
+	}
+	return (*[lft.LinkPad + 1]int32)(k.load[:lft.LinkPad+1])
+}
+
+// endLevel adds a fused level's hops and sets its loads back to 0: all of
+// them at once when the level's hops are a quarter of the fabric's links or
+// more, else those of links and of hostLinks (the pads' counters among
+// them).
+func (k *Walker) endLevel(hops int, links []uint16, hostLinks ...[]int32) {
 	k.Hops += int64(hops)
-	switch {
-	case 4*hops >= len(load):
-		clear(load)
-	case skip == 0:
-		for _, l := range first {
-			lp[l] = 0 // a host's link, or the pad (a pair of a host with itself)
-		}
-		fallthrough
-	default:
-		for _, l := range counted {
+	if 4*hops >= len(k.load) {
+		clear(k.load)
+		return
+	}
+	lp := k.paddedLoads()
+	zeroLinks(lp, links)
+	for _, ls := range hostLinks {
+		for _, l := range ls {
 			lp[l] = 0
 		}
 	}
-	return w, true
 }
 
 // levelInner is levelFused over inner words. A route's links between
@@ -242,15 +258,12 @@ func (k *Walker) levelInner(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 	if cap(k.iw) < n {
 		k.iw = make([]uint64, n)
 	}
-	if cap(k.load) < lft.LinkPad+1 {
-		k.load = make([]int32, len(k.load), lft.LinkPad+1)
-	}
 	if !k.where(lv, perm, e.At, e.HostLink, false) {
 		return nil, false
 	}
 	ent := k.iw[:n]
 	self := gatherInner(k.at, e.Inner, ent)
-	lp := (*[lft.LinkPad + 1]int32)(k.load[:lft.LinkPad+1])
+	lp := k.paddedLoads()
 	links := unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(ent))), 4*n)
 	for _, l := range links {
 		lp[l]++
@@ -260,9 +273,9 @@ func (k *Walker) levelInner(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 		return nil, false
 	}
 	if oneToOne {
-		return k.innerOneToOne(links, ent, self)
+		return k.innerOneToOne(lp, links, ent, self)
 	}
-	return k.innerCounted(lv, perm, e, links, ent, self)
+	return k.innerCounted(lp, lv, perm, e, links, ent, self)
 }
 
 // gatherInner reads the inner word of each pair i at at[i] (all LinkPad
@@ -313,9 +326,7 @@ const innerPads = lft.LinkPad * 0x0001_0001_0001_0001
 // innerOneToOne ends levelInner in a oneToOne level, the words' links
 // counted: the hosts' links are not counted, and a route's congestion is
 // the largest load of its word's links, or 1.
-func (k *Walker) innerOneToOne(links []uint16, ent []uint64, self int) ([]int32, bool) {
-	load := k.load
-	lp := (*[lft.LinkPad + 1]int32)(load[:lft.LinkPad+1])
+func (k *Walker) innerOneToOne(lp *[lft.LinkPad + 1]int32, links []uint16, ent []uint64, self int) ([]int32, bool) {
 	// Each pair counted four places, those of a pair of a host with
 	// itself all pads; a route has two links more than its word.
 	n := len(ent)
@@ -333,12 +344,7 @@ func (k *Walker) innerOneToOne(links []uint16, ent []uint64, self int) ([]int32,
 			}
 		}
 	}
-	k.Hops += int64(hops)
-	if 4*hops >= len(load) {
-		clear(load)
-	} else {
-		zeroLinks(lp, links)
-	}
+	k.endLevel(hops, links)
 	return w, true
 }
 
@@ -358,13 +364,12 @@ func congestionInner(lp *[lft.LinkPad + 1]int32, ent []uint64, w []int32) {
 // links, the words' links counted: it counts each pair's first link (the
 // source's) and last (the one into the destination), and a route's
 // congestion is the largest load of the six.
-func (k *Walker) innerCounted(lv patterns.Level, perm []int32, e lft.LinkEntries, links []uint16, ent []uint64, self int) ([]int32, bool) {
+func (k *Walker) innerCounted(lp *[lft.LinkPad + 1]int32, lv patterns.Level, perm []int32, e lft.LinkEntries, links []uint16, ent []uint64, self int) ([]int32, bool) {
 	n := len(ent)
 	if cap(k.last) < n {
 		k.last = make([]int32, n)
 	}
-	at, first, last, load := k.at[:n], k.first[:n], k.last[:n], k.load
-	lp := (*[lft.LinkPad + 1]int32)(load[:lft.LinkPad+1])
+	at, first, last := k.at[:n], k.first[:n], k.last[:n]
 	for i, p := range lv {
 		first[i], last[i] = lft.LinkPad, lft.LinkPad
 		if at[i] >= 0 {
@@ -382,15 +387,7 @@ func (k *Walker) innerCounted(lv patterns.Level, perm []int32, e lft.LinkEntries
 	for i, wd := range ent {
 		w[i] = max(lp[first[i]], lp[last[i]], lp[uint16(wd)], lp[uint16(wd>>16)], lp[uint16(wd>>32)], lp[uint16(wd>>48)])
 	}
-	k.Hops += int64(hops)
-	if 4*hops >= len(load) {
-		clear(load)
-	} else {
-		zeroLinks(lp, links)
-		for i := range first {
-			lp[first[i]], lp[last[i]] = 0, 0
-		}
-	}
+	k.endLevel(hops, links, first, last)
 	return w, true
 }
 

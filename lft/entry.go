@@ -628,9 +628,7 @@ func (b *RouteBatch) decodeLinks(f *Fabric, entries [][8]uint16, src, dst []int3
 			p[4], p[5], p[6], p[7] = int32(e[4]), int32(e[5]), int32(e[6]), int32(e[7])
 			j += 1 + int(e[0]&7)
 		case src[i] != dst[i]:
-			var p []int32
-			p, failed = b.walkTables(f, path[:j], src[i], dst[i], failed)
-			j, path = len(p), p[:cap(p)]
+			path, j, failed = b.walkTablesAt(f, path, j, src[i], dst[i], failed)
 		}
 		ends[i] = int32(j)
 	}
@@ -656,9 +654,7 @@ func (b *RouteBatch) decodeInner(f *Fabric, hostIn []int32, entries []uint64, sr
 			path[j] = hostIn[dst[i]]
 			j++
 		case src[i] != dst[i]:
-			var p []int32
-			p, failed = b.walkTables(f, path[:j], src[i], dst[i], failed)
-			j, path = len(p), p[:cap(p)]
+			path, j, failed = b.walkTablesAt(f, path, j, src[i], dst[i], failed)
 		}
 		ends[i] = int32(j)
 	}
@@ -714,6 +710,14 @@ func (b *RouteBatch) decodeWords(f *Fabric, r *entryRoutes, entries []uint64, sr
 }
 
 // walkTables appends the route of a pair without an entry, walked through
+// walkTablesAt is walkTables for a decoder that keeps its path at its
+// capacity and the path's end at j: the route goes after path[:j], and
+// the path comes back at its capacity with its new end.
+func (b *RouteBatch) walkTablesAt(f *Fabric, path []int32, j int, src, dst int32, failed int) ([]int32, int, int) {
+	p, failed := b.walkTables(f, path[:j], src, dst, failed)
+	return p[:cap(p)], len(p), failed
+}
+
 // the tables, and counts it in failed if it fails (appending nothing).
 func (b *RouteBatch) walkTables(f *Fabric, path []int32, src, dst int32, failed int) ([]int32, int) {
 	start := len(path)
