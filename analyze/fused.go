@@ -305,6 +305,7 @@ func gatherInner(at []int32, words, ent []uint64) (self int) {
 	return self
 }
 
+
 // askAhead asks for the lines of the entries at (at most fusedAhead of
 // them; those < 0 are none) of an array at base whose entries take size
 // bytes.
@@ -350,7 +351,9 @@ func (k *Walker) innerOneToOne(lp *[lft.LinkPad + 1]int32, links []uint16, ent [
 
 // congestionInner sets w[i] to the largest load of the links of inner
 // word ent[i] (a loop of its own, with few values alive, so that they
-// stay in registers).
+// stay in registers; not inlined, where the compiler spilled them).
+//
+//go:noinline
 func congestionInner(lp *[lft.LinkPad + 1]int32, ent []uint64, w []int32) {
 	w = w[:len(ent)]
 	for i, wd := range ent {
