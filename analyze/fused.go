@@ -292,19 +292,30 @@ func gatherInner(at []int32, words, ent []uint64) (self int) {
 		if ahead {
 			askAhead(at[end:min(end+fusedAhead, n)], base, 8)
 		}
-		for i := c; i < end; i++ {
-			wd := uint64(innerPads)
-			if x := at[i]; x >= 0 {
-				wd = words[x]
-			} else {
-				self++
-			}
-			ent[i] = wd
-		}
+		self += gatherInnerBlock(at[c:end], words, ent[c:end])
 	}
 	return self
 }
 
+// gatherInnerBlock is gatherInner's loop over one block: a function of
+// its own, not inlined, as beside the call that asks for the next block
+// the compiler kept the loop's slices on the stack and read them again
+// for every pair.
+//
+//go:noinline
+func gatherInnerBlock(at []int32, words, ent []uint64) (self int) {
+	ent = ent[:len(at)]
+	for i, x := range at {
+		wd := uint64(innerPads)
+		if x >= 0 {
+			wd = words[x]
+		} else {
+			self++
+		}
+		ent[i] = wd
+	}
+	return self
+}
 
 // askAhead asks for the lines of the entries at (at most fusedAhead of
 // them; those < 0 are none) of an array at base whose entries take size
