@@ -527,17 +527,9 @@ func (k *Walker) levelPositions(lv patterns.Level, perm []int32, e lft.PositionE
 	}
 	ent, bases, low := k.pw[:n], k.base[:n], k.low[:n]
 	at, first, load := k.at, k.first, k.load
-	block, eat, base, hostLink := e.Block, e.At, e.Base, e.HostLink
-	for i, p := range lv {
-		s, d := perm[p.Src], perm[p.Dst]
-		a, x := eat[s], int32(-1)
-		if s != d {
-			if a < 0 {
-				return nil, false
-			}
-			x = a + d>>6
-		}
-		at[i], low[i], first[i], bases[i] = x, d&63, hostLink[s], base[s]
+	block := e.Block
+	if !wherePositions(lv, perm, e, at, low, first, bases) {
+		return nil, false
 	}
 	skip := 0
 	if oneToOne {
@@ -564,19 +556,78 @@ func (k *Walker) levelPositions(lv patterns.Level, perm []int32, e lft.PositionE
 			return nil, false
 		}
 		decodeSteps(e.Slots, ent[c:end], wds[:end-c], cur[:end-c], steps)
-		for i := c; i < end; i++ {
-			r := &ent[i]
-			if r[0] == 0 {
-				continue
-			}
-			hops += 1 + int(r[0])
-			if skip == 0 {
-				load[first[i]]++
-			}
-			countLinks(load, r, int(r[0])-skip)
-		}
+		hops += countPositions(load, ent[c:end], first[c:end], skip)
 	}
 	w := k.w
+	congestionPositions(load, ent, first, w, skip)
+	k.Hops += int64(hops)
+	if 4*hops >= len(load) {
+		clear(load)
+	} else {
+		k.undoPositions(ent, first, skip)
+	}
+	return w, true
+}
+
+// wherePositions sets, for every pair i of the level, at[i] to the index
+// of its block number (−1 for a pair of a host with itself), low[i] to the
+// destination's place in the block, first[i] to the source's link and
+// bases[i] to its first slot; it reports false if a pair of distinct hosts
+// has no entry row. Not inlined, as the loops below: in one function the
+// compiler kept their values on the stack.
+//
+//go:noinline
+func wherePositions(lv patterns.Level, perm []int32, e lft.PositionEntries, at, low, first, bases []int32) bool {
+	eat := e.At
+	at, low = at[:len(lv)], low[:len(lv)]
+	for i, p := range lv {
+		s, d := perm[p.Src], perm[p.Dst]
+		a, x := eat[s], int32(-1)
+		if s != d {
+			if a < 0 {
+				return false
+			}
+			x = a + d>>6
+		}
+		at[i], low[i] = x, d&63
+	}
+	// A loop of its own, with fewer values alive.
+	base, hostLink := e.Base, e.HostLink
+	first, bases = first[:len(lv)], bases[:len(lv)]
+	for i, p := range lv {
+		s := perm[p.Src]
+		first[i], bases[i] = hostLink[s], base[s]
+	}
+	return true
+}
+
+// countPositions counts the links of the decoded routes ent (the first,
+// first[i], too unless skip is 1) and returns their hops.
+//
+//go:noinline
+func countPositions(load []int32, ent [][8]int32, first []int32, skip int) (hops int) {
+	first = first[:len(ent)]
+	for i := range ent {
+		r := &ent[i]
+		if r[0] == 0 {
+			continue
+		}
+		hops += 1 + int(r[0])
+		if skip == 0 {
+			load[first[i]]++
+		}
+		countLinks(load, r, int(r[0])-skip)
+	}
+	return hops
+}
+
+// congestionPositions sets w[i] to the congestion of decoded route ent[i]:
+// the largest load of its links (the first, first[i], too unless skip is
+// 1, when it is at least 1), 0 for a pair of a host with itself.
+//
+//go:noinline
+func congestionPositions(load []int32, ent [][8]int32, first, w []int32, skip int) {
+	first, w = first[:len(ent)], w[:len(ent)]
 	for i := range ent {
 		r := &ent[i]
 		m := maxLinks(load, r, int(r[0])-skip)
@@ -589,13 +640,6 @@ func (k *Walker) levelPositions(lv patterns.Level, perm []int32, e lft.PositionE
 		}
 		w[i] = m
 	}
-	k.Hops += int64(hops)
-	if 4*hops >= len(load) {
-		clear(load)
-	} else {
-		k.undoPositions(ent, first, skip)
-	}
-	return w, true
 }
 
 // positionWords reads the words of pairs c … end−1 into wds, their first
@@ -623,13 +667,23 @@ func (k *Walker) positionWords(e lft.PositionEntries, c, end int, wds []uint64, 
 // decodeSteps sets links 1 … steps of ent[i] from word wds[i] whose first
 // slot is cur[i], a step for every pair before the next step.
 func decodeSteps(slots []lft.EntrySlot, ent [][8]int32, wds []uint64, cur []int32, steps int) {
-	for j := 1; j <= steps; j++ {
-		shift := 8 * uint(j+1)
-		for i := range cur {
-			sl := slots[cur[i]]
-			ent[i][j] = sl.Link
-			cur[i] = sl.Next + int32(wds[i]>>shift&0xff)
-		}
+	for j := 1; j <= min(steps, 7); j++ {
+		decodeStep(slots, ent, wds, cur, j, 8*uint(j+1))
+	}
+}
+
+// decodeStep sets link j of every ent[i] and moves cur[i] on by the
+// word's next position: a function of its own, not inlined, as in
+// levelPositions the compiler read the loop's index and bound from the
+// stack at every pair.
+//
+//go:noinline
+func decodeStep(slots []lft.EntrySlot, ent [][8]int32, wds []uint64, cur []int32, j int, shift uint) {
+	ent, wds = ent[:len(cur)], wds[:len(cur)]
+	for i, c := range cur {
+		sl := slots[c]
+		ent[i][j&7] = sl.Link
+		cur[i] = sl.Next + int32(wds[i]>>shift&0xff)
 	}
 }
 
