@@ -536,20 +536,17 @@ func (k *Walker) levelPositions(lv patterns.Level, perm []int32, e lft.PositionE
 		skip = 1
 	}
 	hops := 0
-	var addrs [fusedAhead]uintptr
 	var wds [fusedAhead]uint64
 	var cur [fusedAhead]int32
 	blockAt := uintptr(unsafe.Pointer(unsafe.SliceData(block)))
+	askAhead(at[:min(fusedAhead, n)], blockAt, 4)
 	for c := 0; c < n; c += fusedAhead {
 		end := min(c+fusedAhead, n)
-		j := 0
-		for _, x := range at[end:min(end+fusedAhead, n)] {
-			if x >= 0 {
-				addrs[j] = blockAt + uintptr(x)*4
-				j++
-			}
-		}
-		prefetch.Lines(addrs[:j])
+		// The block numbers of the chunk after the next, and the words
+		// of the next (its block numbers were asked for a chunk ago).
+		next := min(end+fusedAhead, n)
+		askAhead(at[next:min(next+fusedAhead, n)], blockAt, 4)
+		askWords(e, at[end:next], low[end:next])
 		steps := k.positionWords(e, c, end, wds[:end-c], cur[:end-c])
 		if steps < 0 {
 			k.undoPositions(ent[:c], first[:c], skip)
@@ -567,6 +564,24 @@ func (k *Walker) levelPositions(lv patterns.Level, perm []int32, e lft.PositionE
 		k.undoPositions(ent, first, skip)
 	}
 	return w, true
+}
+
+// askWords asks for the lines of the position words of the pairs whose
+// block numbers are at (those < 0 are none) and places in their block
+// low (at most fusedAhead of them).
+func askWords(e lft.PositionEntries, at, low []int32) {
+	var addrs [fusedAhead]uintptr
+	base := uintptr(unsafe.Pointer(unsafe.SliceData(e.Words)))
+	block := e.Block
+	low = low[:len(at)]
+	j := 0
+	for i, x := range at[:min(len(at), fusedAhead)] {
+		if x >= 0 {
+			addrs[j] = base + uintptr(int32(block[x])<<6|low[i])*8
+			j++
+		}
+	}
+	prefetch.Lines(addrs[:j])
 }
 
 // wherePositions sets, for every pair i of the level, at[i] to the index
