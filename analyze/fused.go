@@ -34,8 +34,10 @@ import (
 var fusedWalk = true
 
 // fusedAhead is how many entries ahead the fused walk asks for their
-// lines, as lft's gather does.
-const fusedAhead = 32
+// lines (64 rather than lft's gather's 32: at 10 648 and 65 536 hosts a
+// chunk of 32 pairs left misses unasked for; 1.07–1.10× with 64, none more
+// with 128).
+const fusedAhead = 64
 
 // prefetchAbove is the size of the entry words (bytes) above which the
 // fused walk asks for their lines ahead: smaller words stay in the
