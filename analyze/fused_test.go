@@ -75,7 +75,8 @@ func busiestLink(f *lft.Fabric, lv patterns.Level, perm []int32) int32 {
 // TestFusedWalkMatchesBatch compares the fused walk with the RouteBatch's
 // on inner words (64 and 4096 hosts), link words (81 hosts in four levels
 // with routes of 8 links) and position words (13 824 hosts, 82 944
-// links): levels where every rank sends and receives at most once
+// links; 10 000 hosts in four levels, 80 000 links, whose routes decode
+// seven links): levels where every rank sends and receives at most once
 // (bisect_fb_sym, recdbl's, a permutation where some ranks send to
 // themselves; the hosts' own links not counted) and levels where they do
 // not (gather, random pairs with ranks sending to themselves), each with
@@ -84,7 +85,7 @@ func TestFusedWalkMatchesBatch(t *testing.T) {
 	for _, c := range []struct {
 		spec             string
 		positions, inner bool
-	}{{"kary:k=4,n=3", false, true}, {"kary:k=3,n=4", false, false}, {"kary:k=16,n=3", false, true}, {"kary:k=24,n=3", true, false}} {
+	}{{"kary:k=4,n=3", false, true}, {"kary:k=3,n=4", false, false}, {"kary:k=16,n=3", false, true}, {"kary:k=24,n=3", true, false}, {"kary:k=10,n=4", true, false}} {
 		f, err := gen.Generate(c.spec)
 		if err != nil {
 			t.Fatal(err)
