@@ -4,7 +4,7 @@
 # other (small tables), in rounds (tables over 256 KiB, too few runs for
 # entry routes), entry routes of inner words (three-level fat trees), of
 # link words (a four-level tree) and of position words (65 536 links or
-# more), LMC spread from OpenSM dumps, routes that fail; every
+# more, three and four levels), LMC spread from OpenSM dumps, routes that fail; every
 # metric, ORCS 2.0's per-route cable sums, one pattern level, random and
 # combined patterns, --hot with the cables, on 1 and 16 threads and as
 # shards merged again. A change to the run's hot path that must not change
@@ -43,6 +43,7 @@ cmds=(
 	"--topo $ib/loopback/loopback.net --lfts $ib/loopback/minhop/opensm-lfts.dump --ignore-route-errors -p bisect_fb_sym --metric hist_acc_band -n 2000 --seed 17"
 	"-i gen:kary:k=4,n=4 -p bisect_fb_sym --metric hist_acc_band -n 2000 --seed 18"
 	"-i gen:kary:k=4,n=4 -p gather --metric dep_max_delay -n 500 --seed 19"
+	"-i gen:kary:k=10,n=4 -p bisect_fb_sym --metric hist_acc_band -n 300 --seed 20"
 )
 if [[ ${LARGE:-0} == 1 ]]; then
 	cmds+=("-i gen:kary:k=28,n=3 -p bisect_fb_sym --metric hist_acc_band -n 1000 --seed 1")
