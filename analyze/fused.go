@@ -323,15 +323,7 @@ func gatherInnerBlock(at []int32, words, ent []uint64) (self int) {
 // them; those < 0 are none) of an array at base whose entries take size
 // bytes.
 func askAhead(at []int32, base, size uintptr) {
-	var addrs [fusedAhead]uintptr
-	j := 0
-	for _, x := range at[:min(len(at), fusedAhead)] {
-		if x >= 0 {
-			addrs[j] = base + uintptr(x)*size
-			j++
-		}
-	}
-	prefetch.Lines(addrs[:j])
+	prefetch.Indexed(base, at[:min(len(at), fusedAhead)], size)
 }
 
 // innerPads is the inner word of no link.

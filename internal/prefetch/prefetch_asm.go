@@ -13,3 +13,9 @@ func Line(addr uintptr)
 //
 //go:noescape
 func Lines(addrs []uintptr)
+
+// Indexed asks for the lines of the entries idx of an array at base whose
+// entries take size bytes, as Line does; negative indices are none.
+//
+//go:noescape
+func Indexed(base uintptr, idx []int32, size uintptr)
