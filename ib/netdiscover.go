@@ -99,9 +99,13 @@ type netPiece struct {
 	text  []byte  // the nodes' ids and descriptions, back to back
 	ends  []int32 // per node: the end of its description in text
 	lines int     // lines in the piece
-	node0 int     // the piece's first node in the file
-	base  int     // lines before the piece
-	ok    bool
+	// rateWord is the rate word of the last port line read, rate its rate
+	// (lines repeat it).
+	rateWord []byte
+	rate     LinkRate
+	node0    int // the piece's first node in the file
+	base     int // lines before the piece
+	ok       bool
 }
 
 // netMaxLine bounds the lines and the runs of blank lines that the fast
@@ -286,6 +290,9 @@ func (pc *netPiece) parse(file string) {
 		}
 		if l[0] == '#' {
 			continue // a comment, in a record or between them
+		}
+		if l[0] == '[' && cur >= 0 && pc.portShaped(l, cur, n) {
+			continue // plainLine holds for it
 		}
 		if !plainLine(l) && noise(l) != "" {
 			return
@@ -571,6 +578,141 @@ func (pc *netPiece) port(c *cursor, idx, line int) bool {
 	pt.Peer, pt.PeerPort = int(rg), rport+peerKind*int(kind)
 	pc.ports = append(pc.ports, pt)
 	return true
+}
+
+// portShaped parses a port line of node idx as ibnetdiscover writes it,
+// byte by byte in one pass ("[3]\t\"S-…\"[1]\t\t# \"desc\" lid 5 4xSDR"; a
+// CA's "[1](guid) \t\"S-…\"[4]\t\t# lid 24 lmc 0 …"): the local port, its
+// GUID in parentheses, a blank, the far end's quoted id, port and GUID,
+// blanks and a comment. It appends what port would and reports true only
+// then; any other line (and every doubt) is left to port, unread. The
+// blank after the local part makes plainLine true for the line.
+func (pc *netPiece) portShaped(l []byte, idx, line int) bool {
+	n := &pc.nodes[idx]
+	i, num := 1, 0
+	for ; i < len(l) && i < 4 && l[i] >= '0' && l[i] <= '9'; i++ {
+		num = 10*num + int(l[i]-'0')
+	}
+	if i == 1 || i >= len(l) || l[i] != ']' || num < 1 || num > int(n.nports) {
+		return false
+	}
+	if k := len(pc.ports); k > pc.start && pc.ports[k-1].Num >= num {
+		return false
+	}
+	i++
+	pt := TopoPort{Num: num, Peer: -1, Line: line}
+	if n.isSwitch {
+		pt.GUID = n.port0GUID
+	} else {
+		pt.GUID = n.guid + uint64(num)
+	}
+	if i < len(l) && l[i] == '(' {
+		g, j, ok := hexUntil(l, i+1, ')')
+		if !ok {
+			return false
+		}
+		pt.GUID, i = g, j+1
+	}
+	// At least one blank, then the far end's id: "S-", "H-" or "R-" and
+	// 16 lower-case hexadecimal digits, quoted.
+	j := i
+	for j < len(l) && (l[j] == ' ' || l[j] == '\t') {
+		j++
+	}
+	if j == i || len(l)-j < 20 || l[j] != '"' || l[j+2] != '-' || l[j+19] != '"' {
+		return false
+	}
+	rg, kind, ok := netIDGUID(l[j+1 : j+19])
+	if !ok {
+		return false
+	}
+	i = j + 20
+	rport := 1
+	if i < len(l) && l[i] == '[' {
+		rport = 0
+		k := i + 1
+		for ; k < len(l) && k < i+4 && l[k] >= '0' && l[k] <= '9'; k++ {
+			rport = 10*rport + int(l[k]-'0')
+		}
+		if k == i+1 || k >= len(l) || l[k] != ']' || rport < 1 || rport > MaxPorts {
+			return false
+		}
+		i = k + 1
+	}
+	if i < len(l) && l[i] == '(' {
+		_, k, ok := hexUntil(l, i+1, ')')
+		if !ok {
+			return false
+		}
+		i = k + 1
+	}
+	for i < len(l) && (l[i] == ' ' || l[i] == '\t') {
+		i++
+	}
+	if i < len(l) {
+		if l[i] != '#' {
+			return false
+		}
+		pt.Rate = pc.lineRate(l[i:])
+		if !n.isSwitch {
+			c := cursor{b: l, i: i + 1}
+			lid, lmc, hasLID, hasLMC, err := portTail(&c)
+			if err != "" || hasLID && lid > maxUnicastLID || hasLMC && lmc > 7 {
+				return false
+			}
+			if hasLID {
+				pt.LID = uint16(lid)
+			}
+			if hasLMC {
+				pt.LMC, pt.LMCKnown = uint8(lmc), true
+			}
+		}
+	}
+	pt.Peer, pt.PeerPort = int(rg), rport+peerKind*int(kind)
+	pc.ports = append(pc.ports, pt)
+	return true
+}
+
+// hexUntil reads 1 to 16 hexadecimal digits of l from i up to the byte
+// end, and returns their value and end's offset.
+func hexUntil(l []byte, i int, end byte) (uint64, int, bool) {
+	var g uint64
+	j := i
+	for ; j < len(l) && j < i+17; j++ {
+		d := hexNibble[l[j]]
+		if d >= 16 {
+			break
+		}
+		g = g<<4 | uint64(d)
+	}
+	if j == i || j-i > 16 || j >= len(l) || l[j] != end {
+		return 0, 0, false
+	}
+	return g, j, true
+}
+
+// lineRate is tailRate of a port line's comment tail: the rate word when
+// the last three fields are "lid", a number and a word without quotes
+// (as ibnetdiscover ends every port line), read from the end; the rate of
+// the line before when the word is the same; else tailRate's answer.
+func (pc *netPiece) lineRate(tail []byte) LinkRate {
+	e := len(tail)
+	w := e
+	for w > 0 && !asciiSpace[tail[w-1]] && tail[w-1] != '"' && tail[w-1] < 0x80 {
+		w--
+	}
+	d := w - 1
+	for d > 0 && tail[d-1] >= '0' && tail[d-1] <= '9' {
+		d--
+	}
+	if w == e || w < 1 || tail[w-1] != ' ' || d == w-1 || d < 5 || string(tail[d-5:d]) != " lid " {
+		return tailRate(tail)
+	}
+	word := tail[w:]
+	if string(word) != string(pc.rateWord) {
+		pc.rateWord, pc.rate = word, rateWord(word)
+	}
+	return pc.rate
 }
 
 // join copies the piece's nodes into all, their lines moved behind the

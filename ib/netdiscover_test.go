@@ -60,6 +60,42 @@ func netCases(t testing.TB) map[string][]byte {
 		return ls
 	})
 	edit("far id of another kind", func(ls []string) []string { ls[10] = strings.Replace(ls[10], `"H-`, `"S-`, 1); return ls })
+	// Port lines just off the shape the fast reader parses in one pass
+	// (portShaped): each is read as the line by line reader reads it. A
+	// switch's port lines are lines 11 on, a CA's port line 619.
+	for name, sub := range map[string][2]string{
+		"rate after a tab": {" 4xSDR", "\t4xSDR"}, "rate FDR10": {"4xSDR", "4xFDR10"},
+		"rate unnamed": {"4xSDR", "4x???"}, "no lid before the rate": {" lid ", " lad "},
+		"blank after the rate": {"4xSDR\n", "4xSDR \n"}, "quote in the rate": {"4xSDR", `4x"SDR`},
+		"no blank before the far id": {"]\t\"H-", "]\"H-"}, "far port past the last": {"[1](1", "[255](1"},
+		"far port with ext": {"[1](1", "[1][ext 2](1"}, "comment without blanks": {") \t\t#", ")#"},
+		"option after the far end": {") \t\t#", ") w=2 #"}, "long far GUID": {"](100003)", "](10000000000000003)"},
+		"non-ASCII description": {`"H1"`, `"H1é"`}, "port of four digits": {"[2]\t", "[0002]\t"},
+	} {
+		edit("switch port line: "+name, func(ls []string) []string { ls[11] = strings.Replace(ls[11], sub[0], sub[1], 1); return ls })
+	}
+	for name, sub := range map[string][2]string{
+		"upper-case port GUID": {"[1](100001)", "[1](10000A)"}, "LID multicast": {"lid 1 lmc", "lid 49153 lmc"},
+		"LMC 8": {"lmc 0", "lmc 8"}, "no LID": {"# lid 1 lmc 0 ", "# "}, "GUID of 17 digits": {"[1](100001)", "[1](00000000000100001)"},
+	} {
+		edit("CA port line: "+name, func(ls []string) []string { ls[618] = strings.Replace(ls[618], sub[0], sub[1], 1); return ls })
+	}
+	edit("switch port line: listed twice", func(ls []string) []string { ls[12] = ls[11]; return ls })
+	edit("switch port line: past the switch's ports", func(ls []string) []string {
+		ls[17] = strings.Replace(ls[17], "[8]\t", "[9]\t", 1)
+		return ls
+	})
+	edit("switch port line: glued to a pasted message", func(ls []string) []string {
+		ls[11] = `[2]"H-0000000000100002"[1](100003)#x:` + "\n"
+		return ls
+	})
+	// Two rates in a row, the second another than the first (the rate of
+	// the line before is kept only for the same word).
+	edit("switch port lines: two rates", func(ls []string) []string {
+		ls[11] = strings.Replace(ls[11], "4xSDR", "4xQDR", 1)
+		ls[12] = strings.Replace(ls[12], "4xSDR", "12xEDR", 1)
+		return ls
+	})
 	// Pasted messages whose first word the fast grammar would take.
 	for i, msg := range []string{"vendid: iberror: [pid 77] discover failed", "devid@host:~$ ibnetdiscover",
 		"vendid=0x0: iberror: failed", "sysimgguid=x.c:12; umad failed"} {
@@ -153,6 +189,16 @@ func TestNetFastSameAsLineByLine(t *testing.T) {
 		filepath.Join("dualport", "minhop", "ibnetdiscover-s.txt"): true,
 		filepath.Join("ft64", "minhop", "ibnetdiscover.txt"):       true,
 		filepath.Join("rates", "minhop", "ibnetdiscover.txt"):      true,
+		// Port lines off portShaped's shape that the fast reader still
+		// takes, through port.
+		"switch port line: rate after a tab": true, "switch port line: rate FDR10": true,
+		"switch port line: rate unnamed": true, "switch port line: no lid before the rate": true,
+		"switch port line: blank after the rate": true, "switch port line: quote in the rate": true,
+		"switch port line: no blank before the far id": true, "switch port line: far port with ext": true,
+		"switch port line: comment without blanks": true, "switch port line: non-ASCII description": true,
+		"switch port line: port of four digits": true, "switch port lines: two rates": true,
+		"CA port line: upper-case port GUID": true, "CA port line: no LID": true,
+		"switch port line: glued to a pasted message": true,
 	}
 	for name, data := range netCases(t) {
 		runs := []struct{ pieceMin, threads int }{{1 << 20, 1}, {100, 3}, {1000, 2}, {1, 2}}
