@@ -709,7 +709,6 @@ func (b *RouteBatch) decodeWords(f *Fabric, r *entryRoutes, entries []uint64, sr
 	return failed
 }
 
-// walkTables appends the route of a pair without an entry, walked through
 // walkTablesAt is walkTables for a decoder that keeps its path at its
 // capacity and the path's end at j: the route goes after path[:j], and
 // the path comes back at its capacity with its new end.
@@ -718,6 +717,7 @@ func (b *RouteBatch) walkTablesAt(f *Fabric, path []int32, j int, src, dst int32
 	return p[:cap(p)], len(p), failed
 }
 
+// walkTables appends the route of a pair without an entry, walked through
 // the tables, and counts it in failed if it fails (appending nothing).
 func (b *RouteBatch) walkTables(f *Fabric, path []int32, src, dst int32, failed int) ([]int32, int) {
 	start := len(path)
