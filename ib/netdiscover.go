@@ -563,20 +563,27 @@ func (pc *netPiece) port(c *cursor, idx, line int) bool {
 	if c.peek() == '#' {
 		pt.Rate = tailRate(c.rest())
 	}
-	if c.lit("#") && !n.isSwitch {
-		lid, lmc, hasLID, hasLMC, err := portTail(c)
-		if err != "" || hasLID && lid > maxUnicastLID || hasLMC && lmc > 7 {
-			return false
-		}
-		if hasLID {
-			pt.LID = uint16(lid)
-		}
-		if hasLMC {
-			pt.LMC, pt.LMCKnown = uint8(lmc), true
-		}
+	if c.lit("#") && !n.isSwitch && !caPortTail(c, &pt) {
+		return false
 	}
 	pt.Peer, pt.PeerPort = int(rg), rport+peerKind*int(kind)
 	pc.ports = append(pc.ports, pt)
+	return true
+}
+
+// caPortTail reads a CA port line's comment after its '#' at c into pt:
+// its LID and LMC, if given; false if they are no unicast LID and LMC.
+func caPortTail(c *cursor, pt *TopoPort) bool {
+	lid, lmc, hasLID, hasLMC, err := portTail(c)
+	if err != "" || hasLID && lid > maxUnicastLID || hasLMC && lmc > 7 {
+		return false
+	}
+	if hasLID {
+		pt.LID = uint16(lid)
+	}
+	if hasLMC {
+		pt.LMC, pt.LMCKnown = uint8(lmc), true
+	}
 	return true
 }
 
@@ -654,18 +661,8 @@ func (pc *netPiece) portShaped(l []byte, idx, line int) bool {
 			return false
 		}
 		pt.Rate = pc.lineRate(l[i:])
-		if !n.isSwitch {
-			c := cursor{b: l, i: i + 1}
-			lid, lmc, hasLID, hasLMC, err := portTail(&c)
-			if err != "" || hasLID && lid > maxUnicastLID || hasLMC && lmc > 7 {
-				return false
-			}
-			if hasLID {
-				pt.LID = uint16(lid)
-			}
-			if hasLMC {
-				pt.LMC, pt.LMCKnown = uint8(lmc), true
-			}
+		if !n.isSwitch && !caPortTail(&cursor{b: l, i: i + 1}, &pt) {
+			return false
 		}
 	}
 	pt.Peer, pt.PeerPort = int(rg), rport+peerKind*int(kind)
