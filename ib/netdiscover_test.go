@@ -81,6 +81,8 @@ func netCases(t testing.TB) map[string][]byte {
 		edit("CA port line: "+name, func(ls []string) []string { ls[618] = strings.Replace(ls[618], sub[0], sub[1], 1); return ls })
 	}
 	edit("switch port line: listed twice", func(ls []string) []string { ls[12] = ls[11]; return ls })
+	edit("switch port line: listed twice in a row", func(ls []string) []string { ls[11] += ls[11]; return ls })
+	edit("switch port lines: out of order", func(ls []string) []string { ls[11], ls[12] = ls[12], ls[11]; return ls })
 	edit("switch port line: past the switch's ports", func(ls []string) []string {
 		ls[17] = strings.Replace(ls[17], "[8]\t", "[9]\t", 1)
 		return ls
