@@ -259,7 +259,7 @@ func (k *Walker) levelInner(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 	if cap(k.iw) < n {
 		k.iw = make([]uint64, n)
 	}
-	if !k.where(lv, perm, e.At, e.HostLink, false) {
+	if !k.where(lv, perm, e.At, e.HostLink, !oneToOne) {
 		return nil, false
 	}
 	ent := k.iw[:n]
@@ -369,8 +369,8 @@ func congestionInner(lp *[lft.LinkPad + 1]int32, ent []uint64, w []int32) {
 
 // innerCounted ends levelInner in a level that counts the hosts' own
 // links, the words' links counted: it counts each pair's first link (the
-// source's) and last (the one into the destination), and a route's
-// congestion is the largest load of the six.
+// source's, which where found) and last (the one into the destination),
+// and a route's congestion is the largest load of the six.
 func (k *Walker) innerCounted(lp *[lft.LinkPad + 1]int32, lv patterns.Level, perm []int32, e lft.LinkEntries, links []uint16, ent []uint64, self int) ([]int32, bool) {
 	n := len(ent)
 	if cap(k.last) < n {
@@ -378,9 +378,11 @@ func (k *Walker) innerCounted(lp *[lft.LinkPad + 1]int32, lv patterns.Level, per
 	}
 	at, first, last := k.at[:n], k.first[:n], k.last[:n]
 	for i, p := range lv {
-		first[i], last[i] = lft.LinkPad, lft.LinkPad
+		last[i] = lft.LinkPad
 		if at[i] >= 0 {
-			first[i], last[i] = e.HostLink[perm[p.Src]], e.HostIn[perm[p.Dst]]
+			last[i] = e.HostIn[perm[p.Dst]]
+		} else {
+			first[i] = lft.LinkPad
 		}
 	}
 	for i := range first {

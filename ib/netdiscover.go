@@ -518,19 +518,8 @@ func (pc *netPiece) port(c *cursor, idx, line int) bool {
 		return false
 	}
 	n := &pc.nodes[idx]
-	if num < 1 || num > int(n.nports) {
-		return false
-	}
-	if k := len(pc.ports); k > pc.start && pc.ports[k-1].Num >= num {
-		return false // listed twice, or out of order
-	}
-	pt := TopoPort{Num: num, Peer: -1, Line: line}
-	if n.isSwitch {
-		pt.GUID = n.port0GUID
-	} else {
-		pt.GUID = n.guid + uint64(num)
-	}
-	if !extPort(c) {
+	pt, ok := pc.openPort(n, num, line)
+	if !ok || !extPort(c) {
 		return false
 	}
 	if c.lit("(") {
@@ -587,6 +576,25 @@ func caPortTail(c *cursor, pt *TopoPort) bool {
 	return true
 }
 
+// openPort returns port num of node n at line, its GUID the switch's or
+// the CA's node GUID plus num (a GUID in the line replaces it), or false
+// when n has no port num or num does not come after the ports listed.
+func (pc *netPiece) openPort(n *netNode, num, line int) (TopoPort, bool) {
+	if num < 1 || num > int(n.nports) {
+		return TopoPort{}, false
+	}
+	if k := len(pc.ports); k > pc.start && pc.ports[k-1].Num >= num {
+		return TopoPort{}, false // listed twice, or out of order
+	}
+	pt := TopoPort{Num: num, Peer: -1, Line: line}
+	if n.isSwitch {
+		pt.GUID = n.port0GUID
+	} else {
+		pt.GUID = n.guid + uint64(num)
+	}
+	return pt, true
+}
+
 // portShaped parses a port line of node idx as ibnetdiscover writes it,
 // byte by byte in one pass ("[3]\t\"S-…\"[1]\t\t# \"desc\" lid 5 4xSDR"; a
 // CA's "[1](guid) \t\"S-…\"[4]\t\t# lid 24 lmc 0 …"): the local port, its
@@ -600,19 +608,14 @@ func (pc *netPiece) portShaped(l []byte, idx, line int) bool {
 	for ; i < len(l) && i < 4 && l[i] >= '0' && l[i] <= '9'; i++ {
 		num = 10*num + int(l[i]-'0')
 	}
-	if i == 1 || i >= len(l) || l[i] != ']' || num < 1 || num > int(n.nports) {
+	if i == 1 || i >= len(l) || l[i] != ']' {
 		return false
 	}
-	if k := len(pc.ports); k > pc.start && pc.ports[k-1].Num >= num {
+	pt, ok := pc.openPort(n, num, line)
+	if !ok {
 		return false
 	}
 	i++
-	pt := TopoPort{Num: num, Peer: -1, Line: line}
-	if n.isSwitch {
-		pt.GUID = n.port0GUID
-	} else {
-		pt.GUID = n.guid + uint64(num)
-	}
 	if i < len(l) && l[i] == '(' {
 		g, j, ok := hexUntil(l, i+1, ')')
 		if !ok {

@@ -531,20 +531,18 @@ func (b *RouteBatch) walkEntry(f *Fabric, r *entryRoutes, src, dst, load []int32
 		entries := b.links[:n]
 		gather(b, r.links, entries)
 		failed = b.decodeLinks(f, entries, src, dst)
-	} else if r.inner != nil {
-		if cap(b.words) < n {
-			b.words = make([]uint64, n)
-		}
-		entries := b.words[:n]
-		gather(b, r.inner, entries)
-		failed = b.decodeInner(f, r.hostIn, entries, src, dst)
 	} else {
 		if cap(b.words) < n {
 			b.words = make([]uint64, n)
 		}
 		entries := b.words[:n]
-		gather(b, r.words, entries)
-		failed = b.decodeWords(f, r, entries, src, dst)
+		if r.inner != nil {
+			gather(b, r.inner, entries)
+			failed = b.decodeInner(f, r.hostIn, entries, src, dst)
+		} else {
+			gather(b, r.words, entries)
+			failed = b.decodeWords(f, r, entries, src, dst)
+		}
 	}
 	if load != nil {
 		for _, l := range b.path {
