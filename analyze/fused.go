@@ -259,11 +259,25 @@ func (k *Walker) levelInner(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 	if cap(k.iw) < n {
 		k.iw = make([]uint64, n)
 	}
-	if !k.where(lv, perm, e.At, e.HostLink, !oneToOne) {
-		return nil, false
-	}
 	ent := k.iw[:n]
-	self := gatherInner(k.at, e.Inner, ent)
+	var self int
+	if len(e.Inner)*8 > prefetchAbove {
+		if !k.where(lv, perm, e.At, e.HostLink, !oneToOne) {
+			return nil, false
+		}
+		self = gatherInner(k.at, e.Inner, ent)
+	} else {
+		var ok bool
+		if self, ok = whereInner(lv, perm, e.At, e.Inner, k.at, ent); !ok {
+			return nil, false
+		}
+		if !oneToOne {
+			first := k.first[:n]
+			for i, p := range lv {
+				first[i] = e.HostLink[perm[p.Src]]
+			}
+		}
+	}
 	lp := k.paddedLoads()
 	links := unsafe.Slice((*uint16)(unsafe.Pointer(unsafe.SliceData(ent))), 4*n)
 	for _, l := range links {
@@ -316,6 +330,33 @@ func gatherInnerBlock(at []int32, words, ent []uint64) (self int) {
 		ent[i] = wd
 	}
 	return self
+}
+
+// whereInner is where and gatherInner in one loop, for words that stay
+// in the caches (no lines to ask for ahead): it sets xs[i] to pair i's
+// entry index and ent[i] to its word (innerPads and −1 for a pair of a
+// host with itself), and returns the number of those pairs, or false if a
+// pair of distinct hosts has no entry row.
+//
+//go:noinline
+func whereInner(lv patterns.Level, perm, at []int32, words []uint64, xs []int32, ent []uint64) (self int, ok bool) {
+	xs, ent = xs[:len(lv)], ent[:len(lv)]
+	for i, p := range lv {
+		s, d := perm[p.Src], perm[p.Dst]
+		a := at[s]
+		x, wd := int32(-1), uint64(innerPads)
+		if s != d {
+			if a < 0 {
+				return 0, false
+			}
+			x = a + d
+			wd = words[x]
+		} else {
+			self++
+		}
+		xs[i], ent[i] = x, wd
+	}
+	return self, true
 }
 
 // askAhead asks for the lines of the entries at (at most fusedAhead of

@@ -166,3 +166,98 @@ func benchRunFloor(b *testing.B, spec string, runs int) {
 func BenchmarkRunFloor512(b *testing.B)   { benchRunFloor(b, "kary:k=8,n=3", 2000) }
 func BenchmarkRunFloor4096(b *testing.B)  { benchRunFloor(b, "kary:k=16,n=3", 300) }
 func BenchmarkRunFloor10648(b *testing.B) { benchRunFloor(b, "kary:k=22,n=3", 100) }
+
+// benchRunFloorLinks is benchRunFloor for fabrics without inner words
+// (65 536 hosts and more): each pair's links between switches (those a
+// oneToOne level counts; at most four on a three-level fat tree) are
+// taken from the RouteBatch beforehand into four int32 places, the
+// places past a route's end a counter of their own, and the draw, the
+// count and the congestion are timed alone over them. Finding and
+// reading the routes, the weights and the metric cost nothing here.
+func benchRunFloorLinks(b *testing.B, spec string, runs int) {
+	f, s := benchBisect(b, spec, runs)
+	runtime.LockOSThread()
+	defer runtime.UnlockOSThread()
+	var st rng.Stream
+	var k Walker
+	k.Init(f, false)
+	perm := make([]int32, len(s.hosts))
+	var levels []patterns.Level
+	nl := int32(len(f.Links))
+	ents := make([][][4]int32, runs) // each run's inner links, in pair order
+	hops := int64(0)
+	for r := range ents {
+		levels = s.draw(r, &st, perm, levels)
+		for _, lv := range levels {
+			src, dst := k.src[:0], k.dst[:0]
+			for _, p := range lv {
+				if sh, dh := perm[p.Src], perm[p.Dst]; sh != dh {
+					src, dst = append(src, sh), append(dst, dh)
+				}
+			}
+			k.src, k.dst = src, dst
+			if k.batch.Walk(f, src, dst, nil) != 0 {
+				b.Fatalf("%s: a route fails", spec)
+			}
+			for j := range src {
+				route := k.batch.Route(j)
+				if len(route) > 6 {
+					b.Fatalf("%s: a route of %d links", spec, len(route))
+				}
+				e := [4]int32{nl, nl, nl, nl}
+				copy(e[:], route[1:len(route)-1])
+				ents[r] = append(ents[r], e)
+				hops += int64(len(route))
+			}
+		}
+	}
+	load := make([]int32, nl+1)
+	longest := 0
+	for _, ent := range ents {
+		longest = max(longest, len(ent))
+	}
+	w := make([]int32, longest)
+	count := func(ent [][4]int32) {
+		for _, l := range unsafe.Slice((*int32)(unsafe.Pointer(unsafe.SliceData(ent))), 4*len(ent)) {
+			load[l]++
+		}
+		load[nl] = 0
+	}
+	best := [4]float64{1e9, 1e9, 1e9, 1e9} // draw, count, congestion, flat
+	b.ResetTimer()
+	for range 7 {
+		c := threadCPU()
+		for r := range runs {
+			levels = s.draw(r, &st, perm, levels)
+		}
+		best[0] = min(best[0], (threadCPU()-c)/float64(hops)*1e9)
+		c = threadCPU()
+		for _, ent := range ents {
+			count(ent)
+			clear(load)
+		}
+		best[1] = min(best[1], (threadCPU()-c)/float64(hops)*1e9)
+		count(ents[0])
+		c = threadCPU()
+		for _, ent := range ents {
+			for i, e := range ent {
+				w[i] = max(1, load[e[0]], load[e[1]], load[e[2]], load[e[3]])
+			}
+		}
+		best[2] = min(best[2], (threadCPU()-c)/float64(hops)*1e9)
+		clear(load)
+		best[3] = min(best[3], 1e9/flatWalk(s, f, hops))
+	}
+	b.StopTimer()
+	b.ReportMetric(best[0], "draw-ns/hop")
+	b.ReportMetric(best[1], "count-ns/hop")
+	b.ReportMetric(best[2], "congestion-ns/hop")
+	b.ReportMetric(best[3], "flat-ns/hop")
+	b.ReportMetric(best[3]/(best[0]+best[1]+best[2]), "floor-of-flat")
+}
+
+// The floor of a run against the flat walk at 65 536 hosts (position
+// words).
+func BenchmarkRunFloor65536(b *testing.B) {
+	benchRunFloorLinks(b, "fattree3:pods=64,leaves=32,hosts=32", 10)
+}

@@ -60,14 +60,32 @@ func (r *Stream) IntN(n int) int {
 		panic("rng: IntN with n <= 0")
 	}
 	bound := uint64(n)
-	hi, lo := bits.Mul64(r.Uint64(), bound)
+	s := &r.s
+	var x uint64
+	x, s[0], s[1], s[2], s[3] = step(s[0], s[1], s[2], s[3])
+	hi, lo := bits.Mul64(x, bound)
 	if lo < bound {
-		threshold := -bound % bound
-		for lo < threshold {
-			hi, lo = bits.Mul64(r.Uint64(), bound)
-		}
+		hi, s[0], s[1], s[2], s[3] = redraw(hi, lo, bound, s[0], s[1], s[2], s[3])
 	}
 	return int(hi)
+}
+
+// redraw ends Lemire's method for a draw hi, lo (the 128-bit product of
+// the draw and bound) whose lo is below bound: while lo is below 2⁶⁴ mod
+// bound the draw is biased and another is taken from state s0 … s3. It
+// returns the integer drawn and the state after it. Not inlined: it is
+// rarely needed (with probability below bound/2⁶⁴), and out of the loops
+// that call it their values stay in registers.
+//
+//go:noinline
+func redraw(hi, lo, bound, s0, s1, s2, s3 uint64) (uint64, uint64, uint64, uint64, uint64) {
+	threshold := -bound % bound
+	var x uint64
+	for lo < threshold {
+		x, s0, s1, s2, s3 = step(s0, s1, s2, s3)
+		hi, lo = bits.Mul64(x, bound)
+	}
+	return hi, s0, s1, s2, s3
 }
 
 // Float64 returns a uniform float64 in [0, 1) with 53 random bits.
@@ -85,22 +103,32 @@ func (r *Stream) Shuffle(n int, swap func(i, j int)) {
 }
 
 // ShuffleInt32 permutes s uniformly at random in place. It draws exactly
-// what Shuffle draws, with the generator's state kept in registers.
+// what Shuffle draws, with the generator's state kept in registers and
+// two draws a turn of the loop (1.16× faster at 512 elements than one:
+// fewer moves between registers).
 func (r *Stream) ShuffleInt32(s []int32) {
 	s0, s1, s2, s3 := r.s[0], r.s[1], r.s[2], r.s[3]
 	var x uint64
-	for i := len(s) - 1; i > 0; i-- {
-		bound := uint64(i + 1)
+	i := len(s) - 1
+	for ; i > 1; i -= 2 {
+		b1, b2 := uint64(i+1), uint64(i)
 		x, s0, s1, s2, s3 = step(s0, s1, s2, s3)
-		hi, lo := bits.Mul64(x, bound)
-		if lo < bound {
-			threshold := -bound % bound
-			for lo < threshold {
-				x, s0, s1, s2, s3 = step(s0, s1, s2, s3)
-				hi, lo = bits.Mul64(x, bound)
-			}
+		h1, l1 := bits.Mul64(x, b1)
+		if l1 < b1 {
+			h1, s0, s1, s2, s3 = redraw(h1, l1, b1, s0, s1, s2, s3)
 		}
-		s[i], s[hi] = s[hi], s[i]
+		s[i], s[h1] = s[h1], s[i]
+		x, s0, s1, s2, s3 = step(s0, s1, s2, s3)
+		h2, l2 := bits.Mul64(x, b2)
+		if l2 < b2 {
+			h2, s0, s1, s2, s3 = redraw(h2, l2, b2, s0, s1, s2, s3)
+		}
+		s[i-1], s[h2] = s[h2], s[i-1]
+	}
+	if i == 1 { // 2 divides 2⁶⁴: no draw is rejected
+		x, s0, s1, s2, s3 = step(s0, s1, s2, s3)
+		h, _ := bits.Mul64(x, 2)
+		s[1], s[h] = s[h], s[1]
 	}
 	r.s = [4]uint64{s0, s1, s2, s3}
 }

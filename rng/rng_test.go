@@ -2,6 +2,8 @@ package rng
 
 import (
 	"math"
+	"math/bits"
+	"slices"
 	"testing"
 )
 
@@ -101,9 +103,11 @@ func TestKnownValues(t *testing.T) {
 
 // TestShuffleInt32DrawsAsShuffle checks that ShuffleInt32 gives the
 // permutation and leaves the stream where Shuffle does (the outputs of
-// every seeded run depend on it), over lengths whose draws are rejected.
+// every seeded run depend on it), over odd and even lengths (two draws a
+// turn of its loop). A draw is rejected with probability below n/2⁶⁴, so
+// none is here: TestIntNRejects covers the redraw.
 func TestShuffleInt32DrawsAsShuffle(t *testing.T) {
-	for _, n := range []int{0, 1, 2, 3, 7, 512, 1000, 1 << 16} {
+	for _, n := range []int{0, 1, 2, 3, 4, 5, 7, 512, 1000, 1 << 16, 1<<16 + 1} {
 		for seed := uint64(0); seed < 20; seed++ {
 			a, b := New(seed, uint64(n)), New(seed, uint64(n))
 			p, q := make([]int32, n), make([]int32, n)
@@ -120,6 +124,62 @@ func TestShuffleInt32DrawsAsShuffle(t *testing.T) {
 			if x, y := a.Uint64(), b.Uint64(); x != y {
 				t.Fatalf("n %d seed %d: next draw %d, after Shuffle %d", n, seed, x, y)
 			}
+		}
+	}
+}
+
+// TestIntNRejects checks IntN against Lemire's method written out here,
+// with bounds whose draws are rejected often (up to a quarter of them), and
+// that rejections happened.
+func TestIntNRejects(t *testing.T) {
+	rejected := 0
+	for _, bound := range []uint64{1<<62 + 1, 3 << 61, 5<<60 + 3, 1e18 + 7} {
+		a, b := New(9, bound), New(9, bound)
+		for range 2000 {
+			hi, lo := bits.Mul64(b.Uint64(), bound)
+			for lo < -bound%bound {
+				rejected++
+				hi, lo = bits.Mul64(b.Uint64(), bound)
+			}
+			if g := a.IntN(int(bound)); uint64(g) != hi {
+				t.Fatalf("bound %d: IntN %d, Lemire's method %d", bound, g, hi)
+			}
+		}
+	}
+	if rejected < 500 {
+		t.Fatalf("%d draws rejected, want at least 500", rejected)
+	}
+}
+
+// TestShuffleInt32Redraws checks ShuffleInt32 against Shuffle from states
+// whose draw for a bound of 3 is rejected: xoshiro256** draws 0 from a
+// state whose second word is 0, and 0·3 mod 2⁶⁴ = 0 is below 2⁶⁴ mod 3 = 1.
+// With three elements that is the first draw of a turn of its loop, with
+// four the second (the first step leaves s0 ^ s1 ^ s2 = 0 as the second
+// word).
+func TestShuffleInt32Redraws(t *testing.T) {
+	for _, c := range []struct {
+		n     int
+		state [4]uint64
+	}{{3, [4]uint64{5, 0, 7, 9}}, {4, [4]uint64{1, 2, 3, 4}}, {4, [4]uint64{6, 0x10, 0x16, 1}}} {
+		a, b := &Stream{s: c.state}, &Stream{s: c.state}
+		p, q := make([]int32, c.n), make([]int32, c.n)
+		for i := range p {
+			p[i], q[i] = int32(i), int32(i)
+		}
+		a.ShuffleInt32(p)
+		draws := 0
+		b.Shuffle(c.n, func(i, j int) { q[i], q[j] = q[j], q[i]; draws++ })
+		if !slices.Equal(p, q) || a.s != b.s {
+			t.Fatalf("n %d from %x: %v and state %x, Shuffle gives %v and %x", c.n, c.state, p, a.s, q, b.s)
+		}
+		// One draw more than the swaps: the rejected one.
+		d := &Stream{s: c.state}
+		for range draws + 1 {
+			d.Uint64()
+		}
+		if d.s != a.s {
+			t.Fatalf("n %d from %x: no draw was rejected", c.n, c.state)
 		}
 	}
 }
