@@ -268,7 +268,7 @@ func (k *Walker) levelInner(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 		self = gatherInner(k.at, e.Inner, ent)
 	} else {
 		var ok bool
-		if self, ok = whereInner(lv, perm, e.At, e.Inner, k.at, ent); !ok {
+		if self, ok = whereInner(lv, perm, e.At, e.Inner, ent); !ok {
 			return nil, false
 		}
 		if !oneToOne {
@@ -288,7 +288,7 @@ func (k *Walker) levelInner(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 		return nil, false
 	}
 	if oneToOne {
-		return k.innerOneToOne(lp, links, ent, self)
+		return k.innerOneToOne(lp, lv, perm, links, ent, self)
 	}
 	return k.innerCounted(lp, lv, perm, e, links, ent, self)
 }
@@ -333,28 +333,28 @@ func gatherInnerBlock(at []int32, words, ent []uint64) (self int) {
 }
 
 // whereInner is where and gatherInner in one loop, for words that stay
-// in the caches (no lines to ask for ahead): it sets xs[i] to pair i's
-// entry index and ent[i] to its word (innerPads and −1 for a pair of a
-// host with itself), and returns the number of those pairs, or false if a
-// pair of distinct hosts has no entry row.
+// in the caches (no lines to ask for ahead): it sets ent[i] to pair i's
+// word (innerPads for a pair of a host with itself) and returns the number
+// of those pairs, or false if a pair of distinct hosts has no entry row.
+// Not inlined, and without the entry indices that where keeps: with them
+// the loop had more values alive than registers and read two of them from
+// the stack at every pair (1.03× slower).
 //
 //go:noinline
-func whereInner(lv patterns.Level, perm, at []int32, words []uint64, xs []int32, ent []uint64) (self int, ok bool) {
-	xs, ent = xs[:len(lv)], ent[:len(lv)]
+func whereInner(lv patterns.Level, perm, at []int32, words, ent []uint64) (self int, ok bool) {
+	ent = ent[:len(lv)]
 	for i, p := range lv {
 		s, d := perm[p.Src], perm[p.Dst]
-		a := at[s]
-		x, wd := int32(-1), uint64(innerPads)
+		a, wd := at[s], uint64(innerPads)
 		if s != d {
 			if a < 0 {
 				return 0, false
 			}
-			x = a + d
-			wd = words[x]
+			wd = words[a+d]
 		} else {
 			self++
 		}
-		xs[i], ent[i] = x, wd
+		ent[i] = wd
 	}
 	return self, true
 }
@@ -372,7 +372,7 @@ const innerPads = lft.LinkPad * 0x0001_0001_0001_0001
 // innerOneToOne ends levelInner in a oneToOne level, the words' links
 // counted: the hosts' links are not counted, and a route's congestion is
 // the largest load of its word's links, or 1.
-func (k *Walker) innerOneToOne(lp *[lft.LinkPad + 1]int32, links []uint16, ent []uint64, self int) ([]int32, bool) {
+func (k *Walker) innerOneToOne(lp *[lft.LinkPad + 1]int32, lv patterns.Level, perm []int32, links []uint16, ent []uint64, self int) ([]int32, bool) {
 	// Each pair counted four places, those of a pair of a host with
 	// itself all pads; a route has two links more than its word.
 	n := len(ent)
@@ -384,8 +384,8 @@ func (k *Walker) innerOneToOne(lp *[lft.LinkPad + 1]int32, links []uint16, ent [
 	congestionInner(lp, ent, w)
 	lp[lft.LinkPad] = 0
 	if self > 0 {
-		for i, x := range k.at[:n] {
-			if x < 0 {
+		for i, p := range lv {
+			if perm[p.Src] == perm[p.Dst] {
 				w[i] = 0
 			}
 		}
@@ -417,11 +417,11 @@ func (k *Walker) innerCounted(lp *[lft.LinkPad + 1]int32, lv patterns.Level, per
 	if cap(k.last) < n {
 		k.last = make([]int32, n)
 	}
-	at, first, last := k.at[:n], k.first[:n], k.last[:n]
+	first, last := k.first[:n], k.last[:n]
 	for i, p := range lv {
 		last[i] = lft.LinkPad
-		if at[i] >= 0 {
-			last[i] = e.HostIn[perm[p.Dst]]
+		if d := perm[p.Dst]; d != perm[p.Src] {
+			last[i] = e.HostIn[d]
 		} else {
 			first[i] = lft.LinkPad
 		}
