@@ -121,16 +121,27 @@ func TestCountSkipsFailedRoutes(t *testing.T) {
 // TestCountAsOneHistogram: worker.count's four histograms give, level
 // after level, the counts, largest weight and connections of one
 // histogram counted weight by weight, for levels of every length mod 4
-// (the tail after the groups of four) and weights that repeat or are 0.
+// (the tail after the groups of four) and weights that repeat or are 0,
+// below smallWeights and not (countLarge), in any order of the two, one
+// weight of 63 or 64 among small ones, or none but 0.
 func TestCountAsOneHistogram(t *testing.T) {
 	st := rng.New(11, 1)
 	var w worker
-	want := make([]int64, 64)
-	for level := range 200 {
+	want := make([]int64, 301)
+	for level := range 600 {
 		weights := make([]int32, st.IntN(38))
 		top := 1 + st.IntN(40)
+		switch level % 5 {
+		case 1:
+			top = 1 + st.IntN(300)
+		case 2:
+			top = 1
+		}
 		for i := range weights {
 			weights[i] = int32(st.IntN(top))
+		}
+		if level%5 == 3 && len(weights) > 0 {
+			weights[st.IntN(len(weights))] = int32(smallWeights - 1 + st.IntN(2))
 		}
 		var wantMax int32
 		wantConns := int64(0)

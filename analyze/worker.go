@@ -24,6 +24,9 @@ type worker struct {
 	delay  metrics.DelayTracker
 	counts []int64 // connections of the run per weight
 	hist   []int32 // a level's connections per weight, four histograms (count)
+	// small is hist for levels whose weights are all below smallWeights,
+	// all 0 between levels
+	small [4 * smallWeights]int32
 	// sends and recvs count a level's messages per rank (NeedsIdeal)
 	sends, recvs []int32
 }
@@ -101,6 +104,52 @@ func (w *worker) run(r int) error {
 // loop: a level has few distinct weights, and one histogram made each
 // count wait for the one before it to the same weight.
 func (w *worker) count(weights []int32) (levelMax int32, conns int64) {
+	// First as if every weight were below smallWeights: the histograms'
+	// places masked (no bounds checks), the weights' bits or-ed together
+	// to tell, and no pass for the largest weight before the counts.
+	const mask = 4*smallWeights - 1
+	h := &w.small
+	var all int32
+	i := 0
+	for ; i+4 <= len(weights); i += 4 {
+		ws := weights[i : i+4 : i+4]
+		all |= ws[0] | ws[1] | ws[2] | ws[3]
+		h[4*ws[0]&mask]++
+		h[(4*ws[1]+1)&mask]++
+		h[(4*ws[2]+2)&mask]++
+		h[(4*ws[3]+3)&mask]++
+	}
+	for ; i < len(weights); i++ {
+		all |= weights[i]
+		h[4*weights[i]&mask]++
+	}
+	if uint32(all) >= smallWeights {
+		*h = [4 * smallWeights]int32{}
+		return w.countLarge(weights)
+	}
+	// The largest weight is at most all, and close below it.
+	levelMax = all
+	for levelMax > 0 && h[4*levelMax]|h[4*levelMax+1]|h[4*levelMax+2]|h[4*levelMax+3] == 0 {
+		levelMax--
+	}
+	n := int(levelMax) + 1
+	if len(w.counts) < n {
+		w.counts = append(w.counts, make([]int64, max(n, 8)-len(w.counts))...)
+	}
+	counts := w.counts
+	for wt := 1; wt < n; wt++ {
+		counts[wt] += int64(h[4*wt]) + int64(h[4*wt+1]) + int64(h[4*wt+2]) + int64(h[4*wt+3])
+	}
+	conns = int64(len(weights)) - int64(h[0]) - int64(h[1]) - int64(h[2]) - int64(h[3])
+	clear(h[:4*n])
+	return levelMax, conns
+}
+
+// smallWeights bounds the weights that count takes in its first pass.
+const smallWeights = 64
+
+// countLarge is count for levels with a weight of smallWeights or more.
+func (w *worker) countLarge(weights []int32) (levelMax int32, conns int64) {
 	var m0, m1, m2, m3 int32 // four maxima side by side, for the same reason
 	i := 0
 	for ; i+4 <= len(weights); i += 4 {
