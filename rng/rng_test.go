@@ -183,3 +183,13 @@ func TestShuffleInt32Redraws(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkShuffleInt32 shuffles the 512 hosts of a run, as every run of
+// a 512-host simulation does.
+func BenchmarkShuffleInt32(b *testing.B) {
+	s := make([]int32, 512)
+	r := New(1, 1)
+	for b.Loop() {
+		r.ShuffleInt32(s)
+	}
+}
