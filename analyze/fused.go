@@ -589,7 +589,9 @@ func (k *Walker) levelPositions(lv patterns.Level, perm []int32, e lft.PositionE
 			k.undoPositions(ent[:c], first[:c], skip)
 			return nil, false
 		}
-		decodeSteps(e.Slots, ent[c:end], wds[:end-c], cur[:end-c], steps)
+		// A level that does not count the hosts' links reads no route's
+		// last link (the one into its destination): one step less.
+		decodeSteps(e.Slots, ent[c:end], wds[:end-c], cur[:end-c], steps-skip)
 		hops += countPositions(load, ent[c:end], first[c:end], skip)
 	}
 	w := k.w
