@@ -552,7 +552,10 @@ func maxLinks[T uint16 | int32](load []int32, wd *[8]T, n int) int32 {
 // pairs asked for ahead, and the words are decoded a chunk of pairs at a
 // time, one step through the slots for every pair of the chunk before
 // the next step: the steps of one route depend on each other, those of a
-// chunk's routes do not, so their loads overlap.
+// chunk's routes do not, so their loads overlap. The loads are counted by
+// slot (k.slotLoad: a switch's out-port stands for its link, host s's
+// own link is slot len(e.Next)+s), so a step reads only the next slot
+// (e.Next, 4 bytes), not the link.
 func (k *Walker) levelPositions(lv patterns.Level, perm []int32, e lft.PositionEntries, oneToOne bool) ([]int32, bool) {
 	n := len(lv)
 	k.fusedScratch(n)
@@ -562,7 +565,10 @@ func (k *Walker) levelPositions(lv patterns.Level, perm []int32, e lft.PositionE
 		k.low = make([]int32, n)
 	}
 	ent, bases, low := k.pw[:n], k.base[:n], k.low[:n]
-	at, first, load := k.at, k.first, k.load
+	if len(k.slotLoad) != len(e.Next)+len(e.At) {
+		k.slotLoad = make([]int32, len(e.Next)+len(e.At))
+	}
+	at, first, load := k.at, k.first, k.slotLoad
 	block := e.Block
 	if !wherePositions(lv, perm, e, at, low, first, bases) {
 		return nil, false
@@ -591,7 +597,7 @@ func (k *Walker) levelPositions(lv patterns.Level, perm []int32, e lft.PositionE
 		}
 		// A level that does not count the hosts' links reads no route's
 		// last link (the one into its destination): one step less.
-		decodeSteps(e.Slots, ent[c:end], wds[:end-c], cur[:end-c], steps-skip)
+		decodeSteps(e.Next, ent[c:end], wds[:end-c], cur[:end-c], steps-skip)
 		hops += countPositions(load, ent[c:end], first[c:end], skip)
 	}
 	w := k.w
@@ -625,8 +631,8 @@ func askWords(e lft.PositionEntries, at, low []int32) {
 
 // wherePositions sets, for every pair i of the level, at[i] to the index
 // of its block number (−1 for a pair of a host with itself), low[i] to the
-// destination's place in the block, first[i] to the source's link and
-// bases[i] to its first slot; it reports false if a pair of distinct hosts
+// destination's place in the block, first[i] to the slot of the source's
+// link (len(e.Next)+s, see levelPositions) and bases[i] to its first slot; it reports false if a pair of distinct hosts
 // has no entry row. Not inlined, as the loops below: in one function the
 // compiler kept their values on the stack.
 //
@@ -646,11 +652,11 @@ func wherePositions(lv patterns.Level, perm []int32, e lft.PositionEntries, at, 
 		at[i], low[i] = x, d&63
 	}
 	// A loop of its own, with fewer values alive.
-	base, hostLink := e.Base, e.HostLink
+	base, hostSlots := e.Base, int32(len(e.Next))
 	first, bases = first[:len(lv)], bases[:len(lv)]
 	for i, p := range lv {
 		s := perm[p.Src]
-		first[i], bases[i] = hostLink[s], base[s]
+		first[i], bases[i] = hostSlots+s, base[s]
 	}
 	return true
 }
@@ -703,7 +709,7 @@ func congestionPositions(load []int32, ent [][8]int32, first, w []int32, skip in
 func (k *Walker) positionWords(e lft.PositionEntries, c, end int, wds []uint64, cur []int32) int {
 	words, block := e.Words, e.Block
 	at, low, bases, ent := k.at[c:end], k.low[c:end], k.base[c:end], k.pw[c:end]
-	steps, sentinel := 0, int32(len(e.Slots)-1)
+	steps, sentinel := 0, int32(len(e.Next)-1)
 	for i, x := range at {
 		wd, slot := uint64(0), sentinel
 		if x >= 0 {
@@ -718,32 +724,31 @@ func (k *Walker) positionWords(e lft.PositionEntries, c, end int, wds []uint64, 
 	return steps
 }
 
-// decodeSteps sets links 1 … steps of ent[i] from word wds[i] whose first
+// decodeSteps sets slots 1 … steps of ent[i] from word wds[i] whose first
 // slot is cur[i], a step for every pair before the next step.
-func decodeSteps(slots []lft.EntrySlot, ent [][8]int32, wds []uint64, cur []int32, steps int) {
+func decodeSteps(next []int32, ent [][8]int32, wds []uint64, cur []int32, steps int) {
 	for j := 1; j <= min(steps, 7); j++ {
-		decodeStep(slots, ent, wds, cur, j, 8*uint(j+1))
+		decodeStep(next, ent, wds, cur, j, 8*uint(j+1))
 	}
 }
 
-// decodeStep sets link j of every ent[i] and moves cur[i] on by the
+// decodeStep sets slot j of every ent[i] and moves cur[i] on by the
 // word's next position: a function of its own, not inlined, as in
 // levelPositions the compiler read the loop's index and bound from the
 // stack at every pair.
 //
 //go:noinline
-func decodeStep(slots []lft.EntrySlot, ent [][8]int32, wds []uint64, cur []int32, j int, shift uint) {
+func decodeStep(next []int32, ent [][8]int32, wds []uint64, cur []int32, j int, shift uint) {
 	ent, wds = ent[:len(cur)], wds[:len(cur)]
 	for i, c := range cur {
-		sl := slots[c]
-		ent[i][j&7] = sl.Link
-		cur[i] = sl.Next + int32(wds[i]>>shift&0xff)
+		ent[i][j&7] = c
+		cur[i] = next[c] + int32(wds[i]>>shift&0xff)
 	}
 }
 
-// undoPositions is undo for decoded position words.
+// undoPositions is undo for decoded position words (their loads by slot).
 func (k *Walker) undoPositions(ent [][8]int32, first []int32, skip int) {
-	load := k.load
+	load := k.slotLoad
 	for i := range ent {
 		r := &ent[i]
 		if r[0] == 0 {

@@ -228,13 +228,14 @@ type Walker struct {
 	Hops int64
 	// the fused walk's scratch, per pair (see levelFused): where its entry
 	// is, its first link, its entry switch's first slot, its entry (link
-	// words) or decoded links (position words)
+	// words) or decoded slots (position words)
 	at, first, base, low []int32
 	lw                   [][8]uint16
 	iw                   []uint64 // a level's inner words
 	last                 []int32  // the last link of each pair (inner words)
 	lpath                []uint16 // the counted links of a level's link words, back to back
 	pw                   [][8]int32
+	slotLoad             []int32 // a level's loads by slot (position words)
 }
 
 // Init prepares the walker for fabric f; sum enables Sum.

@@ -57,9 +57,11 @@ func (f *Fabric) LinkEntries() (LinkEntries, bool) {
 // host d ≠ s, when At[s] ≥ 0, is Words[Block[At[s]+d/64]·64 + d%64]; a
 // zero word means the pair must be walked by AppendRoute or a RouteBatch.
 // Else, with m its low byte and p1 … p7 its next bytes, the route is
-// HostLink[s] followed by links l1 … lm: from slot q1 = Base[s]+p1, l1 =
-// Slots[q1].Link, q2 = Slots[q1].Next+p2, l2 = Slots[q2].Link, … Positions
-// past m are 0 and lead to the sentinel slot, the last one, whose Next is
+// HostLink[s] followed by the links of slots q1 … qm: q1 = Base[s]+p1,
+// q2 = Next[q1]+p2, …, their links Link[q1] … Link[qm]. A slot is a
+// switch's out-port: no two slots have the same link, so a walk may
+// count a route's loads by its slots and never read Link. Positions past
+// m are 0 and lead to the sentinel slot, the last one, whose Next is
 // itself. The slices belong to the fabric and must not be modified.
 type PositionEntries struct {
 	Words    []uint64
@@ -68,13 +70,12 @@ type PositionEntries struct {
 	HostLink []int32
 	// Base[s] is the first slot of the switch host s's link reaches, or
 	// -1 when At[s] < 0.
-	Base  []int32
-	Slots []EntrySlot
+	Base []int32
+	// Next[q] is the first slot of the switch that slot q's link
+	// reaches (the sentinel for a host); Link[q] is that link. Apart, so
+	// that a walk through the slots reads 4 bytes a step.
+	Next, Link []int32
 }
-
-// EntrySlot is a slot of a position word walk: its link, and the first
-// slot of the switch the link reaches (the sentinel slot for a host).
-type EntrySlot struct{ Link, Next int32 }
 
 // PositionEntries returns the fabric's entry routes as position words, or
 // false when it has none (see LinkEntries).
@@ -86,7 +87,7 @@ func (f *Fabric) PositionEntries() (PositionEntries, bool) {
 	v := r.view.Load()
 	if v == nil {
 		v = &PositionEntries{Words: r.words, Block: r.wordIdx, At: r.hostAt, HostLink: f.hostTab,
-			Base: make([]int32, len(r.hostAt)), Slots: make([]EntrySlot, len(r.slots))}
+			Base: make([]int32, len(r.hostAt)), Next: make([]int32, len(r.slots)), Link: make([]int32, len(r.slots))}
 		for h, a := range r.hostAt {
 			v.Base[h] = -1
 			if a >= 0 {
@@ -94,7 +95,7 @@ func (f *Fabric) PositionEntries() (PositionEntries, bool) {
 			}
 		}
 		for i, s := range r.slots {
-			v.Slots[i] = EntrySlot{Link: s.link, Next: s.next}
+			v.Next[i], v.Link[i] = s.next, s.link
 		}
 		r.view.Store(v)
 	}
