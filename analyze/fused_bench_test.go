@@ -127,6 +127,31 @@ func benchRunFloor(b *testing.B, spec string, runs int) {
 		}
 		lp[lft.LinkPad] = 0
 	}
+	timeFloor(b, s, f, runs, hops, func() {
+		for _, ent := range ents {
+			count(ent)
+			clear(load[:nl])
+		}
+	}, func() { count(ents[0]) }, func() {
+		for _, ent := range ents {
+			for i, wd := range ent {
+				w[i] = max(1, lp[uint16(wd)], lp[uint16(wd>>16)], lp[uint16(wd>>32)], lp[uint16(wd>>48)])
+			}
+		}
+	}, func() { clear(load[:nl]) })
+}
+
+// timeFloor times the parts of a run for benchRunFloor and
+// benchRunFloorLinks on one thread, seven times, and reports the least of
+// each per hop of the runs: the draw of runs runs, countRuns (every run's
+// loads counted and set back), congestionRuns (every run's congestions,
+// read from the loads of one run that loadOne counts beforehand and
+// clearLoads sets back after: what they read does not change the time of
+// the reads) and the flat walk over as many hops.
+func timeFloor(b *testing.B, s *Analysis, f *lft.Fabric, runs int, hops int64, countRuns, loadOne, congestionRuns, clearLoads func()) {
+	var st rng.Stream
+	perm := make([]int32, len(s.hosts))
+	var levels []patterns.Level
 	best := [4]float64{1e9, 1e9, 1e9, 1e9} // draw, count, congestion, flat
 	b.ResetTimer()
 	for range 7 {
@@ -136,22 +161,13 @@ func benchRunFloor(b *testing.B, spec string, runs int) {
 		}
 		best[0] = min(best[0], (threadCPU()-c)/float64(hops)*1e9)
 		c = threadCPU()
-		for _, ent := range ents {
-			count(ent)
-			clear(load[:nl])
-		}
+		countRuns()
 		best[1] = min(best[1], (threadCPU()-c)/float64(hops)*1e9)
-		// The congestions of every run read the loads of run 0 (what
-		// they read does not change the time of the reads).
-		count(ents[0])
+		loadOne()
 		c = threadCPU()
-		for _, ent := range ents {
-			for i, wd := range ent {
-				w[i] = max(1, lp[uint16(wd)], lp[uint16(wd>>16)], lp[uint16(wd>>32)], lp[uint16(wd>>48)])
-			}
-		}
+		congestionRuns()
 		best[2] = min(best[2], (threadCPU()-c)/float64(hops)*1e9)
-		clear(load[:nl])
+		clearLoads()
 		best[3] = min(best[3], 1e9/flatWalk(s, f, hops))
 	}
 	b.StopTimer()
@@ -223,37 +239,18 @@ func benchRunFloorLinks(b *testing.B, spec string, runs int) {
 		}
 		load[nl] = 0
 	}
-	best := [4]float64{1e9, 1e9, 1e9, 1e9} // draw, count, congestion, flat
-	b.ResetTimer()
-	for range 7 {
-		c := threadCPU()
-		for r := range runs {
-			levels = s.draw(r, &st, perm, levels)
-		}
-		best[0] = min(best[0], (threadCPU()-c)/float64(hops)*1e9)
-		c = threadCPU()
+	timeFloor(b, s, f, runs, hops, func() {
 		for _, ent := range ents {
 			count(ent)
 			clear(load)
 		}
-		best[1] = min(best[1], (threadCPU()-c)/float64(hops)*1e9)
-		count(ents[0])
-		c = threadCPU()
+	}, func() { count(ents[0]) }, func() {
 		for _, ent := range ents {
 			for i, e := range ent {
 				w[i] = max(1, load[e[0]], load[e[1]], load[e[2]], load[e[3]])
 			}
 		}
-		best[2] = min(best[2], (threadCPU()-c)/float64(hops)*1e9)
-		clear(load)
-		best[3] = min(best[3], 1e9/flatWalk(s, f, hops))
-	}
-	b.StopTimer()
-	b.ReportMetric(best[0], "draw-ns/hop")
-	b.ReportMetric(best[1], "count-ns/hop")
-	b.ReportMetric(best[2], "congestion-ns/hop")
-	b.ReportMetric(best[3], "flat-ns/hop")
-	b.ReportMetric(best[3]/(best[0]+best[1]+best[2]), "floor-of-flat")
+	}, func() { clear(load) })
 }
 
 // The floor of a run against the flat walk at 65 536 hosts (position
