@@ -632,9 +632,10 @@ func askWords(e lft.PositionEntries, at, low []int32) {
 // wherePositions sets, for every pair i of the level, at[i] to the index
 // of its block number (−1 for a pair of a host with itself), low[i] to the
 // destination's place in the block, first[i] to the slot of the source's
-// link (len(e.Next)+s, see levelPositions) and bases[i] to its first slot; it reports false if a pair of distinct hosts
-// has no entry row. Not inlined, as the loops below: in one function the
-// compiler kept their values on the stack.
+// link (len(e.Next)+s, see levelPositions) and bases[i] to its first
+// slot; it reports false if a pair of distinct hosts has no entry row.
+// Not inlined, as the loops below: in one function the compiler kept
+// their values on the stack.
 //
 //go:noinline
 func wherePositions(lv patterns.Level, perm []int32, e lft.PositionEntries, at, low, first, bases []int32) bool {

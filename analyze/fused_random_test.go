@@ -79,6 +79,11 @@ func TestFusedWalkRandomFabrics(t *testing.T) {
 						t.Fatalf("%s: link %d keeps load %d", name, l, n)
 					}
 				}
+				for q, n := range fused.slotLoad {
+					if n != 0 {
+						t.Fatalf("%s: slot %d keeps load %d", name, q, n)
+					}
+				}
 			}
 		}
 	}

@@ -52,6 +52,11 @@ func levelBoth(t *testing.T, name string, f *lft.Fabric, lv patterns.Level, perm
 			t.Fatalf("%s: link %d keeps load %d after the level", name, l, c)
 		}
 	}
+	for q, c := range fused.slotLoad { // position words count by slot
+		if c != 0 {
+			t.Fatalf("%s: slot %d keeps load %d after the level", name, q, c)
+		}
+	}
 }
 
 // busiestLink returns the link that most routes of lv take (the

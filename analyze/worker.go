@@ -227,8 +227,9 @@ type Walker struct {
 	// Hops counts the links walked so far.
 	Hops int64
 	// the fused walk's scratch, per pair (see levelFused): where its entry
-	// is, its first link, its entry switch's first slot, its entry (link
-	// words) or decoded slots (position words)
+	// is, its first link (position words: the slot standing for it), its
+	// entry switch's first slot, its entry (link words) or decoded slots
+	// (position words)
 	at, first, base, low []int32
 	lw                   [][8]uint16
 	iw                   []uint64 // a level's inner words
