@@ -128,11 +128,17 @@ func (k *Walker) where(lv patterns.Level, perm, at, hostLink []int32, hostLinks 
 		xs[i] = x
 	}
 	if hostLinks { // a loop of its own: a branch per pair above cost more
-		for i, p := range lv {
-			first[i] = hostLink[perm[p.Src]]
-		}
+		sourceLinks(lv, perm, hostLink, first)
 	}
 	return true
+}
+
+// sourceLinks sets first[i] to the link of pair i's source host.
+func sourceLinks(lv patterns.Level, perm, hostLink, first []int32) {
+	first = first[:len(lv)]
+	for i, p := range lv {
+		first[i] = hostLink[perm[p.Src]]
+	}
 }
 
 // levelLinks is levelFused over link words. The loads are read through
@@ -272,10 +278,7 @@ func (k *Walker) levelInner(lv patterns.Level, perm []int32, e lft.LinkEntries, 
 			return nil, false
 		}
 		if !oneToOne {
-			first := k.first[:n]
-			for i, p := range lv {
-				first[i] = e.HostLink[perm[p.Src]]
-			}
+			sourceLinks(lv, perm, e.HostLink, k.first)
 		}
 	}
 	lp := k.paddedLoads()

@@ -133,6 +133,16 @@ func (w *worker) count(weights []int32) (levelMax int32, conns int64) {
 		levelMax--
 	}
 	n := int(levelMax) + 1
+	conns = w.addCounts(h[:4*n], len(weights))
+	clear(h[:4*n])
+	return levelMax, conns
+}
+
+// addCounts adds the four histograms h (weights 0 … len(h)/4−1, see
+// count) of a level of conns weights to w.counts and returns its
+// connections: those of weight above 0.
+func (w *worker) addCounts(h []int32, conns int) int64 {
+	n := len(h) / 4
 	if len(w.counts) < n {
 		w.counts = append(w.counts, make([]int64, max(n, 8)-len(w.counts))...)
 	}
@@ -140,9 +150,7 @@ func (w *worker) count(weights []int32) (levelMax int32, conns int64) {
 	for wt := 1; wt < n; wt++ {
 		counts[wt] += int64(h[4*wt]) + int64(h[4*wt+1]) + int64(h[4*wt+2]) + int64(h[4*wt+3])
 	}
-	conns = int64(len(weights)) - int64(h[0]) - int64(h[1]) - int64(h[2]) - int64(h[3])
-	clear(h[:4*n])
-	return levelMax, conns
+	return int64(conns) - int64(h[0]) - int64(h[1]) - int64(h[2]) - int64(h[3])
 }
 
 // smallWeights bounds the weights that count takes in its first pass.
@@ -161,9 +169,6 @@ func (w *worker) countLarge(weights []int32) (levelMax int32, conns int64) {
 	}
 	levelMax = max(m0, m1, m2, m3)
 	n := int(levelMax) + 1
-	if len(w.counts) < n {
-		w.counts = append(w.counts, make([]int64, max(n, 8)-len(w.counts))...)
-	}
 	if cap(w.hist) < 4*n {
 		w.hist = make([]int32, 4*n)
 	}
@@ -179,12 +184,7 @@ func (w *worker) countLarge(weights []int32) (levelMax int32, conns int64) {
 	for ; i < len(weights); i++ {
 		h[4*weights[i]]++
 	}
-	counts := w.counts
-	for wt := 1; wt < n; wt++ {
-		counts[wt] += int64(h[4*wt]) + int64(h[4*wt+1]) + int64(h[4*wt+2]) + int64(h[4*wt+3])
-	}
-	conns = int64(len(weights)) - int64(h[0]) - int64(h[1]) - int64(h[2]) - int64(h[3])
-	return levelMax, conns
+	return levelMax, w.addCounts(h, len(weights))
 }
 
 // ideal returns the largest congestion of the level on a non-blocking
